@@ -1,0 +1,64 @@
+/* The kernel catalogue: one row per kernel in kernels/gs_kernels.h.
+ *
+ * Every backend builds its own kernel table from this list (a function
+ * pointer, a CUDA symbol, an OpenCL kernel name), so adding a kernel means one
+ * body in kernels/ and one row here. The list is plain C so that the CUDA
+ * translation unit can include it too.
+ *
+ * Columns: id, kernel symbol, short name, operation, bytes moved per element,
+ * coverage rule, what the kernel's `param` argument means. */
+#ifndef GS_CATALOG_H
+#define GS_CATALOG_H
+
+#define GS_KERNEL_LIST(X)                                                                     \
+    X(ADD_MONO, gs_add_monolithic, "monolithic", GS_OP_ADD, 12, GS_RULE_COVER, GS_PARAM_NONE)  \
+    X(ADD_GS, gs_add_grid_stride, "grid-stride", GS_OP_ADD, 12, GS_RULE_ANY, GS_PARAM_NONE)    \
+    X(ADD_CHUNKED, gs_add_chunked, "chunked", GS_OP_ADD, 12, GS_RULE_ANY, GS_PARAM_CHUNK)      \
+    X(ADD_GS_X4, gs_add_grid_stride_x4, "grid-stride-x4", GS_OP_ADD, 12, GS_RULE_ANY,          \
+      GS_PARAM_NONE)                                                                          \
+    X(ADD_GS_F4, gs_add_grid_stride_float4, "grid-stride-float4", GS_OP_ADD, 12, GS_RULE_ANY,  \
+      GS_PARAM_NONE)                                                                          \
+    X(COPY_GS, gs_copy_grid_stride, "copy-coalesced", GS_OP_COPY, 8, GS_RULE_ANY,              \
+      GS_PARAM_NONE)                                                                          \
+    X(COPY_CHUNKED, gs_copy_chunked, "copy-chunked", GS_OP_COPY, 8, GS_RULE_ANY,               \
+      GS_PARAM_CHUNK)                                                                         \
+    X(COPY_STRIDED, gs_copy_lane_strided, "copy-lane-strided", GS_OP_COPY, 8, GS_RULE_ANY,     \
+      GS_PARAM_STRIDE)
+
+enum gs_kernel_id {
+#define GS_KERNEL_ENUM(id, sym, name, op, bytes, rule, param) GS_K_##id,
+    GS_KERNEL_LIST(GS_KERNEL_ENUM)
+#undef GS_KERNEL_ENUM
+    GS_KERNEL_COUNT
+};
+
+enum gs_op {
+    GS_OP_ADD,  /* out[i] = a[i] + b[i] */
+    GS_OP_COPY  /* out[i] = a[i] */
+};
+
+enum gs_rule {
+    GS_RULE_COVER, /* one element per thread: correct only while the launch holds >= n threads */
+    GS_RULE_ANY    /* correct under any launch of at least one thread */
+};
+
+enum gs_param {
+    GS_PARAM_NONE,   /* param is ignored */
+    GS_PARAM_CHUNK,  /* param = C, elements per thread: the core passes ceil(n / T) */
+    GS_PARAM_STRIDE  /* param = S, lane stride in elements, a power of two >= 1 */
+};
+
+struct gs_kernel_info {
+    enum gs_kernel_id id;
+    const char *symbol; /* the function name in kernels/gs_kernels.h */
+    const char *name;   /* short name used on the command line and in reports */
+    enum gs_op op;
+    unsigned bytes_per_element; /* bytes read + written per element, for GB/s */
+    enum gs_rule rule;
+    enum gs_param param;
+};
+
+const struct gs_kernel_info *gs_kernel_info(enum gs_kernel_id id); /* NULL when out of range */
+const struct gs_kernel_info *gs_kernel_by_name(const char *name);  /* NULL when unknown */
+
+#endif

@@ -1,0 +1,101 @@
+#include "gs_device.h"
+
+#include <stdio.h>
+
+int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
+{
+    if (!b)
+        return gs_err_set(e, GS_ABI, "no backend");
+    if (b->abi < 1 || b->abi > GS_BACKEND_ABI)
+        return gs_err_set(e, GS_ABI, "backend '%s' has ABI %d; this build understands 1..%d",
+                          b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
+    if (!b->name || !b->open || !b->release || !b->blocks_per_unit || !b->predicts_accept ||
+        !b->alloc || !b->write || !b->read || !b->free || !b->launch)
+        return gs_err_set(e, GS_ABI, "backend '%s' lacks a required method",
+                          b->name ? b->name : "?");
+    return GS_OK;
+}
+
+static int unsupported(const struct gs_device *d, const char *what, struct gs_err *e)
+{
+    return gs_err_set(e, GS_UNSUPPORTED, "backend '%s' does not implement %s",
+                      d->backend->name, what);
+}
+
+int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned block,
+                           unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e)
+{
+    if (!d->backend->blocks_per_unit)
+        return unsupported(d, "blocks_per_unit", e);
+    return d->backend->blocks_per_unit(d, k, block, blocks, rule, rule_size, e);
+}
+
+int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l, char *why,
+                           unsigned why_size)
+{
+    if (why_size)
+        why[0] = '\0';
+    return d->backend->predicts_accept(d, l, why, why_size);
+}
+
+int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struct gs_err *e)
+{
+    *buf = NULL;
+    if (bytes > d->max_alloc)
+        return gs_err_set(e, GS_NOMEM,
+                          "%s: a buffer of %llu bytes exceeds the device's largest allocation "
+                          "(%llu bytes)",
+                          d->name, (unsigned long long)bytes, (unsigned long long)d->max_alloc);
+    return d->backend->alloc(d, bytes, buf, e);
+}
+
+int gs_dev_write(struct gs_device *d, struct gs_buf *buf, const void *src, uint64_t bytes,
+                 struct gs_err *e)
+{
+    return d->backend->write(d, buf, src, bytes, e);
+}
+
+int gs_dev_read(struct gs_device *d, struct gs_buf *buf, void *dst, uint64_t bytes,
+                struct gs_err *e)
+{
+    return d->backend->read(d, buf, dst, bytes, e);
+}
+
+void gs_dev_free(struct gs_device *d, struct gs_buf *buf)
+{
+    if (buf)
+        d->backend->free(d, buf);
+}
+
+int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
+                  struct gs_launch_result *r, struct gs_err *e)
+{
+    *r = (struct gs_launch_result){0};
+    if (timed && !(d->caps & GS_CAP_TIMING))
+        return unsupported(d, "timed launches", e);
+    return d->backend->launch(d, l, timed, r, e);
+}
+
+int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
+                double *ms, struct gs_err *e)
+{
+    if (!(d->caps & GS_CAP_COPY) || !d->backend->copy)
+        return unsupported(d, "a device-to-device copy", e);
+    return d->backend->copy(d, dst, src, bytes, ms, e);
+}
+
+int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, uint64_t *grid,
+                char *rule, unsigned rule_size, struct gs_err *e)
+{
+    unsigned per_unit = 0;
+    int rc = gs_dev_blocks_per_unit(d, kernel, block, &per_unit, rule, rule_size, e);
+    if (rc != GS_OK)
+        return rc;
+    if (per_unit == 0)
+        return gs_err_set(e, GS_API, "%s: no block of %u threads fits on a compute unit (%s)",
+                          d->name, block, rule);
+    *grid = (uint64_t)per_unit * d->compute_units;
+    if (*grid > d->max_grid)
+        *grid = d->max_grid;
+    return GS_OK;
+}

@@ -1,0 +1,33 @@
+/* How the core calls a backend: small wrappers that check the ABI version and
+ * NULL members, and answer GS_UNSUPPORTED rather than crash (the pattern of
+ * SQLite's os.c and the Khronos ICD loader's dispatch). Nothing outside a
+ * backend calls its function pointers directly. */
+#ifndef GS_DEVICE_H
+#define GS_DEVICE_H
+
+#include "gs_backend.h"
+
+/* GS_OK when the backend's ABI is one the core understands. */
+int gs_backend_check(const struct gs_backend *b, struct gs_err *e);
+
+int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned block,
+                           unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e);
+int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l, char *why,
+                           unsigned why_size);
+int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struct gs_err *e);
+int gs_dev_write(struct gs_device *d, struct gs_buf *buf, const void *src, uint64_t bytes,
+                 struct gs_err *e);
+int gs_dev_read(struct gs_device *d, struct gs_buf *buf, void *dst, uint64_t bytes,
+                struct gs_err *e);
+void gs_dev_free(struct gs_device *d, struct gs_buf *buf);
+int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
+                  struct gs_launch_result *r, struct gs_err *e);
+int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
+                double *ms, struct gs_err *e);
+
+/* The device grid G: resident blocks per unit x compute units, for `kernel`
+ * at `block` threads. rule receives how it was derived. */
+int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, uint64_t *grid,
+                char *rule, unsigned rule_size, struct gs_err *e);
+
+#endif
