@@ -1,1 +1,62 @@
-int main(void){return 0;}
+/* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_commands.h"
+#include "gs_output.h"
+
+#ifndef GS_VERSION
+#define GS_VERSION "0.0.0"
+#endif
+
+/* The command line as typed, recorded in reports. */
+static void join_args(int argc, char **argv, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && len + 1 < size; ++i)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "gridstride",
+                                i ? argv[i] : "");
+}
+
+int main(int argc, char **argv)
+{
+    struct gs_cli cli;
+    struct gs_err e = {0};
+    struct gs_session s;
+    char command[2048];
+    int code;
+
+    if (gs_cli_parse(argc, argv, &cli, &e) != GS_OK) {
+        fprintf(stderr, "gridstride: %s\n", e.msg);
+        return 2;
+    }
+    if (cli.mode == GS_MODE_HELP || cli.mode == GS_MODE_VERSION) {
+        struct gs_str text = {0};
+        if (cli.mode == GS_MODE_HELP)
+            gs_cli_usage(&text);
+        else
+            gs_str_printf(&text, "gridstride %s\n", GS_VERSION);
+        fputs(text.data ? text.data : "", stdout);
+        gs_str_free(&text);
+        return 0;
+    }
+    join_args(argc, argv, command, sizeof command);
+    const int rc = gs_session_open(&cli, cli.mode != GS_MODE_LIST, &s, &e);
+    for (int i = 0; i < s.nnotes; ++i)
+        fprintf(stderr, "gridstride: note: %s\n", s.notes[i]);
+    if (rc != GS_OK) {
+        fprintf(stderr, "gridstride: %s\n", e.msg);
+        gs_session_close(&s);
+        return 2;
+    }
+    switch (cli.mode) {
+    case GS_MODE_LIST: code = gs_cmd_list(&cli, &s, &e); break;
+    case GS_MODE_BANDWIDTH: code = gs_cmd_bandwidth(&cli, &s, command, &e); break;
+    default: code = gs_cmd_table(&cli, &s, command, &e); break;
+    }
+    if (code == 2)
+        fprintf(stderr, "gridstride: %s\n", e.msg);
+    gs_session_close(&s);
+    return code;
+}

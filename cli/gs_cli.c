@@ -1,0 +1,228 @@
+#include "gs_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_table.h"
+
+enum opt_id {
+    OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
+    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_QUIET, OPT_HELP, OPT_VERSION,
+    OPT_COUNT
+};
+
+struct opt {
+    enum opt_id id;
+    const char *name;
+    const char *arg; /* NULL: a flag */
+    const char *help;
+    int repeatable;
+};
+
+/* The one table behind parsing and --help. */
+static const struct opt options[OPT_COUNT] = {
+    {OPT_BACKEND, "--backend", "NAMES", "host, opencl, cuda, a comma list, or all (default: all present)", 0},
+    {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
+                                    "                         (default: each backend's first GPU, else its first device)", 0},
+    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0},
+    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0},
+    {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
+                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1},
+    {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0},
+    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0},
+    {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0},
+    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0},
+    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0},
+    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0},
+    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG", 0},
+    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0},
+    {OPT_HELP, "--help", NULL, "this help", 0},
+    {OPT_VERSION, "--version", NULL, "print the version", 0},
+};
+
+void gs_cli_usage(struct gs_str *o)
+{
+    gs_str_printf(o,
+        "usage: gridstride [table] [options]      the correctness table (default)\n"
+        "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+        "       gridstride --list\n\n"
+        "The table runs one vector add four ways at each size, on every backend side by side:\n"
+        "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
+        "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
+        "Every result is predicted before the launch; a run whose results disagree with the\n"
+        "prediction, in either direction, fails.\n\n"
+        "options:\n");
+    for (int i = 0; i < OPT_COUNT; ++i) {
+        char left[40];
+        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        gs_str_printf(o, "  %-22s %s\n", left, options[i].help);
+    }
+    gs_str_printf(o,
+        "\nexit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
+        "environment: GRIDSTRIDE_REQUIRE=cuda,opencl makes a missing backend an error (exit 2)\n");
+}
+
+static const struct opt *find_opt(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    for (int i = 0; i < OPT_COUNT; ++i) {
+        const size_t len = strlen(options[i].name);
+        if (strncmp(arg, options[i].name, len) != 0)
+            continue;
+        if (arg[len] == '\0')
+            return &options[i];
+        if (arg[len] == '=' && options[i].arg) {
+            *inline_value = arg + len + 1;
+            return &options[i];
+        }
+    }
+    return NULL;
+}
+
+static int parse_kernels(const char *s, unsigned *columns, struct gs_err *e)
+{
+    char buf[256];
+    if (!*s || strlen(s) >= sizeof buf)
+        return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
+    strcpy(buf, s);
+    *columns = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (strcmp(t, "monolithic") == 0)
+            *columns |= (1u << GS_COL_A) | (1u << GS_COL_B);
+        else if (strcmp(t, "grid-stride") == 0)
+            *columns |= 1u << GS_COL_C;
+        else if (strcmp(t, "chunked") == 0)
+            *columns |= 1u << GS_COL_D;
+        else
+            return gs_err_set(e, GS_USAGE,
+                              "--kernels: unknown kernel '%s'; use monolithic, grid-stride or chunked", t);
+    }
+    if (!*columns)
+        return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
+    return GS_OK;
+}
+
+/* "1073741824", "1GiB", "64MiB", "512KiB". */
+static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
+{
+    static const struct { const char *suffix; uint64_t mult; } units[] = {
+        {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}};
+    char digits[32];
+    uint64_t mult = 1;
+    size_t len = strlen(s);
+    for (int u = 0; u < 3; ++u) {
+        const size_t sl = strlen(units[u].suffix);
+        if (len > sl && strcmp(s + len - sl, units[u].suffix) == 0) {
+            mult = units[u].mult;
+            len -= sl;
+        }
+    }
+    if (len == 0 || len >= sizeof digits)
+        return gs_err_set(e, GS_USAGE, "--bytes: '%s' is not a size; write it like 1GiB, 256MiB or 1073741824", s);
+    memcpy(digits, s, len);
+    digits[len] = '\0';
+    uint64_t v;
+    int rc = gs_parse_u64(digits, 1, (1ull << 44) / mult, "--bytes", &v, e);
+    if (rc != GS_OK)
+        return rc;
+    *out = v * mult;
+    return GS_OK;
+}
+
+static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs_err *e)
+{
+    uint64_t x;
+    int rc = GS_OK;
+    switch (o->id) {
+    case OPT_BACKEND: c->backend = v; break;
+    case OPT_DEVICE: c->device = v; break;
+    case OPT_LIST: c->mode = GS_MODE_LIST; break;
+    case OPT_SIZES: rc = gs_parse_sizes(v, c->sizes, &c->nsizes, e); break;
+    case OPT_SHAPE:
+        if (c->nshapes == GS_MAX_SHAPES)
+            return gs_err_set(e, GS_USAGE, "--shape: at most %d shapes", GS_MAX_SHAPES);
+        rc = gs_parse_shape(v, &c->shapes[c->nshapes], e);
+        c->nshapes += rc == GS_OK;
+        break;
+    case OPT_GRID: rc = gs_parse_u64(v, 1, 2147483647ull, "--grid", &c->grid, e); break;
+    case OPT_BLOCK:
+        rc = gs_parse_u64(v, 1, 1u << 20, "--block", &x, e);
+        c->block = (unsigned)x;
+        break;
+    case OPT_KERNELS: rc = parse_kernels(v, &c->columns, e); break;
+    case OPT_FORMAT: rc = gs_format_parse(v, &c->format, e); break;
+    case OPT_OUTPUT:
+        if (!*v)
+            return gs_err_set(e, GS_USAGE, "--output: empty file name");
+        c->output = v;
+        break;
+    case OPT_BYTES: rc = parse_bytes(v, &c->bw_bytes, e); break;
+    case OPT_REPS:
+        rc = gs_parse_u64(v, 5, 100000, "--reps", &x, e);
+        c->reps = (unsigned)x;
+        break;
+    case OPT_SVG:
+        if (!*v)
+            return gs_err_set(e, GS_USAGE, "--svg: empty file name");
+        c->svg = v;
+        break;
+    case OPT_QUIET: c->quiet = 1; break;
+    case OPT_HELP: c->mode = GS_MODE_HELP; break;
+    case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
+    default: break;
+    }
+    return rc;
+}
+
+int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
+{
+    int seen[OPT_COUNT] = {0};
+    int first = 1;
+    enum gs_mode command = GS_MODE_TABLE;
+
+    memset(c, 0, sizeof *c);
+    c->backend = "all";
+    c->columns = (1u << GS_COLUMNS) - 1;
+    c->format = GS_FMT_TEXT;
+    if (argc > 1 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "bandwidth") == 0)) {
+        command = argv[1][0] == 'b' ? GS_MODE_BANDWIDTH : GS_MODE_TABLE;
+        first = 2;
+    }
+    c->mode = command;
+    for (int i = first; i < argc; ++i) {
+        const char *inline_value;
+        const struct opt *o = find_opt(argv[i], &inline_value);
+        if (!o)
+            return gs_err_set(e, GS_USAGE, "unknown %s '%s'; see gridstride --help",
+                              argv[i][0] == '-' ? "option" : "argument", argv[i]);
+        if (seen[o->id]++ && !o->repeatable)
+            return gs_err_set(e, GS_USAGE, "%s given twice; give it once", o->name);
+        const char *v = NULL;
+        if (o->arg) {
+            v = inline_value;
+            if (!v) {
+                if (i + 1 >= argc)
+                    return gs_err_set(e, GS_USAGE, "%s needs a value (%s); see gridstride --help",
+                                      o->name, o->arg);
+                v = argv[++i];
+            }
+        } else if (inline_value) {
+            return gs_err_set(e, GS_USAGE, "%s takes no value", o->name);
+        }
+        int rc = apply(c, o, v, e);
+        if (rc != GS_OK)
+            return rc;
+    }
+    if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
+        return GS_OK;
+    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_QUIET];
+    const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
+    if (command == GS_MODE_TABLE && bandwidth_only)
+        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg and --quiet belong to 'gridstride bandwidth'");
+    if (command == GS_MODE_BANDWIDTH && table_only)
+        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not 'gridstride bandwidth'");
+    return GS_OK;
+}

@@ -1,0 +1,36 @@
+/* The command line: a table of options, their parser and the help text.
+ * Parsing never prints; errors come back as one line in a gs_err. */
+#ifndef GS_CLI_H
+#define GS_CLI_H
+
+#include <stdint.h>
+
+#include "gs_plan.h"
+#include "gs_report.h"
+
+enum gs_mode { GS_MODE_TABLE, GS_MODE_BANDWIDTH, GS_MODE_LIST, GS_MODE_HELP, GS_MODE_VERSION };
+
+struct gs_cli {
+    enum gs_mode mode;
+    const char *backend; /* comma list or "all" */
+    const char *device;  /* NULL: each backend's default device */
+    uint64_t sizes[GS_MAX_SIZES];
+    int nsizes; /* 0: seed 002's sizes for each device's T */
+    struct gs_shape shapes[GS_MAX_SHAPES];
+    int nshapes; /* 0: seed 002's four shapes */
+    uint64_t grid;  /* 0: the device grid */
+    unsigned block; /* 0: GS_DEFAULT_BLOCK */
+    unsigned columns;
+    enum gs_format format;
+    const char *output; /* NULL: stdout */
+    /* bandwidth mode */
+    uint64_t bw_bytes; /* bytes per buffer; 0: default */
+    unsigned reps;     /* timed repetitions per row; 0: default */
+    const char *svg;
+    int quiet; /* no progress on stderr */
+};
+
+int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
+void gs_cli_usage(struct gs_str *out);
+
+#endif

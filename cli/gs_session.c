@@ -1,0 +1,117 @@
+#include "gs_session.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_registry.h"
+
+static void note(struct gs_session *s, const char *fmt, const char *a, const char *b)
+{
+    char line[sizeof s->notes[0]];
+    snprintf(line, sizeof line, fmt, a, b); /* a, b may point into *s */
+    if (s->nnotes < (int)(sizeof s->notes / sizeof s->notes[0]))
+        memcpy(s->notes[s->nnotes++], line, sizeof line);
+}
+
+static int known_names(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < gs_registry_count(); ++i) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s", i ? ", " : "", gs_registry_at(i)->name);
+    }
+    return 0;
+}
+
+/* Which registered backends --backend names, in registry order. */
+static int choose_backends(const char *list, const struct gs_backend **out, int *n,
+                           int *explicit_names, struct gs_err *e)
+{
+    char buf[256], names[128];
+    known_names(names, sizeof names);
+    *n = 0;
+    *explicit_names = strcmp(list, "all") != 0;
+    if (!*explicit_names) {
+        for (int i = 0; i < gs_registry_count() && *n < GS_MAX_BACKENDS; ++i)
+            out[(*n)++] = gs_registry_at(i);
+        return GS_OK;
+    }
+    if (!*list || strlen(list) >= sizeof buf)
+        return gs_err_set(e, GS_USAGE, "--backend: give one of %s, a comma list, or all", names);
+    strcpy(buf, list);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const struct gs_backend *b = gs_registry_find(t);
+        if (!b) {
+            const int gpu_api = strcmp(t, "cuda") == 0 || strcmp(t, "opencl") == 0;
+            if (gpu_api)
+                return gs_err_set(e, GS_USAGE,
+                                  "--backend: %s is not compiled into this build (compiled in: %s); "
+                                  "reconfigure with -DGS_%s=ON",
+                                  t, names, strcmp(t, "cuda") == 0 ? "CUDA" : "OPENCL");
+            return gs_err_set(e, GS_USAGE, "--backend: unknown backend '%s'; choose from %s, or all",
+                              t, names);
+        }
+        int dup = 0;
+        for (int i = 0; i < *n; ++i)
+            dup |= out[i] == b;
+        if (!dup && *n < GS_MAX_BACKENDS)
+            out[(*n)++] = b;
+    }
+    return GS_OK;
+}
+
+int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_session *s,
+                    struct gs_err *e)
+{
+    const struct gs_backend *chosen[GS_MAX_BACKENDS];
+    int nchosen, explicit_names;
+    memset(s, 0, sizeof *s);
+    int rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
+    if (rc != GS_OK)
+        return rc;
+    for (int i = 0; i < nchosen; ++i) {
+        struct gs_opened *o = &s->opened[s->nopened++];
+        gs_open_backend(chosen[i], o);
+        if (o->notice[0])
+            note(s, "%s: %s", o->backend->name, o->notice);
+        if (o->status == GS_OK)
+            continue;
+        if (explicit_names || gs_backend_required(o->backend->name))
+            return gs_err_set(e, GS_NO_DEVICE, "%s%s", o->err.msg,
+                              explicit_names ? "" : " (GRIDSTRIDE_REQUIRE names it)");
+        note(s, "%s skipped: %s", o->backend->name, o->err.msg);
+    }
+    if (!want_devices)
+        return GS_OK;
+    struct gs_err first = {0};
+    for (int i = 0; i < s->nopened; ++i) {
+        struct gs_opened *o = &s->opened[i];
+        int n = 0;
+        struct gs_err sel_err = {0};
+        if (o->status != GS_OK)
+            continue;
+        rc = gs_select_devices(o, cli->device, s->devs + s->ndevs, GS_MAX_DEVICES - s->ndevs, &n,
+                               &sel_err);
+        if (rc != GS_OK) {
+            /* --device naming one backend's device: the others are skipped. */
+            if (!first.msg[0])
+                first = sel_err;
+            note(s, "%s skipped: %s", o->backend->name, sel_err.msg);
+            continue;
+        }
+        s->ndevs += n;
+    }
+    if (s->ndevs == 0)
+        return gs_err_set(e, first.msg[0] ? first.status : GS_NO_DEVICE, "%s",
+                          first.msg[0] ? first.msg : "no backend has a usable device");
+    return GS_OK;
+}
+
+void gs_session_close(struct gs_session *s)
+{
+    for (int i = 0; i < s->nopened; ++i)
+        gs_close_backend(&s->opened[i]);
+    s->nopened = 0;
+    s->ndevs = 0;
+}

@@ -1,0 +1,28 @@
+/* The backends and devices one invocation uses, chosen from the command line. */
+#ifndef GS_SESSION_H
+#define GS_SESSION_H
+
+#include "gs_cli.h"
+#include "gs_select.h"
+
+#define GS_MAX_BACKENDS 8
+#define GS_MAX_DEVICES 32
+
+struct gs_session {
+    struct gs_opened opened[GS_MAX_BACKENDS];
+    int nopened;
+    struct gs_device *devs[GS_MAX_DEVICES];
+    int ndevs;
+    /* Lines for stderr: backends skipped, drivers found but not registered. */
+    char notes[GS_MAX_BACKENDS * 2][700];
+    int nnotes;
+};
+
+/* Open the backends named by --backend and choose devices by --device. An
+ * explicitly named backend without a device, or one GRIDSTRIDE_REQUIRE
+ * names, is an error; under "all", a backend without a device is a note. */
+int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_session *s,
+                    struct gs_err *e);
+void gs_session_close(struct gs_session *s);
+
+#endif

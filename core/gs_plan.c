@@ -1,0 +1,117 @@
+#include "gs_plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest n any run accepts: 2^40 elements (4 TiB of floats) is beyond
+ * every device, so allocation limits, not this, refuse real requests. */
+#define GS_MAX_N (1ull << 40)
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int sort_unique(uint64_t *v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, cmp_u64);
+    int w = 0;
+    for (int r = 0; r < count; ++r)
+        if (w == 0 || v[w - 1] != v[r])
+            v[w++] = v[r];
+    return w;
+}
+
+int gs_default_sizes(uint64_t T, uint64_t out[GS_MAX_SIZES])
+{
+    const uint64_t sizes[] = {0, 1, 31, 32, 611, 1024, 1025, T, T + 1, 4194304};
+    int n = (int)(sizeof sizes / sizeof sizes[0]);
+    memcpy(out, sizes, sizeof sizes);
+    return sort_unique(out, n);
+}
+
+int gs_sizes_merge(uint64_t v[GS_MAX_SIZES], int count, const uint64_t *add, int add_count)
+{
+    uint64_t tmp[2 * GS_MAX_SIZES];
+    if (count + add_count > 2 * GS_MAX_SIZES)
+        return -1;
+    memcpy(tmp, v, (size_t)count * sizeof *v);
+    memcpy(tmp + count, add, (size_t)add_count * sizeof *add);
+    int n = sort_unique(tmp, count + add_count);
+    if (n > GS_MAX_SIZES)
+        return -1;
+    memcpy(v, tmp, (size_t)n * sizeof *v);
+    return n;
+}
+
+int gs_default_shapes(uint64_t G, uint64_t block, struct gs_shape out[GS_MAX_SHAPES])
+{
+    out[0] = (struct gs_shape){1, 1};
+    out[1] = (struct gs_shape){1, 256};
+    out[2] = (struct gs_shape){G, block};
+    out[3] = (struct gs_shape){10000, 32};
+    return 4;
+}
+
+int gs_parse_u64(const char *s, uint64_t min, uint64_t max, const char *what, uint64_t *out,
+                 struct gs_err *e)
+{
+    if (!s || !*s)
+        return gs_err_set(e, GS_USAGE, "%s: empty value; give a whole number from %llu to %llu",
+                          what, (unsigned long long)min, (unsigned long long)max);
+    for (const char *p = s; *p; ++p)
+        if (*p < '0' || *p > '9')
+            return gs_err_set(e, GS_USAGE,
+                              "%s: '%s' is not a whole number; give digits only, from %llu to %llu",
+                              what, s, (unsigned long long)min, (unsigned long long)max);
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE || v < min || v > max)
+        return gs_err_set(e, GS_USAGE, "%s: %s is out of range; give a number from %llu to %llu",
+                          what, s, (unsigned long long)min, (unsigned long long)max);
+    *out = v;
+    return GS_OK;
+}
+
+int gs_parse_sizes(const char *s, uint64_t out[GS_MAX_SIZES], int *count, struct gs_err *e)
+{
+    char buf[1024];
+    if (!s || !*s)
+        return gs_err_set(e, GS_USAGE, "--sizes: empty list; give sizes like 0,1,611,4194304");
+    if (strlen(s) >= sizeof buf)
+        return gs_err_set(e, GS_USAGE, "--sizes: list too long; give at most %d sizes",
+                          GS_MAX_SIZES);
+    strcpy(buf, s);
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == GS_MAX_SIZES)
+            return gs_err_set(e, GS_USAGE, "--sizes: more than %d sizes", GS_MAX_SIZES);
+        int rc = gs_parse_u64(tok, 0, GS_MAX_N, "--sizes", &out[n], e);
+        if (rc != GS_OK)
+            return rc;
+        ++n;
+    }
+    if (n == 0 || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,"))
+        return gs_err_set(e, GS_USAGE, "--sizes: '%s' has an empty entry; separate sizes by single commas", s);
+    *count = sort_unique(out, n);
+    return GS_OK;
+}
+
+int gs_parse_shape(const char *s, struct gs_shape *out, struct gs_err *e)
+{
+    const char *x = s ? strchr(s, 'x') : NULL;
+    char grid[32], block[32];
+    if (!x || x == s || !x[1] || (size_t)(x - s) >= sizeof grid || strlen(x + 1) >= sizeof block)
+        return gs_err_set(e, GS_USAGE,
+                          "--shape: '%s' is not GRIDxBLOCK; write it like 160x256", s ? s : "");
+    memcpy(grid, s, (size_t)(x - s));
+    grid[x - s] = '\0';
+    strcpy(block, x + 1);
+    int rc = gs_parse_u64(grid, 1, UINT32_MAX, "--shape grid", &out->grid, e);
+    if (rc == GS_OK)
+        rc = gs_parse_u64(block, 1, UINT32_MAX, "--shape block", &out->block, e);
+    return rc;
+}

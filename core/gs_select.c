@@ -1,0 +1,109 @@
+#include "gs_select.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_device.h"
+
+void gs_open_backend(const struct gs_backend *b, struct gs_opened *o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend = b;
+    o->status = gs_backend_check(b, &o->err);
+    if (o->status != GS_OK)
+        return;
+    o->status = b->open(&o->devs, &o->count, o->notice, sizeof o->notice, &o->err);
+    if (o->status == GS_OK && o->count == 0) {
+        b->release(o->devs, 0);
+        o->devs = NULL;
+        o->status = gs_err_set(&o->err, GS_NO_DEVICE, "%s: no device found", b->name);
+    }
+}
+
+void gs_close_backend(struct gs_opened *o)
+{
+    if (o->status == GS_OK && o->devs)
+        o->backend->release(o->devs, o->count);
+    o->devs = NULL;
+    o->count = 0;
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+    const size_t n = strlen(needle);
+    for (; *hay; ++hay) {
+        size_t i = 0;
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            ++i;
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}
+
+static int is_index(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; ++s)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_device **out,
+                      int max_out, int *n_out, struct gs_err *e)
+{
+    int n = 0;
+    *n_out = 0;
+    if (o->status != GS_OK)
+        return gs_err_set(e, o->status, "%s", o->err.msg);
+    if (!sel || !*sel) {
+        int pick = 0;
+        for (int i = o->count - 1; i >= 0; --i)
+            if (o->devs[i]->is_gpu)
+                pick = i;
+        out[0] = o->devs[pick];
+        *n_out = 1;
+        return GS_OK;
+    }
+    for (int i = 0; i < o->count && n < max_out; ++i) {
+        const struct gs_device *d = o->devs[i];
+        const int match = strcmp(sel, "all") == 0 || strcmp(sel, d->id) == 0 ||
+                          (is_index(sel) && atoi(sel) == d->index) ||
+                          (!is_index(sel) && contains_nocase(d->name, sel));
+        if (match)
+            out[n++] = o->devs[i];
+    }
+    if (n == 0) {
+        char names[400] = "";
+        for (int i = 0; i < o->count; ++i) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s (%s)", i ? ", " : "",
+                     o->devs[i]->id, o->devs[i]->name);
+        }
+        return gs_err_set(e, GS_USAGE,
+                          "--device: '%s' matches no %s device; choose an index, id or name "
+                          "substring of: %s",
+                          sel, o->backend->name, names);
+    }
+    *n_out = n;
+    return GS_OK;
+}
+
+int gs_backend_required(const char *backend)
+{
+    const char *req = getenv("GRIDSTRIDE_REQUIRE");
+    char buf[256];
+    if (!req || !*req)
+        return 0;
+    gs_strlcpy(buf, req, sizeof buf);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+        if (strcmp(t, backend) == 0 || strcmp(t, "all") == 0)
+            return 1;
+    return 0;
+}

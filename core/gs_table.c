@@ -1,0 +1,210 @@
+#include "gs_table.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_device.h"
+
+static const char *const column_letters[GS_COLUMNS] = {"A", "B", "C", "D"};
+static const char *const column_titles[GS_COLUMNS] = {
+    "one thread per element, grid sized to n",
+    "one thread per element, grid sized to the device",
+    "grid-stride loop, grid sized to the device",
+    "one contiguous chunk per thread (C = ceil(n / T)), grid sized to the device",
+};
+static const enum gs_kernel_id column_kernels[GS_COLUMNS] = {GS_K_ADD_MONO, GS_K_ADD_MONO,
+                                                             GS_K_ADD_GS, GS_K_ADD_CHUNKED};
+
+const char *gs_column_letter(enum gs_column c)
+{
+    return column_letters[c];
+}
+
+const char *gs_column_title(enum gs_column c)
+{
+    return column_titles[c];
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *grid,
+                  char *rule, unsigned rule_size, struct gs_err *e)
+{
+    const unsigned block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
+    if (plan->grid) {
+        *grid = plan->grid;
+        snprintf(rule, rule_size, "set by --grid");
+        return GS_OK;
+    }
+    return gs_dev_grid(dev, GS_K_ADD_GS, block, grid, rule, rule_size, e);
+}
+
+uint64_t gs_table_buffer_bytes(uint64_t max_n)
+{
+    return (max_n + GS_GUARD_ELEMS) * sizeof(float);
+}
+
+static struct gs_case *add_case(struct gs_table *t, enum gs_section sec, enum gs_column col,
+                                int row, uint64_t n, uint64_t grid, uint64_t block, uint64_t global)
+{
+    struct gs_case *c = &t->cases[t->ncases++];
+    memset(c, 0, sizeof *c);
+    c->section = sec;
+    c->column = col;
+    c->row = row;
+    c->launch.kernel = column_kernels[col];
+    c->launch.n = n;
+    c->launch.grid = grid;
+    c->launch.block = block;
+    c->launch.global = global;
+    if (col == GS_COL_D) {
+        const uint64_t C = global ? ceil_div(n, global) : 0;
+        c->launch.param = C ? C : 1;
+    }
+    return c;
+}
+
+static int plan_cases(struct gs_table *t, const struct gs_plan *plan)
+{
+    const uint64_t G = t->grid, B = t->block;
+    const int max_cases = plan->nsizes * GS_COLUMNS + plan->nshapes * 2 + 1;
+    t->cases = calloc((size_t)max_cases, sizeof *t->cases);
+    if (!t->cases)
+        return 0;
+    for (int s = 0; s < plan->nsizes; ++s) {
+        const uint64_t n = plan->sizes[s];
+        for (int col = 0; col < GS_COLUMNS; ++col) {
+            if (!(plan->columns & (1u << col)))
+                continue;
+            const uint64_t g = col == GS_COL_A ? ceil_div(n, B) : G;
+            add_case(t, GS_SEC_SIZES, (enum gs_column)col, s, n, g, B, g * B);
+        }
+    }
+    for (int s = 0; s < plan->nshapes; ++s) {
+        const uint64_t g = plan->shapes[s].grid ? plan->shapes[s].grid : G;
+        const uint64_t b = plan->shapes[s].grid ? plan->shapes[s].block : B;
+        for (int col = GS_COL_C; col <= GS_COL_D; ++col)
+            if (plan->columns & (1u << col))
+                add_case(t, GS_SEC_SHAPES, (enum gs_column)col, s, GS_SHAPE_N, g, b, g * b);
+    }
+    if ((t->dev->caps & GS_CAP_RAGGED_GLOBAL) && (plan->columns & (1u << GS_COL_C)))
+        add_case(t, GS_SEC_RAGGED, GS_COL_C, 0, GS_SHAPE_N, ceil_div(GS_SHAPE_N, B), B, GS_SHAPE_N);
+    return 1;
+}
+
+/* Poison, launch, read back, verify: one case. */
+static int run_case(struct gs_device *dev, struct gs_case *c, float *out, const float *ref,
+                    struct gs_err *e)
+{
+    const uint64_t bytes = gs_table_buffer_bytes(c->launch.n);
+    int rc;
+    gs_predict(dev, &c->launch, &c->pred);
+    gs_poison(out, c->launch.n);
+    rc = gs_dev_write(dev, c->launch.out, out, bytes, e);
+    if (rc == GS_OK)
+        rc = gs_dev_launch(dev, &c->launch, 0, &c->got, e);
+    if (rc == GS_OK)
+        rc = gs_dev_read(dev, c->launch.out, out, bytes, e);
+    if (rc != GS_OK)
+        return rc;
+    gs_verify(out, ref, &c->launch, &c->verdict);
+    c->held = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
+                                  sizeof c->mismatch);
+    c->launch.a = c->launch.b = c->launch.out = NULL;
+    return GS_OK;
+}
+
+int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_table **out,
+                 struct gs_err *e)
+{
+    struct gs_table *t = calloc(1, sizeof *t);
+    struct gs_buf *da = NULL, *db = NULL, *dout = NULL;
+    float *a = NULL, *b = NULL, *ref = NULL, *host_out = NULL;
+    int rc = GS_OK;
+
+    *out = NULL;
+    if (!t)
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    t->dev = dev;
+    t->block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
+    rc = gs_table_grid(dev, plan, &t->grid, t->grid_rule, sizeof t->grid_rule, e);
+    if (rc != GS_OK)
+        goto out;
+    t->threads = t->grid * t->block;
+    if (!plan_cases(t, plan)) {
+        rc = gs_err_set(e, GS_NOMEM, "out of memory");
+        goto out;
+    }
+
+    uint64_t max_n = 0;
+    for (int i = 0; i < t->ncases; ++i)
+        if (t->cases[i].launch.n > max_n)
+            max_n = t->cases[i].launch.n;
+    const uint64_t bytes = gs_table_buffer_bytes(max_n);
+    a = malloc(bytes);
+    b = malloc(bytes);
+    ref = malloc(bytes);
+    host_out = malloc(bytes);
+    if (!a || !b || !ref || !host_out) {
+        rc = gs_err_set(e, GS_NOMEM, "cannot allocate 4 host buffers of %llu bytes",
+                        (unsigned long long)bytes);
+        goto out;
+    }
+    gs_fill_inputs(a, b, max_n + GS_GUARD_ELEMS);
+    gs_fill_expected(GS_OP_ADD, a, b, ref, max_n);
+
+    if ((rc = gs_dev_alloc(dev, bytes, &da, e)) != GS_OK ||
+        (rc = gs_dev_alloc(dev, bytes, &db, e)) != GS_OK ||
+        (rc = gs_dev_alloc(dev, bytes, &dout, e)) != GS_OK ||
+        (rc = gs_dev_write(dev, da, a, bytes, e)) != GS_OK ||
+        (rc = gs_dev_write(dev, db, b, bytes, e)) != GS_OK)
+        goto out;
+
+    for (int i = 0; i < t->ncases; ++i) {
+        struct gs_case *c = &t->cases[i];
+        c->launch.a = da;
+        c->launch.b = db;
+        c->launch.out = dout;
+        if ((rc = run_case(dev, c, host_out, ref, e)) != GS_OK)
+            goto out;
+        t->failed += !c->held;
+    }
+
+out:
+    gs_dev_free(dev, da);
+    gs_dev_free(dev, db);
+    gs_dev_free(dev, dout);
+    free(a);
+    free(b);
+    free(ref);
+    free(host_out);
+    if (rc != GS_OK) {
+        gs_table_free(t);
+        return rc;
+    }
+    *out = t;
+    return GS_OK;
+}
+
+const struct gs_case *gs_table_find(const struct gs_table *t, enum gs_section sec,
+                                    enum gs_column col, int row)
+{
+    for (int i = 0; i < t->ncases; ++i) {
+        const struct gs_case *c = &t->cases[i];
+        if (c->section == sec && c->column == col && c->row == row)
+            return c;
+    }
+    return NULL;
+}
+
+void gs_table_free(struct gs_table *t)
+{
+    if (t) {
+        free(t->cases);
+        free(t);
+    }
+}

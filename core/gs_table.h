@@ -1,0 +1,81 @@
+/* One device's run of the correctness table: seed 002's A/B/C columns plus a
+ * chunked column at every size, the launch shapes at n = 611, and, where the
+ * API can express it, a ragged NDRange. Every case is predicted, launched on
+ * a poisoned output, read back and verified. */
+#ifndef GS_TABLE_H
+#define GS_TABLE_H
+
+#include "gs_model.h"
+#include "gs_plan.h"
+
+enum gs_column {
+    GS_COL_A, /* monolithic, grid sized to n: ceil(n / block) blocks */
+    GS_COL_B, /* monolithic, the device grid */
+    GS_COL_C, /* grid-stride, the device grid */
+    GS_COL_D, /* chunked, the device grid, C = ceil(n / T) */
+    GS_COLUMNS
+};
+
+enum gs_section {
+    GS_SEC_SIZES,  /* columns A..D at every size */
+    GS_SEC_SHAPES, /* C and D at GS_SHAPE_N under each launch shape */
+    GS_SEC_RAGGED  /* C at GS_SHAPE_N with global = n, local = block (OpenCL) */
+};
+
+#define GS_SHAPE_N 611u
+
+struct gs_case {
+    enum gs_section section;
+    enum gs_column column;
+    int row;                 /* size index (GS_SEC_SIZES) or shape index (GS_SEC_SHAPES) */
+    struct gs_launch launch; /* buffers are cleared once the case has run */
+    struct gs_prediction pred;
+    struct gs_launch_result got;
+    struct gs_verdict verdict;
+    int held;
+    char mismatch[240]; /* how the observation differed, when !held */
+};
+
+/* What to run; the same for every device of one invocation. */
+struct gs_plan {
+    unsigned block;        /* threads per block for A..D; 0 = GS_DEFAULT_BLOCK */
+    uint64_t grid;         /* the "device grid" override (--grid); 0 = from the device */
+    const uint64_t *sizes; /* the rows */
+    int nsizes;
+    const struct gs_shape *shapes; /* grid 0 = the device grid */
+    int nshapes;
+    unsigned columns; /* bit (1 << enum gs_column) for each column to run */
+};
+
+struct gs_table {
+    struct gs_device *dev;
+    unsigned block;
+    uint64_t grid;       /* G */
+    uint64_t threads;    /* T = G x block */
+    char grid_rule[200]; /* how G was found */
+    int ncases;
+    struct gs_case *cases;
+    int failed; /* cases whose prediction did not hold */
+};
+
+/* G and T for dev under plan (the device grid, or plan->grid). */
+int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *grid,
+                  char *rule, unsigned rule_size, struct gs_err *e);
+
+/* Host bytes a run of the largest size needs, and device bytes per buffer. */
+uint64_t gs_table_buffer_bytes(uint64_t max_n);
+
+/* Run every case of the plan on dev. On GS_OK *out holds the results,
+ * whether or not the predictions held; errors are environment failures. */
+int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_table **out,
+                 struct gs_err *e);
+void gs_table_free(struct gs_table *t);
+
+/* The case of (section, column, row), or NULL when the table has none. */
+const struct gs_case *gs_table_find(const struct gs_table *t, enum gs_section sec,
+                                    enum gs_column col, int row);
+
+const char *gs_column_letter(enum gs_column c);
+const char *gs_column_title(enum gs_column c);
+
+#endif

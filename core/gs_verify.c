@@ -1,0 +1,191 @@
+#include "gs_verify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+#define GS_A_PERIOD 4194301u /* 2^22 - 3 */
+#define GS_B_PERIOD 4194299u /* 2^22 - 5 */
+#define GS_B_STEP 40503u
+
+void gs_fill_inputs(float *a, float *b, uint64_t n)
+{
+    /* Counters instead of a modulo per element: this also fills the
+     * multi-GiB buffers of the bandwidth mode. */
+    uint32_t ia = 0, ib = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        a[i] = (float)(1u + ia);
+        b[i] = (float)(1u + 2u * ib);
+        if (++ia == GS_A_PERIOD)
+            ia = 0;
+        ib += GS_B_STEP;
+        if (ib >= GS_B_PERIOD)
+            ib -= GS_B_PERIOD;
+    }
+}
+
+void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n)
+{
+    if (op == GS_OP_COPY) {
+        memcpy(ref, a, n * sizeof *ref);
+        return;
+    }
+    for (uint64_t i = 0; i < n; ++i)
+        ref[i] = a[i] + b[i];
+}
+
+void gs_poison(float *out, uint64_t n)
+{
+    const float poison = float_of(GS_POISON_BITS), guard = float_of(GS_GUARD_BITS);
+    for (uint64_t i = 0; i < n; ++i)
+        out[i] = poison;
+    for (uint64_t i = 0; i < GS_GUARD_ELEMS; ++i)
+        out[n + i] = guard;
+}
+
+/* The grid-stride slot that touches element i in the lane-strided copy:
+ * the inverse of the remap in gs_copy_lane_strided. */
+static uint64_t strided_slot(uint64_t i, uint64_t n, uint64_t stride)
+{
+    const uint64_t span = 32 * stride;
+    if (stride == 0 || i >= n - n % span)
+        return i;
+    const uint64_t r = i % span;
+    return (i - r) + (r % stride) * 32 + r / stride;
+}
+
+void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    const uint64_t T = l->global;
+    const uint64_t B = l->block ? l->block : 1;
+    uint64_t thread = i, pass = 0;
+
+    *o = (struct gs_owner){0};
+    if (k && k->rule == GS_RULE_COVER) {
+        thread = i;
+    } else if (k && k->param == GS_PARAM_CHUNK) {
+        const uint64_t C = l->param ? l->param : 1;
+        thread = i / C;
+        pass = i % C;
+    } else if (T > 0) {
+        uint64_t slot = i;
+        if (l->kernel == GS_K_ADD_GS_F4) {
+            const uint64_t body = l->n - l->n % 4;
+            slot = i < body ? i / 4 : i - body; /* vector index, or the scalar tail's */
+        } else if (k && k->param == GS_PARAM_STRIDE) {
+            slot = strided_slot(i, l->n, l->param);
+        }
+        thread = slot % T;
+        pass = slot / T;
+    }
+    o->launched = thread < T;
+    o->block = thread / B;
+    o->thread = thread % B;
+    o->pass = pass;
+}
+
+void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
+               struct gs_verdict *v)
+{
+    const uint64_t n = l->n;
+    uint64_t value_wrong = 0;
+
+    *v = (struct gs_verdict){0};
+    v->n = n;
+    v->threads = l->global;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint32_t got = bits_of(out[i]), want = bits_of(ref[i]);
+        if (got == want)
+            continue;
+        const int unwritten = got == GS_POISON_BITS;
+        if (v->wrong == 0)
+            v->first_wrong = i;
+        ++v->wrong;
+        if (unwritten)
+            ++v->unwritten;
+        else
+            ++value_wrong;
+        if (v->listed < GS_LISTED) {
+            struct gs_wrong *w = &v->list[v->listed++];
+            w->index = i;
+            w->unwritten = unwritten;
+            w->got_bits = got;
+            w->want_bits = want;
+            gs_owner_of(l, i, &w->owner);
+        }
+    }
+    for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g) {
+        if (bits_of(out[n + g]) != GS_GUARD_BITS) {
+            if (v->guard_hits++ == 0)
+                v->first_guard = g;
+        }
+    }
+    if (v->unwritten > 0) {
+        /* Seed 002's "short grid": nothing but the tail from T on is missing. */
+        const int tail_only = value_wrong == 0 && l->global < n && v->first_wrong == l->global &&
+                              v->unwritten == n - l->global;
+        v->diag |= tail_only ? GS_DIAG_SHORT_GRID : GS_DIAG_HOLES;
+    }
+    if (value_wrong > 0)
+        v->diag |= GS_DIAG_WRONG_VALUES;
+    if (v->guard_hits > 0)
+        v->diag |= GS_DIAG_PAST_END;
+}
+
+static void append(char *buf, unsigned size, const char *text)
+{
+    size_t len = strlen(buf);
+    if (len && len + 2 < size)
+        strcat(buf, "; "), len += 2;
+    if (len < size)
+        snprintf(buf + len, size - len, "%s", text);
+}
+
+void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
+{
+    char part[256];
+    if (!size)
+        return;
+    buf[0] = '\0';
+    if (v->diag == 0) {
+        snprintf(buf, size, "ok");
+        return;
+    }
+    if (v->diag & GS_DIAG_SHORT_GRID) {
+        snprintf(part, sizeof part,
+                 "short grid: every wrong index is >= T = %llu; the launch processed the first "
+                 "%llu elements only (use a grid-stride loop, or more blocks)",
+                 (unsigned long long)v->threads, (unsigned long long)v->threads);
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_HOLES) {
+        snprintf(part, sizeof part, "holes: %llu elements never written",
+                 (unsigned long long)v->unwritten);
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_WRONG_VALUES) {
+        snprintf(part, sizeof part, "wrong values: %llu elements written with the wrong value",
+                 (unsigned long long)(v->wrong - v->unwritten));
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_PAST_END) {
+        snprintf(part, sizeof part,
+                 "wrote past the end: %llu guard elements overwritten, the first at n + %llu",
+                 (unsigned long long)v->guard_hits, (unsigned long long)v->first_guard);
+        append(buf, size, part);
+    }
+}

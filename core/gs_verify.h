@@ -1,0 +1,71 @@
+/* The NaN-fill verifier: the course harness of seed 002.
+ *
+ * Before every launch the output is poisoned with a NaN and a guard region
+ * past its end with a second, distinct NaN; inputs are never zero and differ
+ * per element, so an element no thread wrote, a thread that wrote the wrong
+ * element, and a write past the end are all visible. Comparisons are
+ * bit-exact: every input sum is an integer below 2^24, exact in fp32. */
+#ifndef GS_VERIFY_H
+#define GS_VERIFY_H
+
+#include <stdint.h>
+
+#include "gs_backend.h"
+
+#define GS_POISON_BITS 0x7FC0BAD0u /* quiet NaN: "never written" */
+#define GS_GUARD_BITS 0x7FC0DEADu  /* quiet NaN: the guard past the end */
+#define GS_GUARD_ELEMS 1024u       /* guard elements after the last output */
+#define GS_LISTED 10               /* wrong indices listed in a verdict */
+
+/* Inputs: a[i] = 1 + i mod (2^22 - 3), b[i] = 1 + 2 * ((i * 40503) mod (2^22 - 5)).
+ * a alone is distinct for every i below 4,194,301; a + b < 2^24. */
+void gs_fill_inputs(float *a, float *b, uint64_t n);
+/* ref[i] = a[i] + b[i] (GS_OP_ADD) or a[i] (GS_OP_COPY). */
+void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n);
+/* out[0, n) = poison NaN, out[n, n + GS_GUARD_ELEMS) = guard NaN. */
+void gs_poison(float *out, uint64_t n);
+
+/* Who should have written element i under this kernel and launch. */
+struct gs_owner {
+    int launched;    /* 0: the launch has no thread for it (block >= grid) */
+    uint64_t block;  /* blockIdx.x of the owning thread */
+    uint64_t thread; /* threadIdx.x */
+    uint64_t pass;   /* grid-stride pass (or step within a chunk) */
+};
+void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o);
+
+struct gs_wrong {
+    uint64_t index;
+    int unwritten; /* still the poison NaN */
+    uint32_t got_bits, want_bits;
+    struct gs_owner owner;
+};
+
+enum gs_diag {
+    GS_DIAG_SHORT_GRID = 1u << 0,   /* exactly the elements >= T are unwritten */
+    GS_DIAG_HOLES = 1u << 1,        /* other elements left unwritten */
+    GS_DIAG_WRONG_VALUES = 1u << 2, /* written with the wrong value */
+    GS_DIAG_PAST_END = 1u << 3      /* the guard past the end was overwritten */
+};
+
+struct gs_verdict {
+    uint64_t n;
+    uint64_t threads;     /* T of the launch */
+    uint64_t wrong;       /* elements that differ from the reference */
+    uint64_t unwritten;   /* of those, still poison */
+    uint64_t first_wrong; /* valid when wrong > 0 */
+    uint64_t guard_hits;  /* guard elements overwritten */
+    uint64_t first_guard; /* offset past n of the first */
+    unsigned diag;        /* GS_DIAG_* bits; 0 when everything is right */
+    int listed;
+    struct gs_wrong list[GS_LISTED];
+};
+
+/* Compare out[0, n + GS_GUARD_ELEMS) with ref[0, n) and the guard. */
+void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
+               struct gs_verdict *v);
+
+/* One line in words: "ok", or the diagnosis of seed 002's harness. */
+void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);
+
+#endif
