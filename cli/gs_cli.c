@@ -204,7 +204,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         if (o->arg) {
             v = inline_value;
             if (!v) {
-                if (i + 1 >= argc)
+                /* No option takes a value that starts with "--". */
+                if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0)
                     return gs_err_set(e, GS_USAGE, "%s needs a value (%s); see gridstride --help",
                                       o->name, o->arg);
                 v = argv[++i];

@@ -85,6 +85,7 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
     if (!want_devices)
         return GS_OK;
     struct gs_err first = {0};
+    const int notes_before = s->nnotes;
     for (int i = 0; i < s->nopened; ++i) {
         struct gs_opened *o = &s->opened[i];
         int n = 0;
@@ -102,9 +103,11 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
         }
         s->ndevs += n;
     }
-    if (s->ndevs == 0)
+    if (s->ndevs == 0) {
+        s->nnotes = notes_before; /* the error below says it all */
         return gs_err_set(e, first.msg[0] ? first.status : GS_NO_DEVICE, "%s",
                           first.msg[0] ? first.msg : "no backend has a usable device");
+    }
     return GS_OK;
 }
 

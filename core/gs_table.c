@@ -96,22 +96,30 @@ static int plan_cases(struct gs_table *t, const struct gs_plan *plan)
     return 1;
 }
 
-/* Poison, launch, read back, verify: one case. */
+int gs_checked_launch(struct gs_device *dev, const struct gs_launch *l, float *host_out,
+                      const float *ref, struct gs_launch_result *got, struct gs_verdict *v,
+                      struct gs_err *e)
+{
+    const uint64_t bytes = gs_table_buffer_bytes(l->n);
+    int rc;
+    gs_poison(host_out, l->n);
+    rc = gs_dev_write(dev, l->out, host_out, bytes, e);
+    if (rc == GS_OK)
+        rc = gs_dev_launch(dev, l, 0, got, e);
+    if (rc == GS_OK)
+        rc = gs_dev_read(dev, l->out, host_out, bytes, e);
+    if (rc == GS_OK)
+        gs_verify(host_out, ref, l, v);
+    return rc;
+}
+
 static int run_case(struct gs_device *dev, struct gs_case *c, float *out, const float *ref,
                     struct gs_err *e)
 {
-    const uint64_t bytes = gs_table_buffer_bytes(c->launch.n);
-    int rc;
     gs_predict(dev, &c->launch, &c->pred);
-    gs_poison(out, c->launch.n);
-    rc = gs_dev_write(dev, c->launch.out, out, bytes, e);
-    if (rc == GS_OK)
-        rc = gs_dev_launch(dev, &c->launch, 0, &c->got, e);
-    if (rc == GS_OK)
-        rc = gs_dev_read(dev, c->launch.out, out, bytes, e);
+    int rc = gs_checked_launch(dev, &c->launch, out, ref, &c->got, &c->verdict, e);
     if (rc != GS_OK)
         return rc;
-    gs_verify(out, ref, &c->launch, &c->verdict);
     c->held = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
                                   sizeof c->mismatch);
     c->launch.a = c->launch.b = c->launch.out = NULL;

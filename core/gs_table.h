@@ -65,6 +65,14 @@ int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *g
 /* Host bytes a run of the largest size needs, and device bytes per buffer. */
 uint64_t gs_table_buffer_bytes(uint64_t max_n);
 
+/* One verified launch: poison host_out[0, n + guard), copy it to l->out,
+ * launch, read it back and compare with ref. l's buffers must hold at least
+ * gs_table_buffer_bytes(l->n) bytes. Errors are environment failures; a
+ * refused launch is a result in *got. */
+int gs_checked_launch(struct gs_device *dev, const struct gs_launch *l, float *host_out,
+                      const float *ref, struct gs_launch_result *got, struct gs_verdict *v,
+                      struct gs_err *e);
+
 /* Run every case of the plan on dev. On GS_OK *out holds the results,
  * whether or not the predictions held; errors are environment failures. */
 int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_table **out,

@@ -1,0 +1,249 @@
+/* The command line as a user meets it: the real binary, run as a child.
+ * Bad input must give exactly one line on stderr, exit code 2, nothing on
+ * stdout and no output file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static const char *binary;
+static char tmpdir[256];
+
+struct result {
+    int code;
+    char out[65536];
+    char err[8192];
+};
+
+static void read_all(int fd, char *buf, size_t size)
+{
+    size_t len = 0;
+    ssize_t r;
+    while ((r = read(fd, buf + len, size - 1 - len)) > 0 && len + 1 < size)
+        len += (size_t)r;
+    buf[len] = '\0';
+}
+
+/* Run the binary with the given arguments (NULL-terminated), host only
+ * unless the arguments say otherwise, so results do not depend on GPUs. */
+static void run(struct result *res, const char *const *args)
+{
+    int out[2], err[2];
+    const char *argv[32] = {binary};
+    int n = 1;
+    for (; args[n - 1]; ++n)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    assert_int_equal(pipe(out), 0);
+    assert_int_equal(pipe(err), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        close(out[0]);
+        close(err[0]);
+        unsetenv("GRIDSTRIDE_REQUIRE");
+        execv(binary, (char *const *)argv);
+        _exit(127);
+    }
+    close(out[1]);
+    close(err[1]);
+    read_all(err[0], res->err, sizeof res->err); /* stderr is short; read it first */
+    read_all(out[0], res->out, sizeof res->out);
+    close(out[0]);
+    close(err[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    res->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; ++s)
+        n += *s == '\n';
+    return n;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int dir_entries(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", dir);
+    return system(cmd) == 0 ? 0 : 1;
+}
+
+/* One bad command line: exit 2, one line naming `needle`, no output file. */
+static void expect_usage_error(const char *needle, const char *const *args)
+{
+    struct result *r = calloc(1, sizeof *r);
+    char out_path[300];
+    snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);
+    run(r, args);
+    if (r->code != 2 || count_lines(r->err) != 1 || !strstr(r->err, needle))
+        fail_msg("expected exit 2 and one line with '%s'; got exit %d, stderr:\n%s", needle,
+                 r->code, r->err);
+    assert_string_equal(r->out, "");
+    assert_false(exists(out_path));
+    assert_int_equal(dir_entries(tmpdir), 0);
+    free(r);
+}
+
+#define BAD(name, needle, ...)                                                                 \
+    static void name(void **state)                                                             \
+    {                                                                                          \
+        (void)state;                                                                           \
+        char out_path[300];                                                                    \
+        snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);                          \
+        const char *args[] = {__VA_ARGS__, "--output", out_path, NULL};                        \
+        expect_usage_error(needle, args);                                                      \
+    }
+
+BAD(negative_size, "--sizes", "--backend", "host", "--sizes", "-1")
+BAD(non_numeric_size, "not a whole number", "--backend", "host", "--sizes", "12abc")
+BAD(overflowing_size, "out of range", "--backend", "host", "--sizes", "99999999999999999999999")
+BAD(unallocatable_size, "choose a smaller n", "--backend", "host", "--sizes", "1099511627776")
+BAD(zero_block, "--block", "--backend", "host", "--block", "0")
+BAD(block_above_device_limit, "exceeds the largest block", "--backend", "host", "--block", "2048")
+BAD(malformed_shape, "GRIDxBLOCK", "--backend", "host", "--shape", "160by256")
+BAD(zero_grid_shape, "--shape grid", "--backend", "host", "--shape", "0x256")
+BAD(unknown_backend, "unknown backend 'metal'", "--backend", "metal")
+BAD(unknown_device, "matches no host device", "--backend", "host", "--device", "no-such-gpu")
+BAD(unknown_kernel, "unknown kernel 'warp-shuffle'", "--backend", "host", "--kernels", "warp-shuffle")
+BAD(unknown_format, "unknown format 'xml'", "--backend", "host", "--format", "xml")
+BAD(unknown_option, "unknown option '--colour'", "--backend", "host", "--colour")
+BAD(missing_value, "--grid needs a value", "--backend", "host", "--grid")
+BAD(repeated_option, "given twice", "--backend", "host", "--block", "256", "--block", "128")
+BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10")
+
+static void unwritable_output(void **state)
+{
+    (void)state;
+    const char *args[] = {"--backend", "host", "--output", "/nonexistent-dir/report.txt", NULL};
+    struct result *r = calloc(1, sizeof *r);
+    run(r, args);
+    assert_int_equal(r->code, 2);
+    assert_int_equal(count_lines(r->err), 1);
+    assert_non_null(strstr(r->err, "cannot write '/nonexistent-dir/report.txt'"));
+    assert_string_equal(r->out, "");
+    free(r);
+}
+
+static void output_file_is_written_whole(void **state)
+{
+    (void)state;
+    char out_path[300];
+    snprintf(out_path, sizeof out_path, "%s/report.json", tmpdir);
+    const char *args[] = {"--backend", "host", "--grid", "160", "--format", "json", "--output",
+                          out_path, NULL};
+    struct result *r = calloc(1, sizeof *r);
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_string_equal(r->out, "");
+    FILE *f = fopen(out_path, "r");
+    assert_non_null(f);
+    char buf[4096] = {0};
+    assert_true(fread(buf, 1, sizeof buf - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\"T\": 40960"));
+    assert_non_null(strstr(buf, "\"held\": true"));
+    unlink(out_path);
+    assert_int_equal(dir_entries(tmpdir), 0); /* no temporary left behind */
+    free(r);
+}
+
+static void help_and_version_exit_zero(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *help[] = {"--help", NULL};
+    run(r, help);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "usage: gridstride"));
+    assert_non_null(strstr(r->out, "--sizes"));
+    const char *version[] = {"--version", NULL};
+    run(r, version);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "gridstride "));
+    free(r);
+}
+
+static void t4_grid_table_matches_seed_002(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"--backend", "host", "--grid", "160", "--format", "csv", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    /* column B at 40961 and 4194304 is wrong from index 40960, and held */
+    assert_non_null(strstr(r->out, "sizes,B,monolithic,40961,160,256,40960,0,wrong,40960,wrong,40960,1,1,0"));
+    assert_non_null(strstr(r->out, "sizes,B,monolithic,4194304,160,256,40960,0,wrong,40960,wrong,40960,4153344,4153344,0"));
+    assert_non_null(strstr(r->out, "sizes,C,grid-stride,4194304,160,256,40960,0,ok,0,ok,0,0,0,0"));
+    free(r);
+}
+
+static void list_shows_backends_and_grids(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"--list", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "host:"));
+    assert_non_null(strstr(r->out, "G = "));
+    free(r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_cli PATH-TO-gridstride\n");
+        return 2;
+    }
+    binary = argv[1];
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/gs_test_cli.XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(negative_size),
+        cmocka_unit_test(non_numeric_size),
+        cmocka_unit_test(overflowing_size),
+        cmocka_unit_test(unallocatable_size),
+        cmocka_unit_test(zero_block),
+        cmocka_unit_test(block_above_device_limit),
+        cmocka_unit_test(malformed_shape),
+        cmocka_unit_test(zero_grid_shape),
+        cmocka_unit_test(unknown_backend),
+        cmocka_unit_test(unknown_device),
+        cmocka_unit_test(unknown_kernel),
+        cmocka_unit_test(unknown_format),
+        cmocka_unit_test(unknown_option),
+        cmocka_unit_test(missing_value),
+        cmocka_unit_test(repeated_option),
+        cmocka_unit_test(bandwidth_option_in_table),
+        cmocka_unit_test(unwritable_output),
+        cmocka_unit_test(output_file_is_written_whole),
+        cmocka_unit_test(help_and_version_exit_zero),
+        cmocka_unit_test(t4_grid_table_matches_seed_002),
+        cmocka_unit_test(list_shows_backends_and_grids),
+    };
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    rmdir(tmpdir);
+    return failed;
+}

@@ -1,0 +1,290 @@
+/* One conformance body, run over every compiled-in backend (ctest runs it
+ * once per backend: test_conformance <backend>). A backend without a usable
+ * device exits with 77, which ctest reports as skipped, unless
+ * GRIDSTRIDE_REQUIRE names it: then the absence is a failure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gs_device.h"
+#include "gs_registry.h"
+#include "gs_select.h"
+#include "gs_table.h"
+
+#define SKIP_CODE 77
+
+static struct gs_opened opened;
+static struct gs_device *dev;
+
+static struct gs_plan default_plan(uint64_t *sizes, struct gs_shape *shapes, uint64_t grid)
+{
+    struct gs_plan p = {0};
+    uint64_t G = grid;
+    char rule[200];
+    struct gs_err e = {0};
+    p.block = GS_DEFAULT_BLOCK;
+    p.grid = grid;
+    p.columns = (1u << GS_COLUMNS) - 1;
+    if (!G)
+        assert_int_equal(gs_dev_grid(dev, GS_K_ADD_GS, p.block, &G, rule, sizeof rule, &e), GS_OK);
+    p.nsizes = gs_default_sizes(G * p.block, sizes);
+    p.sizes = sizes;
+    p.nshapes = gs_default_shapes(0, p.block, shapes);
+    p.shapes = shapes;
+    return p;
+}
+
+static struct gs_table *run_plan(const struct gs_plan *p)
+{
+    struct gs_table *t = NULL;
+    struct gs_err e = {0};
+    const int rc = gs_table_run(dev, p, &t, &e);
+    if (rc != GS_OK)
+        fail_msg("gs_table_run: %s", e.msg);
+    for (int i = 0; i < t->ncases; ++i)
+        if (!t->cases[i].held)
+            print_error("case %d (%s n=%llu): %s\n", i, gs_column_letter(t->cases[i].column),
+                        (unsigned long long)t->cases[i].launch.n, t->cases[i].mismatch);
+    return t;
+}
+
+static void default_table_holds_every_prediction(void **state)
+{
+    (void)state;
+    uint64_t sizes[GS_MAX_SIZES];
+    struct gs_shape shapes[GS_MAX_SHAPES];
+    struct gs_plan p = default_plan(sizes, shapes, 0);
+    struct gs_table *t = run_plan(&p);
+    assert_int_equal(t->failed, 0);
+    /* The lecture's facts, observed, not only predicted: */
+    for (int i = 0; i < t->ncases; ++i) {
+        const struct gs_case *c = &t->cases[i];
+        const enum gs_outcome seen = gs_observed(&c->got, &c->verdict);
+        if (c->column == GS_COL_C && c->got.accepted && c->launch.global > 0)
+            assert_int_equal(seen, GS_OUT_OK);
+        if (c->section == GS_SEC_SIZES && c->column == GS_COL_B && c->launch.n > t->threads) {
+            assert_int_equal(seen, GS_OUT_WRONG);
+            assert_int_equal(c->verdict.first_wrong, t->threads);
+            assert_true(c->verdict.diag == GS_DIAG_SHORT_GRID);
+        }
+    }
+    gs_table_free(t);
+}
+
+static void t4_grid_reproduces_seed_002_column_b(void **state)
+{
+    (void)state;
+    uint64_t sizes[GS_MAX_SIZES];
+    struct gs_shape shapes[GS_MAX_SHAPES];
+    struct gs_plan p = default_plan(sizes, shapes, 160);
+    struct gs_table *t = run_plan(&p);
+    assert_int_equal(t->failed, 0);
+    assert_int_equal(t->threads, 40960);
+    for (int r = 0; r < p.nsizes; ++r) {
+        const struct gs_case *b = gs_table_find(t, GS_SEC_SIZES, GS_COL_B, r);
+        const struct gs_case *c = gs_table_find(t, GS_SEC_SIZES, GS_COL_C, r);
+        assert_non_null(b);
+        assert_int_equal(gs_observed(&c->got, &c->verdict), GS_OUT_OK);
+        if (sizes[r] <= 40960) {
+            assert_int_equal(gs_observed(&b->got, &b->verdict), GS_OUT_OK);
+        } else {
+            assert_int_equal(gs_observed(&b->got, &b->verdict), GS_OUT_WRONG);
+            assert_int_equal(b->verdict.first_wrong, 40960);
+        }
+    }
+    gs_table_free(t);
+}
+
+/* The zero-block launch of column A at n = 0: whatever the API does, it
+ * must be what the backend predicted from the device, and a refusal must
+ * carry the API's own error name. */
+static void zero_block_launch_matches_the_api_rule(void **state)
+{
+    (void)state;
+    uint64_t sizes[] = {0};
+    struct gs_plan p = {GS_DEFAULT_BLOCK, 0, sizes, 1, NULL, 0, 1u << GS_COL_A};
+    struct gs_table *t = run_plan(&p);
+    const struct gs_case *a = gs_table_find(t, GS_SEC_SIZES, GS_COL_A, 0);
+    assert_int_equal(a->launch.grid, 0);
+    assert_true(a->held);
+    if (!a->got.accepted)
+        assert_true(a->got.api_error[0] != '\0');
+    gs_table_free(t);
+}
+
+struct bufs {
+    struct gs_buf *a, *b, *out;
+    float *ha, *hb, *ref, *hout;
+    uint64_t n;
+};
+
+static void bufs_open(struct bufs *x, uint64_t n)
+{
+    struct gs_err e = {0};
+    const uint64_t bytes = gs_table_buffer_bytes(n);
+    x->n = n;
+    x->ha = malloc(bytes);
+    x->hb = malloc(bytes);
+    x->ref = malloc(bytes);
+    x->hout = malloc(bytes);
+    assert_true(x->ha && x->hb && x->ref && x->hout);
+    gs_fill_inputs(x->ha, x->hb, n + GS_GUARD_ELEMS);
+    assert_int_equal(gs_dev_alloc(dev, bytes, &x->a, &e), GS_OK);
+    assert_int_equal(gs_dev_alloc(dev, bytes, &x->b, &e), GS_OK);
+    assert_int_equal(gs_dev_alloc(dev, bytes, &x->out, &e), GS_OK);
+    assert_int_equal(gs_dev_write(dev, x->a, x->ha, bytes, &e), GS_OK);
+    assert_int_equal(gs_dev_write(dev, x->b, x->hb, bytes, &e), GS_OK);
+}
+
+static void bufs_close(struct bufs *x)
+{
+    gs_dev_free(dev, x->a);
+    gs_dev_free(dev, x->b);
+    gs_dev_free(dev, x->out);
+    free(x->ha);
+    free(x->hb);
+    free(x->ref);
+    free(x->hout);
+}
+
+static struct gs_launch launch_on(const struct bufs *x, enum gs_kernel_id k, uint64_t grid,
+                                  uint64_t block)
+{
+    struct gs_launch l = {0};
+    l.kernel = k;
+    l.n = x->n;
+    l.grid = grid;
+    l.block = block;
+    l.global = grid * block;
+    l.a = x->a;
+    l.b = x->b;
+    l.out = x->out;
+    return l;
+}
+
+static void refused_launch_does_not_poison_the_next(void **state)
+{
+    (void)state;
+    struct bufs x;
+    struct gs_launch_result r;
+    struct gs_verdict v;
+    struct gs_err e = {0};
+    bufs_open(&x, 611);
+    gs_fill_expected(GS_OP_ADD, x.ha, x.hb, x.ref, x.n);
+    struct gs_launch bad = launch_on(&x, GS_K_ADD_GS, 1, dev->max_block + 1u);
+    assert_int_equal(gs_checked_launch(dev, &bad, x.hout, x.ref, &r, &v, &e), GS_OK);
+    assert_false(r.accepted);
+    assert_true(r.api_error[0] != '\0');
+    assert_int_equal(v.unwritten, x.n);
+    struct gs_launch good = launch_on(&x, GS_K_ADD_GS, 3, 256);
+    assert_int_equal(gs_checked_launch(dev, &good, x.hout, x.ref, &r, &v, &e), GS_OK);
+    assert_true(r.accepted);
+    assert_int_equal(v.diag, 0);
+    bufs_close(&x);
+}
+
+/* Every kernel the suite ships, benchmark variants included, is correct
+ * under a small odd launch on an odd size: no partial tile, vector or chunk
+ * is lost, and nothing is written past the end. */
+static void every_catalogue_kernel_is_correct_on_a_small_grid(void **state)
+{
+    (void)state;
+    struct bufs x;
+    struct gs_err e = {0};
+    bufs_open(&x, 32 * 32 * 3 + 7);
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
+        const struct gs_kernel_info *info = gs_kernel_info((enum gs_kernel_id)k);
+        if (info->rule != GS_RULE_ANY)
+            continue;
+        struct gs_launch l = launch_on(&x, info->id, 3, 64);
+        l.param = info->param == GS_PARAM_CHUNK ? (x.n + l.global - 1) / l.global
+                  : info->param == GS_PARAM_STRIDE ? 32 : 0;
+        struct gs_launch_result r;
+        struct gs_verdict v;
+        gs_fill_expected(info->op, x.ha, x.hb, x.ref, x.n);
+        assert_int_equal(gs_checked_launch(dev, &l, x.hout, x.ref, &r, &v, &e), GS_OK);
+        if (!r.accepted || v.diag != 0)
+            fail_msg("%s: accepted=%d, %llu wrong from %llu, guard %llu", info->name, r.accepted,
+                     (unsigned long long)v.wrong, (unsigned long long)v.first_wrong,
+                     (unsigned long long)v.guard_hits);
+    }
+    bufs_close(&x);
+}
+
+static void timed_launch_and_copy_report_device_time(void **state)
+{
+    (void)state;
+    struct bufs x;
+    struct gs_err e = {0};
+    struct gs_launch_result r;
+    if (!(dev->caps & GS_CAP_TIMING)) {
+        skip();
+    }
+    bufs_open(&x, 1 << 20);
+    struct gs_launch l = launch_on(&x, GS_K_ADD_GS, 64, 256);
+    assert_int_equal(gs_dev_launch(dev, &l, 1, &r, &e), GS_OK);
+    assert_true(r.accepted);
+    assert_true(r.ms > 0.0);
+    if (dev->caps & GS_CAP_COPY) {
+        double ms = 0;
+        struct gs_verdict v;
+        struct gs_launch copy = l;
+        copy.kernel = GS_K_COPY_GS;
+        gs_poison(x.hout, x.n);
+        assert_int_equal(gs_dev_write(dev, x.out, x.hout, gs_table_buffer_bytes(x.n), &e), GS_OK);
+        assert_int_equal(gs_dev_copy(dev, x.out, x.a, x.n * sizeof(float), &ms, &e), GS_OK);
+        assert_true(ms > 0.0);
+        assert_int_equal(gs_dev_read(dev, x.out, x.hout, gs_table_buffer_bytes(x.n), &e), GS_OK);
+        gs_verify(x.hout, x.ha, &copy, &v);
+        assert_int_equal(v.diag, 0);
+    }
+    bufs_close(&x);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_conformance BACKEND\n");
+        return 2;
+    }
+    const struct gs_backend *b = gs_registry_find(argv[1]);
+    if (!b) {
+        fprintf(stderr, "backend '%s' is not compiled in\n", argv[1]);
+        return 2;
+    }
+    gs_open_backend(b, &opened);
+    if (opened.notice[0])
+        fprintf(stderr, "%s: %s\n", argv[1], opened.notice);
+    if (opened.status != GS_OK) {
+        const int required = gs_backend_required(argv[1]);
+        fprintf(stderr, "%s: %s%s\n", required ? "FAIL" : "SKIP", opened.err.msg,
+                required ? " (GRIDSTRIDE_REQUIRE names this backend)" : "");
+        return required ? 1 : SKIP_CODE;
+    }
+    struct gs_device *picked[1];
+    int n = 0;
+    struct gs_err e = {0};
+    if (gs_select_devices(&opened, getenv("GRIDSTRIDE_DEVICE"), picked, 1, &n, &e) != GS_OK) {
+        fprintf(stderr, "FAIL: %s\n", e.msg);
+        return 1;
+    }
+    dev = picked[0];
+    fprintf(stderr, "conformance: %s on %s (%s)\n", argv[1], dev->name, dev->api_version);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(default_table_holds_every_prediction),
+        cmocka_unit_test(t4_grid_reproduces_seed_002_column_b),
+        cmocka_unit_test(zero_block_launch_matches_the_api_rule),
+        cmocka_unit_test(refused_launch_does_not_poison_the_next),
+        cmocka_unit_test(every_catalogue_kernel_is_correct_on_a_small_grid),
+        cmocka_unit_test(timed_launch_and_copy_report_device_time),
+    };
+    const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
+    gs_close_backend(&opened);
+    return failed;
+}

@@ -1,0 +1,246 @@
+/* The NaN-fill verifier on synthetic outputs: no backend involved. Each test
+ * builds the output a kernel would leave and checks the harness's diagnosis. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gs_verify.h"
+
+struct fixture {
+    uint64_t n;
+    float *a, *b, *ref, *out;
+};
+
+static struct fixture make(uint64_t n)
+{
+    struct fixture f = {n, NULL, NULL, NULL, NULL};
+    const size_t bytes = (n + GS_GUARD_ELEMS) * sizeof(float);
+    f.a = malloc(bytes);
+    f.b = malloc(bytes);
+    f.ref = malloc(bytes);
+    f.out = malloc(bytes);
+    assert_non_null(f.a);
+    assert_non_null(f.out);
+    gs_fill_inputs(f.a, f.b, n);
+    gs_fill_expected(GS_OP_ADD, f.a, f.b, f.ref, n);
+    gs_poison(f.out, n);
+    return f;
+}
+
+static void drop(struct fixture *f)
+{
+    free(f->a);
+    free(f->b);
+    free(f->ref);
+    free(f->out);
+}
+
+static struct gs_launch launch_of(enum gs_kernel_id k, uint64_t n, uint64_t grid, uint64_t block)
+{
+    struct gs_launch l = {0};
+    l.kernel = k;
+    l.n = n;
+    l.grid = grid;
+    l.block = block;
+    l.global = grid * block;
+    return l;
+}
+
+static void inputs_are_nonzero_distinct_and_exact(void **state)
+{
+    (void)state;
+    struct fixture f = make(4194304);
+    for (uint64_t i = 0; i < f.n; ++i) {
+        assert_true(f.a[i] != 0.0f && f.b[i] != 0.0f);
+        /* integers below 2^24: the fp32 sum is exact */
+        assert_true(f.ref[i] < 16777216.0f);
+        assert_true(f.ref[i] == floorf(f.ref[i]));
+        if (i > 0 && i < 4194301)
+            assert_true(f.a[i] != f.a[i - 1]);
+    }
+    drop(&f);
+}
+
+static void poison_is_nan_and_guard_distinct(void **state)
+{
+    (void)state;
+    struct fixture f = make(100);
+    uint32_t p, g;
+    memcpy(&p, &f.out[0], 4);
+    memcpy(&g, &f.out[100], 4);
+    assert_true(isnan(f.out[0]) && isnan(f.out[100]));
+    assert_int_equal(p, GS_POISON_BITS);
+    assert_int_equal(g, GS_GUARD_BITS);
+    drop(&f);
+}
+
+static void correct_output_is_ok(void **state)
+{
+    (void)state;
+    struct fixture f = make(611);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, 611, 1, 256);
+    struct gs_verdict v;
+    memcpy(f.out, f.ref, 611 * sizeof(float));
+    gs_verify(f.out, f.ref, &l, &v);
+    assert_int_equal(v.diag, 0);
+    assert_int_equal(v.wrong, 0);
+    drop(&f);
+}
+
+static void untouched_output_fails_even_where_reference_would_be_zero(void **state)
+{
+    (void)state;
+    /* The reason for NaN and not zero: a kernel that writes nothing must fail. */
+    struct fixture f = make(32);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, 32, 1, 32);
+    struct gs_verdict v;
+    gs_verify(f.out, f.ref, &l, &v);
+    assert_int_equal(v.wrong, 32);
+    assert_int_equal(v.unwritten, 32);
+    assert_int_equal(v.first_wrong, 0);
+    assert_true(v.diag & GS_DIAG_HOLES);
+    drop(&f);
+}
+
+static void short_grid_is_diagnosed(void **state)
+{
+    (void)state;
+    const uint64_t n = 4194304, G = 160, B = 256, T = G * B;
+    struct fixture f = make(n);
+    struct gs_launch l = launch_of(GS_K_ADD_MONO, n, G, B);
+    struct gs_verdict v;
+    char text[640];
+    memcpy(f.out, f.ref, T * sizeof(float));
+    gs_verify(f.out, f.ref, &l, &v);
+    assert_int_equal(v.diag, GS_DIAG_SHORT_GRID);
+    assert_int_equal(v.first_wrong, T);
+    assert_int_equal(v.wrong, n - T);
+    assert_int_equal(v.listed, GS_LISTED);
+    for (int i = 0; i < GS_LISTED; ++i) {
+        assert_int_equal(v.list[i].index, T + (uint64_t)i);
+        assert_true(v.list[i].unwritten);
+        assert_int_equal(v.list[i].owner.block, 160);
+        assert_int_equal(v.list[i].owner.thread, (uint64_t)i);
+        assert_false(v.list[i].owner.launched);
+    }
+    gs_diagnosis(&v, text, sizeof text);
+    assert_non_null(strstr(text, "short grid: every wrong index is >= T = 40960"));
+    assert_non_null(strstr(text, "the first 40960 elements only"));
+    drop(&f);
+}
+
+static void holes_are_not_a_short_grid(void **state)
+{
+    (void)state;
+    struct fixture f = make(1025);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, 1025, 4, 256);
+    struct gs_verdict v;
+    memcpy(f.out, f.ref, 1025 * sizeof(float));
+    uint32_t poison = GS_POISON_BITS;
+    memcpy(&f.out[7], &poison, 4);
+    memcpy(&f.out[700], &poison, 4);
+    gs_verify(f.out, f.ref, &l, &v);
+    assert_int_equal(v.diag, GS_DIAG_HOLES);
+    assert_int_equal(v.unwritten, 2);
+    assert_int_equal(v.first_wrong, 7);
+    /* grid-stride ownership: element 700 of T = 1024 is thread 700, pass 0 */
+    assert_int_equal(v.list[1].owner.block, 2);
+    assert_int_equal(v.list[1].owner.thread, 188);
+    assert_int_equal(v.list[1].owner.pass, 0);
+    drop(&f);
+}
+
+static void wrong_values_are_diagnosed(void **state)
+{
+    (void)state;
+    struct fixture f = make(611);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, 611, 1, 1);
+    struct gs_verdict v;
+    memcpy(f.out, f.ref, 611 * sizeof(float));
+    f.out[42] = f.ref[42] * 2.0f; /* an accumulating kernel run twice */
+    gs_verify(f.out, f.ref, &l, &v);
+    assert_int_equal(v.diag, GS_DIAG_WRONG_VALUES);
+    assert_int_equal(v.wrong, 1);
+    assert_false(v.list[0].unwritten);
+    /* <<<1, 1>>>: thread 0 writes element 42 on pass 42 */
+    assert_int_equal(v.list[0].owner.pass, 42);
+    drop(&f);
+}
+
+static void writes_past_the_end_are_caught(void **state)
+{
+    (void)state;
+    struct fixture f = make(611);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, 611, 3, 256);
+    struct gs_verdict v;
+    char text[640];
+    memcpy(f.out, f.ref, 611 * sizeof(float));
+    f.out[611 + 100] = 1.0f;
+    gs_verify(f.out, f.ref, &l, &v);
+    assert_int_equal(v.diag, GS_DIAG_PAST_END);
+    assert_int_equal(v.guard_hits, 1);
+    assert_int_equal(v.first_guard, 100);
+    gs_diagnosis(&v, text, sizeof text);
+    assert_non_null(strstr(text, "wrote past the end"));
+    drop(&f);
+}
+
+static void chunked_owner_is_thread_and_step(void **state)
+{
+    (void)state;
+    struct gs_launch l = launch_of(GS_K_ADD_CHUNKED, 1000, 1, 256);
+    struct gs_owner o;
+    l.param = 4; /* ceil(1000 / 256) */
+    gs_owner_of(&l, 999, &o);
+    assert_int_equal(o.thread, 249);
+    assert_int_equal(o.pass, 3);
+    assert_true(o.launched);
+}
+
+/* The verifier's owner map must invert the kernel's remap exactly. */
+static void lane_strided_owner_inverts_the_kernel_map(void **state)
+{
+    (void)state;
+    const uint64_t n = 32 * 8 * 3 + 5, S = 8, T = 1 << 20;
+    struct gs_launch l = launch_of(GS_K_COPY_STRIDED, n, T / 256, 256);
+    l.param = S;
+    char *seen = calloc(n, 1);
+    const uint64_t span = 32 * S, whole = n - n % span;
+    for (uint64_t s = 0; s < n; ++s) {
+        uint64_t e = s;
+        if (s < whole) {
+            const uint64_t r = s % span;
+            e = (s - r) + (r % 32) * S + r / 32;
+        }
+        assert_true(e < n);
+        assert_int_equal(seen[e], 0);
+        seen[e] = 1;
+        struct gs_owner o;
+        gs_owner_of(&l, e, &o);
+        assert_int_equal(o.block * 256 + o.thread, s);
+    }
+    free(seen);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(inputs_are_nonzero_distinct_and_exact),
+        cmocka_unit_test(poison_is_nan_and_guard_distinct),
+        cmocka_unit_test(correct_output_is_ok),
+        cmocka_unit_test(untouched_output_fails_even_where_reference_would_be_zero),
+        cmocka_unit_test(short_grid_is_diagnosed),
+        cmocka_unit_test(holes_are_not_a_short_grid),
+        cmocka_unit_test(wrong_values_are_diagnosed),
+        cmocka_unit_test(writes_past_the_end_are_caught),
+        cmocka_unit_test(chunked_owner_is_thread_and_step),
+        cmocka_unit_test(lane_strided_owner_inverts_the_kernel_map),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
