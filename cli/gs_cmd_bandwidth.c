@@ -1,12 +1,153 @@
-/* `gridstride bandwidth`: see core/gs_bench.h. */
+/* `gridstride bandwidth`: the benchmark of core/gs_bench.h on each selected
+ * device. Without --backend it measures the GPU APIs only; the host backend
+ * runs when named (it is a reference, not a memory system worth timing). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "gs_bench.h"
 #include "gs_commands.h"
+#include "gs_output.h"
+#include "gs_table.h"
+
+#define GS_BENCH_DEFAULT_BYTES (1ull << 30)
+#define GS_BENCH_DEFAULT_REPS 20u
+#define GS_BENCH_WARMUP 3u
+
+struct progress {
+    struct timespec start;
+    int quiet;
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* stderr only, and only once the run has taken more than a second. */
+static void show_progress(void *ctx, const char *backend, int row, int rows,
+                          const struct gs_bench_row *r)
+{
+    struct progress *p = ctx;
+    if (p->quiet || seconds_since(&p->start) < 1.0)
+        return;
+    if (r->verified)
+        fprintf(stderr, "bandwidth: %s %d/%d %s: %.1f GB/s\n", backend, row, rows, r->label,
+                r->gbps);
+    else
+        fprintf(stderr, "bandwidth: %s %d/%d %s: WRONG\n", backend, row, rows, r->label);
+}
+
+/* The largest n that fits every device and the host, capped at `want`. */
+static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
+                    uint64_t *n, struct gs_err *e)
+{
+    const uint64_t host = gs_host_memory();
+    uint64_t cap = UINT64_MAX;
+    const char *limit = "";
+    for (int i = 0; i < ndevs; ++i) {
+        const uint64_t per_buffer = devs[i]->max_alloc;
+        const uint64_t total = devs[i]->global_mem ? devs[i]->global_mem / 10 * 9 / 3 : UINT64_MAX;
+        const uint64_t fit = per_buffer < total ? per_buffer : total;
+        if (fit < cap) {
+            cap = fit;
+            limit = devs[i]->name;
+        }
+    }
+    if (host && host / 2 / 4 < cap) {
+        cap = host / 2 / 4;
+        limit = "this machine's memory";
+    }
+    cap = cap > GS_GUARD_ELEMS * 4 ? cap - GS_GUARD_ELEMS * 4 : 0;
+    if (cli->bw_bytes) {
+        if (cli->bw_bytes > cap)
+            return gs_err_set(e, GS_USAGE,
+                              "--bytes: %llu bytes per buffer do not fit %s (at most %llu); "
+                              "choose a smaller size",
+                              (unsigned long long)cli->bw_bytes, limit, (unsigned long long)cap);
+        if (cli->bw_bytes < 4096)
+            return gs_err_set(e, GS_USAGE, "--bytes: give at least 4KiB per buffer");
+        *n = cli->bw_bytes / 4;
+        return GS_OK;
+    }
+    *n = (GS_BENCH_DEFAULT_BYTES < cap ? GS_BENCH_DEFAULT_BYTES : cap) / 4;
+    if (*n < 1024)
+        return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run", limit);
+    return GS_OK;
+}
 
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e)
 {
-    (void)cli;
-    (void)s;
-    (void)command;
-    gs_err_set(e, GS_UNSUPPORTED, "bandwidth: not built yet");
-    return 2;
+    static struct gs_bench runs[GS_MAX_DEVICES];
+    const struct gs_bench *done[GS_MAX_DEVICES];
+    struct gs_device *devs[GS_MAX_DEVICES];
+    int ndevs = 0, nruns = 0, code = 2, wrong = 0;
+    struct gs_outfile out, svg;
+    struct gs_str text = {0}, chart = {0};
+    struct progress prog;
+
+    for (int i = 0; i < s->ndevs; ++i)
+        if (strcmp(cli->backend, "all") != 0 || strcmp(s->devs[i]->backend->name, "host") != 0)
+            devs[ndevs++] = s->devs[i];
+    if (ndevs == 0) {
+        gs_err_set(e, GS_NO_DEVICE, "bandwidth: no GPU API backend has a device; name "
+                                    "--backend host to time the CPU reference");
+        return 2;
+    }
+    struct gs_bench_plan plan = {0};
+    if (choose_n(cli, devs, ndevs, &plan.n, e) != GS_OK)
+        return 2;
+    for (int i = 0; i < ndevs; ++i) {
+        const unsigned block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
+        if (block > devs[i]->max_block) {
+            gs_err_set(e, GS_USAGE, "--block %u exceeds the largest block of %s device %s (%u)",
+                       block, devs[i]->backend->name, devs[i]->name, devs[i]->max_block);
+            return 2;
+        }
+    }
+    plan.reps = cli->reps ? cli->reps : GS_BENCH_DEFAULT_REPS;
+    plan.warmup = GS_BENCH_WARMUP;
+    plan.block = cli->block;
+    plan.grid = cli->grid;
+    plan.progress = show_progress;
+    plan.progress_ctx = &prog;
+    prog.quiet = cli->quiet;
+    clock_gettime(CLOCK_MONOTONIC, &prog.start);
+
+    if (gs_outfile_open(&out, cli->output, "--output", e) != GS_OK)
+        return 2;
+    if (cli->svg && gs_outfile_open(&svg, cli->svg, "--svg", e) != GS_OK) {
+        gs_outfile_abort(&out);
+        return 2;
+    }
+    for (int i = 0; i < ndevs; ++i) {
+        if (gs_bench_run(devs[i], &plan, &runs[i], e) != GS_OK) {
+            char msg[sizeof e->msg];
+            gs_strlcpy(msg, e->msg, sizeof msg);
+            gs_err_set(e, e->status, "%s device %s: %s", devs[i]->backend->name, devs[i]->name, msg);
+            goto done;
+        }
+        done[nruns++] = &runs[i];
+        wrong += runs[i].wrong_rows;
+    }
+    const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command};
+    gs_bench_report(&in, cli->format, &text);
+    if (cli->svg) {
+        gs_bench_svg(&in, &chart);
+        if (gs_outfile_commit(&svg, &chart, "--svg", e) != GS_OK)
+            goto done;
+    }
+    if (gs_outfile_commit(&out, &text, "--output", e) != GS_OK)
+        goto done;
+    code = wrong ? 1 : 0;
+done:
+    gs_outfile_abort(&out);
+    if (cli->svg)
+        gs_outfile_abort(&svg);
+    gs_str_free(&text);
+    gs_str_free(&chart);
+    return code;
 }

@@ -9,9 +9,6 @@
 #include "gs_output.h"
 #include "gs_report.h"
 
-#ifndef GS_VERSION
-#define GS_VERSION "0.0.0"
-#endif
 
 uint64_t gs_host_memory(void)
 {
@@ -126,7 +123,7 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
         failed += tables[i]->failed;
     }
     const struct gs_report_in in = {(const struct gs_table *const *)tables, s->ndevs, &plan,
-                                    GS_VERSION, command};
+                                    GS_VERSION_STRING, command};
     gs_report_table(&in, cli->format, &text);
     if (gs_outfile_commit(&out, &text, "--output", e) != GS_OK)
         goto done;

@@ -5,9 +5,6 @@
 #include "gs_commands.h"
 #include "gs_output.h"
 
-#ifndef GS_VERSION
-#define GS_VERSION "0.0.0"
-#endif
 
 /* The command line as typed, recorded in reports. */
 static void join_args(int argc, char **argv, char *buf, size_t size)
@@ -36,7 +33,7 @@ int main(int argc, char **argv)
         if (cli.mode == GS_MODE_HELP)
             gs_cli_usage(&text);
         else
-            gs_str_printf(&text, "gridstride %s\n", GS_VERSION);
+            gs_str_printf(&text, "gridstride %s\n", GS_VERSION_STRING);
         fputs(text.data ? text.data : "", stdout);
         gs_str_free(&text);
         return 0;

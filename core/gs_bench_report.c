@@ -1,0 +1,365 @@
+/* Reports of the bandwidth benchmark: text, md, csv, json and an SVG chart. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_bench.h"
+
+static const char *const group_titles[] = {
+    "ceiling", "vector add, same bytes", "copy access patterns, same bytes",
+    "launch size (grid-stride add)"};
+
+static void header_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
+{
+    const struct gs_bench *b0 = in->runs[0];
+    gs_str_printf(o, "%sgridstride %s bandwidth: n = %llu floats per buffer (%.2f GiB), %u warm-up "
+                     "launches, then %u timed repetitions per row\n",
+                  pre, in->version, (unsigned long long)b0->n,
+                  (double)b0->n * 4 / (1u << 30), b0->warmup, b0->reps);
+    gs_str_printf(o, "%sGB/s = (bytes read + bytes written) / median of the timed repetitions / 1e9, "
+                     "timed by device timers; every row verified before timing;\n"
+                     "%s%%copy = of the same API's device-to-device copy in the same run\n",
+                  pre, pre);
+}
+
+static void device_lines(const struct gs_bench *b, struct gs_str *o, const char *pre)
+{
+    const struct gs_device *d = b->dev;
+    gs_str_printf(o, "%s%-7s %s [%s]: %s, %s%s%s, %u compute units\n", pre, d->backend->name,
+                  d->name, d->id, d->platform, d->api_version, d->driver_version[0] ? ", driver " : "",
+                  d->driver_version, d->compute_units);
+    gs_str_printf(o, "%s        G = %llu blocks x %u threads, T = %llu (%s)", pre,
+                  (unsigned long long)b->grid, b->block, (unsigned long long)b->threads,
+                  b->grid_rule);
+    if (d->peak_bytes_per_s)
+        gs_str_printf(o, "; theoretical peak %.1f GB/s (%s)", (double)d->peak_bytes_per_s / 1e9,
+                      d->peak_rule);
+    else if (d->peak_rule[0])
+        gs_str_printf(o, "; theoretical peak unknown (%s)", d->peak_rule);
+    gs_str_printf(o, "\n");
+}
+
+/* (max - min) / min over the runs that verified the row, in percent. */
+static double spread(const struct gs_bench_report_in *in, int row)
+{
+    double lo = 0, hi = 0;
+    int n = 0;
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench_row *r = &in->runs[i]->rows[row];
+        if (!r->verified || r->gbps <= 0)
+            continue;
+        lo = n ? fmin(lo, r->gbps) : r->gbps;
+        hi = n ? fmax(hi, r->gbps) : r->gbps;
+        ++n;
+    }
+    return n >= 2 ? 100.0 * (hi - lo) / lo : -1;
+}
+
+/* A ratio as "N times" either way. */
+static double times(double ratio)
+{
+    return ratio < 1 ? 1.0 / ratio : ratio;
+}
+
+static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
+{
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench *b = in->runs[i];
+        if (b->chunked_ratio <= 0 || b->stride32_ratio <= 0)
+            continue;
+        gs_str_printf(o, "%s%-7s coalescing: chunked / coalesced = %.3f (%.1fx %s); "
+                         "stride 32 / coalesced = %.3f (%.1fx %s)\n",
+                      pre, b->dev->backend->name, b->chunked_ratio, times(b->chunked_ratio),
+                      b->chunked_ratio < 1 ? "slower" : "faster", b->stride32_ratio,
+                      times(b->stride32_ratio), b->stride32_ratio < 1 ? "slower" : "faster");
+    }
+}
+
+static void wrong_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
+{
+    for (int i = 0; i < in->nruns; ++i)
+        for (int k = 0; k < in->runs[i]->nrows; ++k) {
+            const struct gs_bench_row *r = &in->runs[i]->rows[k];
+            if (!r->verified)
+                gs_str_printf(o, "%sWRONG: %s %s: %s (not timed)\n", pre,
+                              in->runs[i]->dev->backend->name, r->label, r->wrong);
+        }
+}
+
+static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    const struct gs_bench *b0 = in->runs[0];
+    header_lines(in, o, "");
+    gs_str_printf(o, "\n");
+    for (int i = 0; i < in->nruns; ++i)
+        device_lines(in->runs[i], o, "");
+    gs_str_printf(o, "\n%-40s %9s", "", "");
+    for (int i = 0; i < in->nruns; ++i)
+        gs_str_printf(o, " | %-28s", in->runs[i]->dev->backend->name);
+    gs_str_printf(o, "%s\n%-40s %9s", in->nruns > 1 ? " | spread" : "", "variant", "MB/launch");
+    for (int i = 0; i < in->nruns; ++i)
+        gs_str_printf(o, " | %9s %6s %11s", "GB/s", "%copy", "min..max ms");
+    gs_str_printf(o, "%s\n", in->nruns > 1 ? " |" : "");
+    int group = -1;
+    for (int k = 0; k < b0->nrows; ++k) {
+        const struct gs_bench_row *r0 = &b0->rows[k];
+        if ((int)r0->group != group) {
+            group = (int)r0->group;
+            gs_str_printf(o, "-- %s\n", group_titles[group]);
+        }
+        gs_str_printf(o, "%-40s %9.1f", r0->label, (double)r0->bytes / 1e6);
+        for (int i = 0; i < in->nruns; ++i) {
+            const struct gs_bench_row *r = &in->runs[i]->rows[k];
+            if (!r->verified)
+                gs_str_printf(o, " | %9s %6s %11s", "WRONG", "", "");
+            else
+                gs_str_printf(o, " | %9.1f %5.1f%% %5.2f..%-5.2f", r->gbps, r->pct_copy,
+                              r->min_ms, r->max_ms);
+        }
+        const double s = spread(in, k);
+        if (in->nruns > 1)
+            gs_str_printf(o, s >= 0 ? " | %5.1f%%" : " |", s);
+        gs_str_printf(o, "\n");
+    }
+    gs_str_printf(o, "\n");
+    ratio_lines(in, o, "");
+    wrong_lines(in, o, "");
+}
+
+static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    const struct gs_bench *b0 = in->runs[0];
+    gs_str_printf(o, "# gridstride bandwidth\n\n");
+    if (in->command)
+        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_str_printf(o, "```text\n");
+    header_lines(in, o, "");
+    for (int i = 0; i < in->nruns; ++i)
+        device_lines(in->runs[i], o, "");
+    gs_str_printf(o, "```\n\n| variant | MB/launch |");
+    for (int i = 0; i < in->nruns; ++i)
+        gs_str_printf(o, " %s GB/s | %s %%copy |", in->runs[i]->dev->backend->name,
+                      in->runs[i]->dev->backend->name);
+    gs_str_printf(o, "%s\n|---|---:|", in->nruns > 1 ? " spread |" : "");
+    for (int i = 0; i < in->nruns; ++i)
+        gs_str_printf(o, "---:|---:|");
+    gs_str_printf(o, "%s\n", in->nruns > 1 ? "---:|" : "");
+    for (int k = 0; k < b0->nrows; ++k) {
+        gs_str_printf(o, "| %s | %.1f |", b0->rows[k].label, (double)b0->rows[k].bytes / 1e6);
+        for (int i = 0; i < in->nruns; ++i) {
+            const struct gs_bench_row *r = &in->runs[i]->rows[k];
+            if (r->verified)
+                gs_str_printf(o, " %.1f | %.1f%% |", r->gbps, r->pct_copy);
+            else
+                gs_str_printf(o, " WRONG | |");
+        }
+        if (in->nruns > 1) {
+            const double s = spread(in, k);
+            gs_str_printf(o, s >= 0 ? " %.1f%% |" : " |", s);
+        }
+        gs_str_printf(o, "\n");
+    }
+    gs_str_printf(o, "\n```text\n");
+    ratio_lines(in, o, "");
+    wrong_lines(in, o, "");
+    gs_str_printf(o, "```\n");
+}
+
+static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    gs_str_printf(o, "backend,device,device_id,api_version,driver_version,compute_units,block,G,T,"
+                     "n,reps,warmup,group,variant,kernel,grid,param,bytes_per_launch,verified,"
+                     "min_ms,median_ms,max_ms,gbps,pct_of_copy,peak_gbps\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench *b = in->runs[i];
+        const struct gs_device *d = b->dev;
+        for (int k = 0; k < b->nrows; ++k) {
+            const struct gs_bench_row *r = &b->rows[k];
+            gs_str_printf(o, "\"%s\",\"%s\",\"%s\",\"%s\",\"%s\",%u,%u,%llu,%llu,%llu,%u,%u,\"%s\","
+                             "\"%s\",%s,%llu,%llu,%llu,%d,%.6f,%.6f,%.6f,%.3f,%.2f,%.1f\n",
+                          d->backend->name, d->name, d->id, d->api_version, d->driver_version,
+                          d->compute_units, b->block, (unsigned long long)b->grid,
+                          (unsigned long long)b->threads, (unsigned long long)b->n, b->reps,
+                          b->warmup, group_titles[r->group], r->label,
+                          r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
+                          (unsigned long long)r->launch.grid, (unsigned long long)r->launch.param,
+                          (unsigned long long)r->bytes, r->verified, r->min_ms, r->med_ms,
+                          r->max_ms, r->gbps, r->pct_copy, (double)d->peak_bytes_per_s / 1e9);
+        }
+    }
+}
+
+static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"mode\": \"bandwidth\", \"version\": ");
+    gs_json_string(o, in->version);
+    gs_str_printf(o, ", \"command\": ");
+    gs_json_string(o, in->command ? in->command : "");
+    gs_str_printf(o, ",\n  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / 1e9\",\n"
+                     "  \"runs\": [\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench *b = in->runs[i];
+        const struct gs_device *d = b->dev;
+        gs_str_printf(o, "    {\"backend\": ");
+        gs_json_string(o, d->backend->name);
+        gs_str_printf(o, ", \"device\": ");
+        gs_json_string(o, d->name);
+        gs_str_printf(o, ", \"api_version\": ");
+        gs_json_string(o, d->api_version);
+        gs_str_printf(o, ", \"driver_version\": ");
+        gs_json_string(o, d->driver_version);
+        gs_str_printf(o, ", \"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, "
+                         "\"n\": %llu, \"reps\": %u, \"warmup\": %u, \"peak_gbps\": %.1f, \"peak_rule\": ",
+                      d->compute_units, b->block, (unsigned long long)b->grid,
+                      (unsigned long long)b->threads, (unsigned long long)b->n, b->reps, b->warmup,
+                      (double)d->peak_bytes_per_s / 1e9);
+        gs_json_string(o, d->peak_rule);
+        gs_str_printf(o, ", \"copy_gbps\": %.3f, \"chunked_over_coalesced\": %.4f, "
+                         "\"stride32_over_coalesced\": %.4f,\n      \"rows\": [\n",
+                      b->copy_gbps, b->chunked_ratio, b->stride32_ratio);
+        for (int k = 0; k < b->nrows; ++k) {
+            const struct gs_bench_row *r = &b->rows[k];
+            gs_str_printf(o, "        {\"group\": \"%s\", \"variant\": ", group_titles[r->group]);
+            gs_json_string(o, r->label);
+            gs_str_printf(o, ", \"kernel\": \"%s\", \"grid\": %llu, \"block\": %llu, \"param\": %llu, "
+                             "\"bytes\": %llu, \"verified\": %s, ",
+                          r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
+                          (unsigned long long)r->launch.grid, (unsigned long long)r->launch.block,
+                          (unsigned long long)r->launch.param, (unsigned long long)r->bytes,
+                          r->verified ? "true" : "false");
+            if (r->verified)
+                gs_str_printf(o, "\"min_ms\": %.6f, \"median_ms\": %.6f, \"max_ms\": %.6f, "
+                                 "\"gbps\": %.3f, \"pct_of_copy\": %.2f}",
+                              r->min_ms, r->med_ms, r->max_ms, r->gbps, r->pct_copy);
+            else {
+                gs_str_printf(o, "\"wrong\": ");
+                gs_json_string(o, r->wrong);
+                gs_str_printf(o, "}");
+            }
+            gs_str_printf(o, "%s\n", k + 1 < b->nrows ? "," : "");
+        }
+        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+    }
+    gs_str_printf(o, "  ]\n}\n");
+}
+
+void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, struct gs_str *out)
+{
+    if (in->nruns == 0)
+        return;
+    switch (f) {
+    case GS_FMT_MD: report_md(in, out); break;
+    case GS_FMT_CSV: report_csv(in, out); break;
+    case GS_FMT_JSON: report_json(in, out); break;
+    default: report_text(in, out);
+    }
+}
+
+/* ---- SVG ------------------------------------------------------------------ */
+
+static void svg_text(struct gs_str *o, const char *s)
+{
+    for (; *s; ++s) {
+        if (*s == '<')
+            gs_str_printf(o, "&lt;");
+        else if (*s == '>')
+            gs_str_printf(o, "&gt;");
+        else if (*s == '&')
+            gs_str_printf(o, "&amp;");
+        else
+            gs_str_printf(o, "%c", *s);
+    }
+}
+
+static double nice_step(double max)
+{
+    const double raw = max / 6, mag = pow(10, floor(log10(raw)));
+    const double f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    static const char *const colours[] = {"#1f6fb4", "#e8730c", "#2a9d3a", "#c0392b"};
+    const struct gs_bench *b0 = in->runs[0];
+    const int label_w = 380, chart_w = 760, bar_h = 18, gap = 10, top = 110;
+    double max = 0;
+    int groups = 0, prev = -1;
+    for (int k = 0; k < b0->nrows; ++k) {
+        groups += (int)b0->rows[k].group != prev;
+        prev = (int)b0->rows[k].group;
+        for (int i = 0; i < in->nruns; ++i)
+            max = fmax(max, in->runs[i]->rows[k].verified ? in->runs[i]->rows[k].gbps : 0);
+    }
+    if (max <= 0)
+        max = 1;
+    const double step = nice_step(max);
+    const double axis_max = ceil(max / step) * step;
+    const int row_h = in->nruns * bar_h + gap;
+    const int height = top + b0->nrows * row_h + groups * 30 + 80;
+    const int width = label_w + chart_w + 120;
+
+    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n",
+                  width, height, width, height);
+    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    gs_str_printf(o, "<text x=\"20\" y=\"34\" font-size=\"24\" font-weight=\"bold\">Memory bandwidth: "
+                     "the same bytes, moved different ways</text>\n");
+    gs_str_printf(o, "<text x=\"20\" y=\"60\" font-size=\"15\">n = %llu floats per buffer; GB/s = "
+                     "(bytes read + written) / median of %u timed launches; higher is better</text>\n",
+                  (unsigned long long)b0->n, b0->reps);
+    for (int i = 0; i < in->nruns; ++i) {
+        const int x = 20 + i * 420;
+        gs_str_printf(o, "<rect x=\"%d\" y=\"74\" width=\"16\" height=\"16\" fill=\"%s\"/>"
+                         "<text x=\"%d\" y=\"88\" font-size=\"15\">",
+                      x, colours[i % 4], x + 22);
+        svg_text(o, in->runs[i]->dev->backend->name);
+        gs_str_printf(o, ": ");
+        svg_text(o, in->runs[i]->dev->name);
+        gs_str_printf(o, "</text>\n");
+    }
+    /* grid lines and the axis */
+    const int chart_h = height - top - 60;
+    for (double v = 0; v <= axis_max + step / 2; v += step) {
+        const double x = label_w + chart_w * v / axis_max;
+        gs_str_printf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
+                         "<text x=\"%.1f\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">%.0f</text>\n",
+                      x, top - 6, x, top + chart_h, x, top + chart_h + 20, v);
+    }
+    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"16\" text-anchor=\"middle\">GB/s</text>\n",
+                  label_w + chart_w / 2, top + chart_h + 44);
+    int y = top;
+    prev = -1;
+    for (int k = 0; k < b0->nrows; ++k) {
+        const struct gs_bench_row *r0 = &b0->rows[k];
+        if ((int)r0->group != prev) {
+            prev = (int)r0->group;
+            y += 22;
+            gs_str_printf(o, "<text x=\"20\" y=\"%d\" font-size=\"15\" font-weight=\"bold\" "
+                             "fill=\"#444444\">%s</text>\n",
+                          y - 4, group_titles[prev]);
+            y += 8;
+        }
+        gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"15\" text-anchor=\"end\">",
+                      label_w - 10, y + in->nruns * bar_h / 2 + 5);
+        svg_text(o, r0->label);
+        gs_str_printf(o, "</text>\n");
+        for (int i = 0; i < in->nruns; ++i) {
+            const struct gs_bench_row *r = &in->runs[i]->rows[k];
+            const int by = y + i * bar_h;
+            if (!r->verified) {
+                gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#c0392b\">WRONG "
+                                 "result: not timed</text>\n",
+                              label_w + 4, by + bar_h - 5);
+                continue;
+            }
+            const double w = chart_w * r->gbps / axis_max;
+            gs_str_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
+                             "<text x=\"%.1f\" y=\"%d\" font-size=\"13\">%.0f</text>\n",
+                          label_w, by + 1, w, bar_h - 2, colours[i % 4], label_w + w + 4,
+                          by + bar_h - 4, r->gbps);
+        }
+        y += row_h;
+    }
+    gs_str_printf(o, "</svg>\n");
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Quick start, step 1: install what is missing, build, and run gridstride.
+#
+#   - Debian/Ubuntu packages: cmake, a C compiler, CMocka, the OpenCL ICD
+#     loader and headers, and PoCL (OpenCL on the CPU). Only missing ones are
+#     installed; root or sudo is needed only then.
+#   - The CUDA backend is built when nvcc is found (on PATH or in
+#     /usr/local/cuda/bin); it is never installed by this script.
+#   - Build type Release in ./build (override with BUILD_DIR=...).
+# Then it runs `gridstride`: the table on every backend that has a device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build}
+
+packages="cmake gcc make libcmocka-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd"
+
+missing=""
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+else
+  for c in cmake cc make; do
+    command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+  done
+fi
+
+if [ -n "$missing" ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "quickstart: missing:$missing, and there is no apt-get here; install them with your package manager" >&2
+    exit 2
+  fi
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "quickstart: missing:$missing; run as root or install sudo" >&2; exit 2; }
+    sudo=sudo
+  fi
+  echo "quickstart: installing:$missing"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+cuda_args=(-DGS_CUDA=OFF)
+nvcc=$(command -v nvcc || true)
+[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+if [ -n "$nvcc" ]; then
+  cuda_args=(-DGS_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc")
+  echo "quickstart: building the CUDA backend with $nvcc"
+else
+  echo "quickstart: no nvcc found; building without the CUDA backend"
+fi
+
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGS_OPENCL=ON "${cuda_args[@]}"
+cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)"
+echo
+exec "./$build_dir/gridstride"
