@@ -7,7 +7,7 @@
 
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
-    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_QUIET, OPT_HELP, OPT_VERSION,
+    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION,
     OPT_COUNT
 };
 
@@ -36,6 +36,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0},
     {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG", 0},
+    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0},
     {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0},
     {OPT_HELP, "--help", NULL, "this help", 0},
     {OPT_VERSION, "--version", NULL, "print the version", 0},
@@ -169,6 +170,11 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
             return gs_err_set(e, GS_USAGE, "--svg: empty file name");
         c->svg = v;
         break;
+    case OPT_JSON:
+        if (!*v)
+            return gs_err_set(e, GS_USAGE, "--json: empty file name");
+        c->json = v;
+        break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
@@ -219,10 +225,10 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     }
     if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
         return GS_OK;
-    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_QUIET];
+    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (command == GS_MODE_TABLE && bandwidth_only)
-        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg and --quiet belong to 'gridstride bandwidth'");
+        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to 'gridstride bandwidth'");
     if (command == GS_MODE_BANDWIDTH && table_only)
         return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not 'gridstride bandwidth'");
     return GS_OK;

@@ -27,6 +27,7 @@ struct gs_cli {
     uint64_t bw_bytes; /* bytes per buffer; 0: default */
     unsigned reps;     /* timed repetitions per row; 0: default */
     const char *svg;
+    const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
 };
 

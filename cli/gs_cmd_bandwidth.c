@@ -85,8 +85,8 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     const struct gs_bench *done[GS_MAX_DEVICES];
     struct gs_device *devs[GS_MAX_DEVICES];
     int ndevs = 0, nruns = 0, code = 2, wrong = 0;
-    struct gs_outfile out, svg;
-    struct gs_str text = {0}, chart = {0};
+    struct gs_outfile out, svg, json;
+    struct gs_str text = {0}, chart = {0}, js = {0};
     struct progress prog;
 
     for (int i = 0; i < s->ndevs; ++i)
@@ -123,6 +123,12 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
         gs_outfile_abort(&out);
         return 2;
     }
+    if (cli->json && gs_outfile_open(&json, cli->json, "--json", e) != GS_OK) {
+        gs_outfile_abort(&out);
+        if (cli->svg)
+            gs_outfile_abort(&svg);
+        return 2;
+    }
     for (int i = 0; i < ndevs; ++i) {
         if (gs_bench_run(devs[i], &plan, &runs[i], e) != GS_OK) {
             char msg[sizeof e->msg];
@@ -140,6 +146,11 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
         if (gs_outfile_commit(&svg, &chart, "--svg", e) != GS_OK)
             goto done;
     }
+    if (cli->json) {
+        gs_bench_report(&in, GS_FMT_JSON, &js);
+        if (gs_outfile_commit(&json, &js, "--json", e) != GS_OK)
+            goto done;
+    }
     if (gs_outfile_commit(&out, &text, "--output", e) != GS_OK)
         goto done;
     code = wrong ? 1 : 0;
@@ -147,7 +158,10 @@ done:
     gs_outfile_abort(&out);
     if (cli->svg)
         gs_outfile_abort(&svg);
+    if (cli->json)
+        gs_outfile_abort(&json);
     gs_str_free(&text);
+    gs_str_free(&js);
     gs_str_free(&chart);
     return code;
 }

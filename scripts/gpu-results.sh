@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Regenerate docs/results/ on an NVIDIA machine: configure with CUDA and
+# OpenCL required, build, run the whole test suite with both backends
+# demanded, the CUDA conformance test under compute-sanitizer, the tables and
+# the bandwidth benchmark. Every results file records its commands, the
+# device and driver line and the date.
+#
+#   scripts/gpu-results.sh OUTDIR [BUILD_DIR]
+#
+# The NVIDIA OpenCL driver must be registered with the ICD loader (a
+# nvidia.icd file in /etc/OpenCL/vendors, or OCL_ICD_VENDORS pointing at a
+# folder with one); `gridstride --list` says so when it is not.
+set -uo pipefail
+out=${1:?usage: scripts/gpu-results.sh OUTDIR [BUILD_DIR]}
+build=${2:-build-gpu}
+cd "$(dirname "$0")/.."
+mkdir -p "$out"
+date_utc=$(date -u +%Y-%m-%dT%H:%MZ)
+smi=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
+nvcc_v=$(nvcc --version 2>&1 | sed -n 's/.*release \([0-9.]*\), \(V[0-9.]*\).*/CUDA \1 (\2)/p')
+log="$out/gpu-run.log"
+: > "$log"
+
+step() { echo "== $*" | tee -a "$log"; }
+
+# run CMD...: echo it into the log, run it, keep its output and exit code.
+run() {
+  echo "\$ $*" >> "$log"
+  "$@" >> "$log" 2>&1
+  local rc=$?
+  echo "(exit $rc)" >> "$log"
+  return $rc
+}
+
+# record FILE TITLE CMD...: a results file with the command, the machine line,
+# the date, and the command's output in a text block.
+record() {
+  local file=$1 title=$2
+  shift 2
+  local tmp
+  tmp=$(mktemp)
+  "$@" > "$tmp" 2>&1
+  local rc=$?
+  {
+    echo "# $title"
+    echo
+    echo "- date: $date_utc"
+    echo "- device and driver (nvidia-smi): $smi"
+    echo "- toolkit: $nvcc_v"
+    echo "- command: \`${*/#$build\/gridstride/gridstride}\` (exit $rc)"
+    echo
+    echo '```text'
+    cat "$tmp"
+    echo '```'
+  } >> "$file"
+  rm -f "$tmp"
+  return $rc
+}
+
+status=0
+step "configure and build ($build)"
+run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
+run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
+
+step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
+GRIDSTRIDE_REQUIRE=cuda,opencl run ctest --test-dir "$build" --output-on-failure || status=1
+grep -E "tests passed|Test +#|Skipped|Failed" "$log" | tail -12
+
+g="$build/gridstride"
+side="$out/h200-side-by-side.md"; cuda="$out/h200-cuda.md"; ocl="$out/h200-opencl.md"
+bw="$out/h200-bandwidth.md"
+rm -f "$side" "$cuda" "$ocl" "$bw"
+
+step "tables"
+record "$side" "host, CUDA and OpenCL side by side" "$g" || status=1
+record "$cuda" "CUDA: the table on the device grid" "$g" --backend cuda || status=1
+record "$cuda" "CUDA: a T4's grid (160 blocks) on this device" "$g" --backend cuda --grid 160 || status=1
+record "$cuda" "CUDA devices" "$g" --list --backend cuda || status=1
+record "$ocl" "OpenCL: the table on the device grid" "$g" --backend opencl || status=1
+record "$ocl" "OpenCL: a T4's grid (160 blocks) on this device" "$g" --backend opencl --grid 160 || status=1
+record "$ocl" "OpenCL platforms and devices" "$g" --list --backend opencl || status=1
+# The same listing with only the system's ICD registrations (no NVIDIA entry
+# in containers): the program must say what is wrong and how to fix it.
+record "$ocl" "OpenCL with the NVIDIA ICD unregistered" env OCL_ICD_VENDORS=/etc/OpenCL/vendors "$g" --list --backend opencl
+
+step "compute-sanitizer on the CUDA conformance test"
+# The suite refuses launches on purpose (a zero-block grid, a block above
+# the limit); those are API errors by design, so API error reports are off.
+# Memory and initialization errors in kernels are what is checked.
+for tool in memcheck initcheck; do
+  record "$cuda" "compute-sanitizer --tool $tool on the CUDA conformance test" \
+    compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 3 \
+    "$build/tests/test_conformance" cuda || status=1
+done
+
+step "bandwidth"
+start=$(date +%s)
+record "$bw" "Bandwidth: CUDA and OpenCL side by side" \
+  "$g" bandwidth --svg "$out/h200-bandwidth.svg" --json "$out/h200-bandwidth.json" || status=1
+echo "- wall time of the bandwidth run: $(( $(date +%s) - start )) s" >> "$bw"
+
+step "done (status $status)"
+exit $status
