@@ -1,0 +1,616 @@
+/* The CUDA backend: the backend interface on the CUDA runtime API.
+ *
+ * This file is C. The runtime API (cuda_runtime_api.h) is a C interface, and
+ * the only thing C cannot do, name a __global__ function, is done once in
+ * gs_cuda_kernels.cu, which hands over the kernels' handles in a table. So
+ * every launch goes through cudaLaunchKernel here, and every CUDA call is
+ * checked in one place, by CUDA_CHECK.
+ *
+ * Launch rules, shared by predicts_accept() and what CUDA itself enforces
+ * (CUDA 13.0 with driver 580 on an H200 answers cudaErrorInvalidValue to
+ * each of the first three, through cudaLaunchKernel):
+ *   - a grid of zero blocks is refused;
+ *   - a block of 0 or more than maxThreadsPerBlock threads is refused;
+ *   - a grid of more than maxGridSize[0] blocks is refused;
+ *   - a global size that is not grid x block cannot be expressed at all:
+ *     CUDA launches whole blocks, so launch() refuses it without a call.
+ *
+ * Contexts are created lazily, on the first call that needs a device
+ * (alloc, launch, occupancy), so that listing eight GPUs does not pay for
+ * eight contexts. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gs_backend.h"
+#include "gs_cuda_kernels.h"
+
+/* cudaMalloc of 0 bytes succeeds with a NULL pointer. An empty buffer still
+ * gets a real allocation, so that every buffer is a distinct valid address;
+ * gs_buf.bytes keeps the size that was asked for. */
+#define CUDA_MIN_ALLOC 256u
+
+_Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kernel");
+
+struct gs_buf {
+    void *ptr;
+    uint64_t bytes; /* as asked for, which may be 0 */
+};
+
+struct cuda_device {
+    struct gs_device base; /* first member: the core holds a struct gs_device * */
+    int ordinal;           /* the runtime's device number */
+    int ready;             /* stream and events exist */
+    unsigned loaded;       /* bit k: kernel k's module is loaded on this device */
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+};
+
+extern const struct gs_backend gs_backend_cuda;
+
+/* ---- error handling ---------------------------------------------------- */
+
+/* Errors after which the context is unusable: the runtime returns the same
+ * error from every later call, and only a new process recovers (the list is
+ * the one driver_types.h documents as "the process must be terminated and
+ * relaunched"). Kernel faults are of this kind; launch-configuration errors
+ * are not. */
+static int cuda_is_sticky(cudaError_t rc)
+{
+    switch (rc) {
+    case cudaErrorContained:
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorContextIsDestroyed:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+    case cudaErrorTensorMemoryLeak:
+    case cudaErrorMpsClientTerminated:
+    case cudaErrorExternalDevice:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int cuda_status(cudaError_t rc)
+{
+    switch (rc) {
+    case cudaErrorMemoryAllocation:
+        return GS_NOMEM;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice:
+    case cudaErrorDevicesUnavailable:
+        return GS_NO_DEVICE;
+    default:
+        return GS_API;
+    }
+}
+
+/* __FILE__ is the absolute path CMake compiled; report it from the folder. */
+static const char *cuda_short_path(const char *file)
+{
+    const char *p = strstr(file, "backend_cuda/");
+    return p ? p : file;
+}
+
+static int cuda_check(cudaError_t rc, const char *call, const char *file, int line,
+                      struct gs_err *e)
+{
+    if (rc == cudaSuccess)
+        return GS_OK;
+    /* Reset the runtime's last-error slot, so that a non-sticky error is
+     * reported here once and not again by whoever calls cudaGetLastError
+     * next. A sticky error survives the reset, which is the point of it. */
+    (void)cudaGetLastError();
+    return gs_err_set(e, cuda_status(rc), "%s at %s:%d: %s: %s%s", call, cuda_short_path(file),
+                      line, cudaGetErrorName(rc), cudaGetErrorString(rc),
+                      cuda_is_sticky(rc) ? " (sticky: the CUDA context is lost; every later "
+                                           "CUDA call fails until the process restarts)"
+                                         : "");
+}
+
+/* Every CUDA call goes through this: GS_OK, or the call's text, file:line and
+ * the runtime's error name and description in e (which may be NULL). */
+#define CUDA_CHECK(e, call) cuda_check((call), #call, __FILE__, __LINE__, (e))
+
+/* ---- discovery --------------------------------------------------------- */
+
+static const char *cuda_no_device_hint(cudaError_t rc)
+{
+    switch (rc) {
+    case cudaErrorInsufficientDriver:
+        return "the NVIDIA driver (libcuda.so) is missing or older than this CUDA runtime "
+               "needs: check nvidia-smi, or use another backend";
+    case cudaErrorNoDevice:
+        return "the driver sees no CUDA GPU: check nvidia-smi and CUDA_VISIBLE_DEVICES";
+    case cudaErrorStubLibrary:
+        return "the toolkit's libcuda.so stub was loaded instead of the driver's: "
+               "check LD_LIBRARY_PATH";
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+        return "the driver's kernel module and user-space library disagree: "
+               "reinstall the driver or reboot";
+    default:
+        return "check nvidia-smi";
+    }
+}
+
+/* The NVIDIA driver's own version (580.xx) is not in the runtime API; the
+ * kernel module prints it, e.g. "NVRM version: NVIDIA UNIX Open Kernel Module
+ * for x86_64  580.65.06  Release Build ...". Take the first token that starts
+ * with a digit and holds a dot. Leaves out empty when the file is absent. */
+static void cuda_nvidia_driver_version(char *out, size_t size)
+{
+    char line[512];
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    if (fgets(line, sizeof line, f)) {
+        char *save = NULL;
+        for (char *t = strtok_r(line, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+            if (isdigit((unsigned char)t[0]) && strchr(t, '.')) {
+                gs_strlcpy(out, t, size);
+                break;
+            }
+        }
+    }
+    fclose(f);
+}
+
+/* Theoretical bandwidth: two transfers per memory clock (DDR) across the
+ * bus. CUDA 13 dropped memoryClockRate from cudaDeviceProp; the attribute
+ * remains. A device that does not report it gets 0, as the interface asks. */
+static void cuda_peak(struct gs_device *g, int ordinal, int bus_bits)
+{
+    int khz = 0;
+    if (CUDA_CHECK(NULL, cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal)) !=
+            GS_OK ||
+        khz <= 0 || bus_bits <= 0) {
+        g->peak_bytes_per_s = 0;
+        gs_strlcpy(g->peak_rule, "unknown: cudaDevAttrMemoryClockRate or bus width not reported",
+                   sizeof g->peak_rule);
+        return;
+    }
+    g->peak_bytes_per_s = 2ull * (uint64_t)khz * 1000ull * (uint64_t)bus_bits / 8ull;
+    snprintf(g->peak_rule, sizeof g->peak_rule,
+             "2 (DDR) x %d MHz memory clock x %d-bit bus / 8 (cudaDevAttrMemoryClockRate)",
+             khz / 1000, bus_bits);
+}
+
+static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_version,
+                         const char *driver_version, struct gs_err *e)
+{
+    struct cudaDeviceProp p;
+    int s = CUDA_CHECK(e, cudaGetDeviceProperties(&p, ordinal));
+    if (s != GS_OK)
+        return s;
+    struct gs_device *g = &d->base;
+    d->ordinal = ordinal;
+    g->backend = &gs_backend_cuda;
+    g->index = ordinal;
+    snprintf(g->id, sizeof g->id, "%d", ordinal);
+    gs_strlcpy(g->name, p.name, sizeof g->name);
+    gs_strlcpy(g->platform, "CUDA", sizeof g->platform);
+    gs_strlcpy(g->api_version, api_version, sizeof g->api_version);
+    gs_strlcpy(g->driver_version, driver_version, sizeof g->driver_version);
+    snprintf(g->arch, sizeof g->arch, "compute capability %d.%d", p.major, p.minor);
+    g->is_gpu = 1;
+    g->compute_units = p.multiProcessorCount > 0 ? (unsigned)p.multiProcessorCount : 0u;
+    /* A 1-D block is bounded by both limits; they are equal on every GPU
+     * so far (1024), but the smaller one is the rule. */
+    int block = p.maxThreadsPerBlock < p.maxThreadsDim[0] ? p.maxThreadsPerBlock
+                                                          : p.maxThreadsDim[0];
+    g->max_block = block > 0 ? (unsigned)block : 0u;
+    g->max_grid = p.maxGridSize[0] > 0 ? (uint64_t)p.maxGridSize[0] : 0u;
+    g->global_mem = (uint64_t)p.totalGlobalMem;
+    /* CUDA has no per-allocation cap below device memory (unlike OpenCL's
+     * CL_DEVICE_MAX_MEM_ALLOC_SIZE), and the free amount is only known once
+     * a context exists, which open() avoids creating. */
+    g->max_alloc = (uint64_t)p.totalGlobalMem;
+    cuda_peak(g, ordinal, p.memoryBusWidth);
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY;
+    return GS_OK;
+}
+
+static void cuda_version_text(int v, char *out, size_t size)
+{
+    snprintf(out, size, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+/* "CUDA runtime 13.0, driver 13.0" for api_version; the driver version is
+ * the NVIDIA one (580.65.06) when the kernel module says it, else the
+ * driver API's. */
+static void cuda_versions(char *api, size_t api_size, char *driver, size_t driver_size)
+{
+    int rt = 0, drv = 0;
+    char rts[16], drvs[16];
+    (void)CUDA_CHECK(NULL, cudaRuntimeGetVersion(&rt));
+    (void)CUDA_CHECK(NULL, cudaDriverGetVersion(&drv));
+    cuda_version_text(rt, rts, sizeof rts);
+    cuda_version_text(drv, drvs, sizeof drvs);
+    snprintf(api, api_size, "CUDA runtime %s, driver %s", rts, drvs);
+    cuda_nvidia_driver_version(driver, driver_size);
+    if (!driver[0])
+        snprintf(driver, driver_size, "CUDA driver API %s", drvs);
+}
+
+static void cuda_release(struct gs_device **devs, int count);
+
+static int cuda_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+                     struct gs_err *e)
+{
+    if (notice_size)
+        notice[0] = '\0';
+    /* The one call not made through CUDA_CHECK: here a failure is not an
+     * error but the answer (no driver, no GPU), reported as GS_NO_DEVICE in
+     * the form the CLI shows. */
+    int n = 0;
+    cudaError_t rc = cudaGetDeviceCount(&n);
+    if (rc != cudaSuccess) {
+        (void)cudaGetLastError();
+        return gs_err_set(e, GS_NO_DEVICE, "no CUDA device: cudaGetDeviceCount returned %s: %s; %s",
+                          cudaGetErrorName(rc), cudaGetErrorString(rc), cuda_no_device_hint(rc));
+    }
+    if (n <= 0)
+        return gs_err_set(e, GS_NO_DEVICE, "no CUDA device: cudaGetDeviceCount found 0 devices; %s",
+                          cuda_no_device_hint(cudaErrorNoDevice));
+
+    char api[128], driver[64];
+    cuda_versions(api, sizeof api, driver, sizeof driver);
+    struct gs_device **list = calloc((size_t)n, sizeof *list);
+    if (!list)
+        return gs_err_set(e, GS_NOMEM, "cuda: out of memory listing %d devices", n);
+    int made = 0, s = GS_OK;
+    for (; made < n; ++made) {
+        struct cuda_device *d = calloc(1, sizeof *d);
+        if (!d) {
+            s = gs_err_set(e, GS_NOMEM, "cuda: out of memory describing device %d", made);
+            goto out;
+        }
+        list[made] = &d->base;
+        s = cuda_describe(d, made, api, driver, e);
+        if (s != GS_OK) {
+            ++made; /* so that release() frees it */
+            goto out;
+        }
+    }
+    *devs = list;
+    *count = n;
+    return GS_OK;
+out:
+    cuda_release(list, made);
+    return s;
+}
+
+static void cuda_release(struct gs_device **devs, int count)
+{
+    for (int i = 0; i < count; ++i) {
+        struct cuda_device *d = (struct cuda_device *)devs[i];
+        if (d && d->ready && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK) {
+            (void)CUDA_CHECK(NULL, cudaEventDestroy(d->stop));
+            (void)CUDA_CHECK(NULL, cudaEventDestroy(d->start));
+            (void)CUDA_CHECK(NULL, cudaStreamDestroy(d->stream));
+        }
+        free(d);
+    }
+    free(devs);
+}
+
+/* ---- per-device state -------------------------------------------------- */
+
+/* Make d the calling thread's current device (several may exist, and the
+ * current device is per thread), creating its stream and timing events on
+ * first use. */
+static int cuda_prepare(struct cuda_device *d, struct gs_err *e)
+{
+    int s = CUDA_CHECK(e, cudaSetDevice(d->ordinal));
+    if (s != GS_OK || d->ready)
+        return s;
+    /* Non-blocking: our stream never waits on the legacy default stream,
+     * so nothing outside this backend can stretch a timed interval. */
+    s = CUDA_CHECK(e, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    if (s != GS_OK)
+        goto out;
+    s = CUDA_CHECK(e, cudaEventCreate(&d->start));
+    if (s != GS_OK)
+        goto out_stream;
+    s = CUDA_CHECK(e, cudaEventCreate(&d->stop));
+    if (s != GS_OK)
+        goto out_start;
+    d->ready = 1;
+    return GS_OK;
+out_start:
+    (void)CUDA_CHECK(NULL, cudaEventDestroy(d->start));
+out_stream:
+    (void)CUDA_CHECK(NULL, cudaStreamDestroy(d->stream));
+out:
+    return s;
+}
+
+/* With lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2)
+ * a kernel's module is loaded by its first launch, inside the first timed
+ * interval. Querying its attributes loads it now instead. */
+static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, struct gs_err *e)
+{
+    if (d->loaded & (1u << k))
+        return GS_OK;
+    struct cudaFuncAttributes fa;
+    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, gs_cuda_kernel_symbols[k]));
+    if (s == GS_OK)
+        d->loaded |= 1u << k;
+    return s;
+}
+
+static int cuda_kernel_valid(enum gs_kernel_id k, struct gs_err *e)
+{
+    if ((int)k < 0 || k >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "cuda: unknown kernel %d", (int)k);
+    return GS_OK;
+}
+
+/* ---- occupancy and launch rules ---------------------------------------- */
+
+static int cuda_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
+                                unsigned *blocks, char *rule, unsigned rule_size,
+                                struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    int s = cuda_kernel_valid(kernel, e);
+    if (s != GS_OK)
+        return s;
+    if (block == 0 || block > dev->max_block)
+        return gs_err_set(e, GS_USAGE, "cuda: block of %u threads is outside 1..%u", block,
+                          dev->max_block);
+    s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = cuda_load_kernel(d, kernel, e);
+    int b = 0;
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                              &b, gs_cuda_kernel_symbols[kernel], (int)block, 0));
+    if (s != GS_OK)
+        return s;
+    *blocks = b > 0 ? (unsigned)b : 0u;
+    if (rule_size)
+        snprintf(rule, rule_size, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(%s, %u) = %d",
+                 gs_kernel_info(kernel)->symbol, block, b);
+    return GS_OK;
+}
+
+static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_launch *l, char *why,
+                                unsigned why_size)
+{
+    char rule[160];
+    rule[0] = '\0';
+    if (l->grid == 0)
+        snprintf(rule, sizeof rule, "a grid of zero blocks is not a launch");
+    else if (l->block == 0 || l->block > dev->max_block)
+        snprintf(rule, sizeof rule, "block of %llu threads is outside 1..%u (maxThreadsPerBlock)",
+                 (unsigned long long)l->block, dev->max_block);
+    else if (l->grid > dev->max_grid)
+        snprintf(rule, sizeof rule, "grid of %llu blocks exceeds maxGridSize[0] = %llu",
+                 (unsigned long long)l->grid, (unsigned long long)dev->max_grid);
+    else if (l->global != l->grid * l->block)
+        snprintf(rule, sizeof rule,
+                 "global size %llu is not grid x block: CUDA launches whole blocks only",
+                 (unsigned long long)l->global);
+    if (rule[0] && why_size)
+        gs_strlcpy(why, rule, why_size);
+    return rule[0] == '\0';
+}
+
+/* ---- buffers ----------------------------------------------------------- */
+
+static int cuda_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
+                      struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    int s = cuda_prepare(d, e);
+    if (s != GS_OK)
+        return s;
+    struct gs_buf *b = calloc(1, sizeof *b);
+    if (!b)
+        return gs_err_set(e, GS_NOMEM, "cuda: out of host memory for a buffer handle");
+    s = CUDA_CHECK(e, cudaMalloc(&b->ptr, bytes ? (size_t)bytes : CUDA_MIN_ALLOC));
+    if (s != GS_OK) {
+        free(b);
+        return s;
+    }
+    b->bytes = bytes;
+    *buf = b;
+    return GS_OK;
+}
+
+/* write and read go through our stream and wait for it, so they are ordered
+ * with launches without relying on the legacy default stream. */
+static int cuda_transfer(struct cuda_device *d, void *dst, const void *src, uint64_t bytes,
+                         enum cudaMemcpyKind kind, struct gs_err *e)
+{
+    int s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemcpyAsync(dst, src, (size_t)bytes, kind, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
+    return s;
+}
+
+static int cuda_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
+                      struct gs_err *e)
+{
+    if (bytes > buf->bytes)
+        return gs_err_set(e, GS_USAGE, "cuda: write of %llu bytes into a %llu-byte buffer",
+                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
+    return cuda_transfer((struct cuda_device *)dev, buf->ptr, src, bytes, cudaMemcpyHostToDevice,
+                         e);
+}
+
+static int cuda_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
+                     struct gs_err *e)
+{
+    if (bytes > buf->bytes)
+        return gs_err_set(e, GS_USAGE, "cuda: read of %llu bytes from a %llu-byte buffer",
+                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
+    return cuda_transfer((struct cuda_device *)dev, dst, buf->ptr, bytes, cudaMemcpyDeviceToHost,
+                         e);
+}
+
+static void cuda_free(struct gs_device *dev, struct gs_buf *buf)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (!buf)
+        return;
+    /* Nowhere to report a failure; after a sticky error this fails and the
+     * memory goes with the context. */
+    if (CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK)
+        (void)CUDA_CHECK(NULL, cudaFree(buf->ptr));
+    free(buf);
+}
+
+/* ---- launch and copy --------------------------------------------------- */
+
+static void cuda_refusal(struct gs_launch_result *r, long code, const char *name,
+                         const char *message)
+{
+    r->accepted = 0;
+    r->api_code = code;
+    r->ms = 0.0;
+    gs_strlcpy(r->api_error, name, sizeof r->api_error);
+    gs_strlcpy(r->api_message, message, sizeof r->api_message);
+}
+
+/* Shapes that cudaLaunchKernel cannot even be asked for: a ragged global
+ * size, or a count that does not fit dim3's unsigned int (it would be
+ * truncated into a different, valid launch). Returns 1 when refused. */
+static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result *r)
+{
+    char msg[160];
+    if (l->grid > 0xffffffffull || l->block > 0xffffffffull)
+        snprintf(msg, sizeof msg, "grid %llu x block %llu does not fit dim3 (unsigned int)",
+                 (unsigned long long)l->grid, (unsigned long long)l->block);
+    else if (l->global != l->grid * l->block)
+        snprintf(msg, sizeof msg,
+                 "global size %llu is not grid x block: CUDA launches whole blocks only",
+                 (unsigned long long)l->global);
+    else
+        return 0;
+    cuda_refusal(r, -1, "not expressible in CUDA", msg);
+    return 1;
+}
+
+/* cudaLaunchKernel refused the shape. Launch-configuration errors
+ * (cudaErrorInvalidValue, cudaErrorInvalidConfiguration,
+ * cudaErrorLaunchOutOfResources...) are found on the host before anything
+ * reaches the GPU, so they do not corrupt the context: they are not sticky,
+ * and only sit in the runtime's last-error slot, which cudaGetLastError()
+ * resets, so that the next row starts clean. A kernel fault is different:
+ * it happens on the device, poisons the context, and every later call
+ * returns it. An earlier fault can also surface at this launch, so after the
+ * reset we probe the stream: a sticky error fails the probe, and the launch
+ * is then an error (context lost), not a refusal. */
+static int cuda_refused(struct cuda_device *d, cudaError_t rc, struct gs_launch_result *r,
+                        struct gs_err *e)
+{
+    cuda_refusal(r, (long)rc, cudaGetErrorName(rc), cudaGetErrorString(rc));
+    if (cuda_is_sticky(rc))
+        return cuda_check(rc, "cudaLaunchKernel(kernel, grid, block, args, 0, stream)", __FILE__,
+                          __LINE__, e);
+    (void)cudaGetLastError();
+    return CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
+}
+
+static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
+                       struct gs_launch_result *r, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    int s = cuda_kernel_valid(l->kernel, e);
+    if (s != GS_OK)
+        return s;
+    memset(r, 0, sizeof *r);
+    if (cuda_inexpressible(l, r))
+        return GS_OK;
+    s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = cuda_load_kernel(d, l->kernel, e);
+    if (s != GS_OK)
+        return s;
+
+    void *a = l->a ? l->a->ptr : NULL;
+    void *b = l->b ? l->b->ptr : NULL;
+    void *out = l->out ? l->out->ptr : NULL;
+    unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
+    void *args[] = {&a, &b, &out, &n, &param};
+    dim3 grid = {(unsigned)l->grid, 1u, 1u};
+    dim3 block = {(unsigned)l->block, 1u, 1u};
+
+    if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream))) != GS_OK)
+        return s;
+    cudaError_t rc = cudaLaunchKernel(gs_cuda_kernel_symbols[l->kernel], grid, block, args, 0,
+                                      d->stream);
+    if (rc != cudaSuccess)
+        return cuda_refused(d, rc, r, e);
+    if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream))) != GS_OK)
+        return s;
+    /* A kernel fault surfaces here, sticky: GS_API with "context is lost". */
+    if ((s = CUDA_CHECK(e, cudaStreamSynchronize(d->stream))) != GS_OK)
+        return s;
+    r->accepted = 1;
+    if (timed) {
+        float ms = 0.0f;
+        if ((s = CUDA_CHECK(e, cudaEventElapsedTime(&ms, d->start, d->stop))) != GS_OK)
+            return s;
+        r->ms = (double)ms;
+    }
+    return GS_OK;
+}
+
+static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
+                     uint64_t bytes, double *ms, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (bytes > dst->bytes || bytes > src->bytes)
+        return gs_err_set(e, GS_USAGE, "cuda: copy of %llu bytes exceeds a buffer",
+                          (unsigned long long)bytes);
+    float t = 0.0f;
+    int s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemcpyAsync(dst->ptr, src->ptr, (size_t)bytes,
+                                          cudaMemcpyDeviceToDevice, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaEventSynchronize(d->stop));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaEventElapsedTime(&t, d->start, d->stop));
+    if (s == GS_OK)
+        *ms = (double)t;
+    return s;
+}
+
+const struct gs_backend gs_backend_cuda = {
+    .abi = GS_BACKEND_ABI,
+    .name = "cuda",
+    .description = "CUDA runtime: kernels/ compiled by nvcc, launched with cudaLaunchKernel",
+    .open = cuda_open,
+    .release = cuda_release,
+    .blocks_per_unit = cuda_blocks_per_unit,
+    .predicts_accept = cuda_predicts_accept,
+    .alloc = cuda_alloc,
+    .write = cuda_write,
+    .read = cuda_read,
+    .free = cuda_free,
+    .launch = cuda_launch,
+    .copy = cuda_copy,
+};

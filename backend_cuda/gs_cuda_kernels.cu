@@ -1,0 +1,23 @@
+/* The kernels of kernels/gs_kernels.h compiled by nvcc, and the table that
+ * lets the C side of the backend reach them. This is the only C++ in the
+ * backend: no launch logic lives here, so that every API call is made (and
+ * checked) in one place, gs_cuda.c. */
+#include <cuda_runtime.h>
+
+#include "gs_cuda_kernels.h"
+
+#include "prelude_cuda.cuh"
+#include "gs_kernels.h"
+
+/* Taking a kernel's address in host code yields the stub that nvcc
+ * registers with the runtime: the handle cudaLaunchKernel expects. The rows
+ * are positional (C++17 has no designated array initialisers), in
+ * GS_KERNEL_LIST order, which is by construction the order of enum
+ * gs_kernel_id. */
+extern "C" const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT] = {
+#define GS_CUDA_KERNEL_ROW(id, sym, name, op, bytes, rule, param) \
+    reinterpret_cast<const void *>(sym),
+    GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
+#undef GS_CUDA_KERNEL_ROW
+};
+

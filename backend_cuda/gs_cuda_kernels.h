@@ -1,0 +1,26 @@
+/* The seam between the C host side of the CUDA backend (gs_cuda.c) and the
+ * one translation unit nvcc compiles (gs_cuda_kernels.cu).
+ *
+ * Only the .cu file can name a __global__ function; everything else happens
+ * through the runtime API, which is plain C. So the .cu exports one table:
+ * the host-side handle of each kernel, in catalogue order, which is what
+ * cudaLaunchKernel, cudaFuncGetAttributes and the occupancy calculator take
+ * as `const void *func`. The C side then never needs a C++ compiler, and the
+ * executable that links this backend stays a C program. */
+#ifndef GS_CUDA_KERNELS_H
+#define GS_CUDA_KERNELS_H
+
+#include "gs_catalog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Indexed by enum gs_kernel_id; every entry is non-NULL. */
+extern const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
