@@ -100,7 +100,8 @@ struct gs_backend {
 
     /* Whether the API should accept this launch shape on this device, from
      * the limits and version the device reports (not from trying it). Returns
-     * 1 or 0 and, when 0, the rule that refuses it in why. */
+     * 1 or 0; why gets the rule that decided: always when 0, and when 1 if an
+     * API-specific rule allowed it (an empty NDRange), else it stays empty. */
     int (*predicts_accept)(const struct gs_device *dev, const struct gs_launch *l, char *why,
                            unsigned why_size);
 
@@ -122,7 +123,7 @@ struct gs_backend {
     int (*launch)(struct gs_device *dev, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
 
-    /* ---- ABI 1 ends here; members below may be NULL. ---- */
+    /* ---- optional: the members below may be NULL ---- */
 
     /* The API's own device-to-device copy of `bytes`, timed by device timers
      * (cudaMemcpy, clEnqueueCopyBuffer): the bandwidth ceiling. */

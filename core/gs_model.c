@@ -35,19 +35,23 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
         snprintf(p->why, sizeof p->why, "%s should refuse: %s", dev->backend->name, why);
         return;
     }
+    /* An API rule that let the launch through is part of the prediction. */
+    char api[200] = "";
+    if (why[0])
+        snprintf(api, sizeof api, "%s: %s; ", dev->backend->name, why);
     const uint64_t covered = coverage(k, l);
     if (covered < l->n) {
         p->outcome = GS_OUT_WRONG;
         p->first_wrong = covered;
         p->wrong = l->n - covered;
         snprintf(p->why, sizeof p->why,
-                 "%s on %llu threads writes the first %llu of %llu elements only", k->name,
+                 "%s%s on %llu threads writes the first %llu of %llu elements only", api, k->name,
                  (unsigned long long)l->global, (unsigned long long)covered,
                  (unsigned long long)l->n);
         return;
     }
     p->outcome = GS_OUT_OK;
-    snprintf(p->why, sizeof p->why, "%s on %llu threads covers all %llu elements", k->name,
+    snprintf(p->why, sizeof p->why, "%s%s on %llu threads covers all %llu elements", api, k->name,
              (unsigned long long)l->global, (unsigned long long)l->n);
 }
 

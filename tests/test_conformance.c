@@ -177,7 +177,10 @@ static void refused_launch_does_not_poison_the_next(void **state)
     struct gs_err e = {0};
     bufs_open(&x, 611);
     gs_fill_expected(GS_OP_ADD, x.ha, x.hb, x.ref, x.n);
-    struct gs_launch bad = launch_on(&x, GS_K_ADD_GS, 1, dev->max_block + 1u);
+    /* A block of 2^20 threads is beyond every API's limit. */
+    struct gs_launch bad = launch_on(&x, GS_K_ADD_GS, 1, 1u << 20);
+    char why[160];
+    assert_false(gs_dev_predicts_accept(dev, &bad, why, sizeof why));
     assert_int_equal(gs_checked_launch(dev, &bad, x.hout, x.ref, &r, &v, &e), GS_OK);
     assert_false(r.accepted);
     assert_true(r.api_error[0] != '\0');

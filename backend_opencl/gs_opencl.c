@@ -1,0 +1,1086 @@
+/* The OpenCL backend: every platform the ICD loader knows, every device on
+ * each, the kernels of kernels/gs_kernels.h built by the driver at open()
+ * from the copy embed.cmake put into the library.
+ *
+ * A launch is an NDRange: global size l->global, local size l->block. Which
+ * shapes the API accepts depends on the device's version and on how the
+ * program was built, and predicts_accept() says so from the reported values:
+ *   - an empty NDRange (global 0) is CL_INVALID_GLOBAL_WORK_SIZE before
+ *     OpenCL 2.1 and a no-op from 2.1 on;
+ *   - a global size that is not a multiple of the local size needs
+ *     non-uniform work-groups, which need both a device that has them (always
+ *     on 2.x, optional on 3.0) and a program built as OpenCL C 2.0 or later;
+ *     otherwise CL_INVALID_WORK_GROUP_SIZE;
+ *   - a local size above the kernel's or device's limit is refused.
+ *
+ * Each device gets its own context and in-order queue with profiling on, so
+ * launches and copies can be timed by the device's own clock. */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 2.0 deprecated clCreateCommandQueue; it is still the call a 1.2 device needs. */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include "gs_backend.h"
+
+#if !defined(CL_VERSION_3_0)
+#error "the OpenCL backend needs the OpenCL 3.0 headers (opencl-c-headers 2020 or later)"
+#endif
+
+/* cl_nv_device_attribute_query, in case cl_ext.h predates it. */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
+#define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+#define OCL_MAX_GRID 0x7fffffffull     /* CUDA's grid limit; OpenCL has none of its own */
+#define OCL_CPU_BLOCKS_PER_UNIT 4u     /* as the host backend */
+#define OCL_GPU_RESIDENT_ITEMS 2048u   /* assumed per compute unit on a non-NVIDIA GPU */
+#define OCL_GPU_MAX_GROUPS_PER_UNIT 32u
+#define OCL_NVIDIA_ICD "libnvidia-opencl.so.1"
+
+extern const char gs_opencl_source[]; /* kernels/, embedded by embed.cmake */
+extern const struct gs_backend gs_backend_opencl;
+
+/* ---- Error names --------------------------------------------------------- */
+
+/* Every standard cl_int error code, with what the specification says it
+ * means, worded for this suite's calls. */
+#define OCL_ERROR_LIST(X)                                                                         \
+    X(CL_DEVICE_NOT_FOUND, "no device of the requested type")                                     \
+    X(CL_DEVICE_NOT_AVAILABLE, "the device is not available")                                     \
+    X(CL_COMPILER_NOT_AVAILABLE, "the device has no online compiler")                             \
+    X(CL_MEM_OBJECT_ALLOCATION_FAILURE, "could not allocate a buffer's memory")                   \
+    X(CL_OUT_OF_RESOURCES, "the device ran out of resources, or a kernel faulted")                \
+    X(CL_OUT_OF_HOST_MEMORY, "the runtime ran out of host memory")                                \
+    X(CL_PROFILING_INFO_NOT_AVAILABLE, "no profiling data, or the command is not complete")      \
+    X(CL_MEM_COPY_OVERLAP, "source and destination of the copy overlap")                          \
+    X(CL_IMAGE_FORMAT_MISMATCH, "the images do not share a format")                               \
+    X(CL_IMAGE_FORMAT_NOT_SUPPORTED, "image format not supported")                                \
+    X(CL_BUILD_PROGRAM_FAILURE, "the program failed to build for the device")                     \
+    X(CL_MAP_FAILURE, "could not map the buffer")                                                 \
+    X(CL_MISALIGNED_SUB_BUFFER_OFFSET, "sub-buffer offset not aligned for the device")            \
+    X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "an event in the wait list failed")           \
+    X(CL_COMPILE_PROGRAM_FAILURE, "the program failed to compile")                                \
+    X(CL_LINKER_NOT_AVAILABLE, "the device has no linker")                                        \
+    X(CL_LINK_PROGRAM_FAILURE, "the program failed to link")                                      \
+    X(CL_DEVICE_PARTITION_FAILED, "the device could not be partitioned")                          \
+    X(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "no kernel argument information")                         \
+    X(CL_INVALID_VALUE, "an argument has an invalid value")                                       \
+    X(CL_INVALID_DEVICE_TYPE, "invalid device type")                                              \
+    X(CL_INVALID_PLATFORM, "invalid platform")                                                    \
+    X(CL_INVALID_DEVICE, "invalid device, or not in the context")                                 \
+    X(CL_INVALID_CONTEXT, "invalid context, or objects from different contexts")                  \
+    X(CL_INVALID_QUEUE_PROPERTIES, "queue properties not supported by the device")                \
+    X(CL_INVALID_COMMAND_QUEUE, "invalid command queue")                                          \
+    X(CL_INVALID_HOST_PTR, "invalid host pointer for the buffer flags")                           \
+    X(CL_INVALID_MEM_OBJECT, "invalid buffer")                                                    \
+    X(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "invalid image format")                                 \
+    X(CL_INVALID_IMAGE_SIZE, "image size not supported")                                          \
+    X(CL_INVALID_SAMPLER, "invalid sampler")                                                      \
+    X(CL_INVALID_BINARY, "invalid program binary")                                                \
+    X(CL_INVALID_BUILD_OPTIONS, "invalid build options")                                          \
+    X(CL_INVALID_PROGRAM, "invalid program")                                                      \
+    X(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for the device")                   \
+    X(CL_INVALID_KERNEL_NAME, "no kernel of that name in the program")                            \
+    X(CL_INVALID_KERNEL_DEFINITION, "kernel definition differs between devices")                  \
+    X(CL_INVALID_KERNEL, "invalid kernel")                                                        \
+    X(CL_INVALID_ARG_INDEX, "invalid kernel argument index")                                      \
+    X(CL_INVALID_ARG_VALUE, "invalid kernel argument value")                                      \
+    X(CL_INVALID_ARG_SIZE, "kernel argument size does not match its type")                        \
+    X(CL_INVALID_KERNEL_ARGS, "kernel arguments not all set")                                     \
+    X(CL_INVALID_WORK_DIMENSION, "work dimension outside 1..CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS")  \
+    X(CL_INVALID_WORK_GROUP_SIZE,                                                                 \
+      "local size does not divide the global size (uniform work-groups) or exceeds the limit")     \
+    X(CL_INVALID_WORK_ITEM_SIZE, "local size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES")              \
+    X(CL_INVALID_GLOBAL_OFFSET, "global offset out of range")                                     \
+    X(CL_INVALID_EVENT_WAIT_LIST, "invalid event wait list")                                      \
+    X(CL_INVALID_EVENT, "invalid event")                                                          \
+    X(CL_INVALID_OPERATION, "operation not valid here")                                           \
+    X(CL_INVALID_GL_OBJECT, "invalid OpenGL object")                                              \
+    X(CL_INVALID_BUFFER_SIZE, "buffer size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE")           \
+    X(CL_INVALID_MIP_LEVEL, "invalid mip level")                                                  \
+    X(CL_INVALID_GLOBAL_WORK_SIZE,                                                                \
+      "global work size is zero (before OpenCL 2.1) or exceeds the device range")                 \
+    X(CL_INVALID_PROPERTY, "invalid property")                                                    \
+    X(CL_INVALID_IMAGE_DESCRIPTOR, "invalid image descriptor")                                    \
+    X(CL_INVALID_COMPILER_OPTIONS, "invalid compiler options")                                    \
+    X(CL_INVALID_LINKER_OPTIONS, "invalid linker options")                                        \
+    X(CL_INVALID_DEVICE_PARTITION_COUNT, "invalid device partition count")                        \
+    X(CL_INVALID_PIPE_SIZE, "invalid pipe size")                                                  \
+    X(CL_INVALID_DEVICE_QUEUE, "invalid device queue")                                            \
+    X(CL_INVALID_SPEC_ID, "invalid specialization constant id")                                   \
+    X(CL_MAX_SIZE_RESTRICTION_EXCEEDED, "a size exceeds an implementation limit")                 \
+    X(CL_PLATFORM_NOT_FOUND_KHR, "the ICD loader found no platform")
+
+struct ocl_error {
+    cl_int code;
+    const char *name;
+    const char *text;
+};
+
+static const struct ocl_error ocl_errors[] = {
+#define OCL_ERROR_ROW(code, text) {code, #code, text},
+    OCL_ERROR_LIST(OCL_ERROR_ROW)
+#undef OCL_ERROR_ROW
+};
+
+static const struct ocl_error *ocl_error(cl_int code)
+{
+    static const struct ocl_error unknown = {0, "CL_UNKNOWN_ERROR", "not a standard OpenCL code"};
+    for (size_t i = 0; i < sizeof ocl_errors / sizeof ocl_errors[0]; ++i)
+        if (ocl_errors[i].code == code)
+            return &ocl_errors[i];
+    return &unknown;
+}
+
+/* The call as written, without the "(x = " and ", rc)" of a create call. */
+static void call_text(const char *text, char *out, size_t size)
+{
+    const char *eq = strstr(text, " = cl");
+    const char *start = eq ? eq + 3 : text;
+    size_t len = strlen(start);
+    if (eq && len >= 5 && strcmp(start + len - 5, ", rc)") == 0)
+        len -= 5;
+    snprintf(out, size, "%.*s", (int)len, start);
+}
+
+static const char *short_path(const char *file)
+{
+    const char *p = strstr(file, "backend_opencl/");
+    return p ? p : file;
+}
+
+static int ocl_check(cl_int code, const char *text, const char *file, int line,
+                     struct gs_err *e)
+{
+    if (code == CL_SUCCESS)
+        return GS_OK;
+    char call[320];
+    call_text(text, call, sizeof call);
+    const struct ocl_error *err = ocl_error(code);
+    const int status = (code == CL_OUT_OF_HOST_MEMORY || code == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+                           ? GS_NOMEM
+                           : GS_API;
+    return gs_err_set(e, status, "%s at %s:%d: %s (%d): %s", call, short_path(file), line,
+                      err->name, (int)code, err->text);
+}
+
+/* Every cl* call goes through this: GS_OK, or the call, file:line and the
+ * error's name in e. A call that returns an object is written
+ * `OCL(e, (x = clCreateFoo(..., &rc), rc))`; the message shows clCreateFoo(...). */
+#define OCL(e, call) ocl_check((call), #call, __FILE__, __LINE__, (e))
+
+/* ---- Devices and buffers ------------------------------------------------- */
+
+struct gs_buf {
+    cl_mem mem;
+    uint64_t bytes;              /* as asked for; the cl_mem may be larger */
+    struct gs_buf *prev, *next;  /* the device's live buffers, freed by release() */
+};
+
+struct ocl_device {
+    struct gs_device base; /* first member: the core holds a struct gs_device * */
+    cl_platform_id platform_id;
+    cl_device_id id;
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernels[GS_KERNEL_COUNT];
+    unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
+    unsigned c_version;      /* the newest OpenCL C the device compiles, same scale */
+    unsigned address_bits;   /* the device's size_t */
+    size_t max_item_size;    /* CL_DEVICE_MAX_WORK_ITEM_SIZES[0] */
+    size_t max_group;        /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t kernel_group[GS_KERNEL_COUNT]; /* each kernel's CL_KERNEL_WORK_GROUP_SIZE */
+    int nv;                  /* cl_nv_device_attribute_query: compute capability known */
+    unsigned cc_major, cc_minor, warp, regs_per_block;
+    const char *build_options; /* "" or "-cl-std=CL2.0" / "-cl-std=CL3.0" */
+    int ragged;              /* non-uniform work-groups enabled for the built program */
+    char uniform_why[96];    /* when not: why not */
+    struct gs_buf *buffers;
+};
+
+static const char *const ocl_kernel_names[GS_KERNEL_COUNT] = {
+#define OCL_KERNEL_NAME(id, sym, name, op, bytes, rule, param) [GS_K_##id] = #sym,
+    GS_KERNEL_LIST(OCL_KERNEL_NAME)
+#undef OCL_KERNEL_NAME
+};
+
+static void copy_trimmed(char *dst, size_t size, const char *src)
+{
+    while (*src == ' ' || *src == '\t' || *src == '\n')
+        ++src;
+    gs_strlcpy(dst, src, size);
+    size_t len = strlen(dst);
+    while (len > 0 && (dst[len - 1] == ' ' || dst[len - 1] == '\t' || dst[len - 1] == '\n'))
+        dst[--len] = '\0';
+}
+
+/* A platform string (device == NULL) or a device string, whole and
+ * NUL-terminated, in malloc'd memory. */
+static int info_string(cl_platform_id platform, cl_device_id device, cl_uint what, char **out,
+                       struct gs_err *e)
+{
+    size_t len = 0;
+    int st = device ? OCL(e, clGetDeviceInfo(device, what, 0, NULL, &len))
+                    : OCL(e, clGetPlatformInfo(platform, what, 0, NULL, &len));
+    if (st != GS_OK)
+        return st;
+    char *s = calloc(1, len + 1);
+    if (!s)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    st = device ? OCL(e, clGetDeviceInfo(device, what, len, s, NULL))
+                : OCL(e, clGetPlatformInfo(platform, what, len, s, NULL));
+    if (st != GS_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return GS_OK;
+}
+
+/* info_string() into a fixed field, trimmed (NVIDIA pads some names). */
+static int info_field(cl_platform_id platform, cl_device_id device, cl_uint what, char *dst,
+                      size_t size, struct gs_err *e)
+{
+    char *s = NULL;
+    int st = info_string(platform, device, what, &s, e);
+    if (st == GS_OK)
+        copy_trimmed(dst, size, s);
+    free(s);
+    return st;
+}
+
+/* "OpenCL 3.0 CUDA" -> 30, "OpenCL C 1.2 PoCL" -> 12; 0 when unreadable. */
+static unsigned parse_version(const char *s, const char *prefix)
+{
+    unsigned hi = 0, lo = 0;
+    const size_t n = strlen(prefix);
+    if (strncmp(s, prefix, n) != 0 || sscanf(s + n, "%u.%u", &hi, &lo) != 2)
+        return 0;
+    return hi * 10 + (lo > 9 ? 9 : lo);
+}
+
+static int has_extension(cl_device_id id, const char *name, int *found, struct gs_err *e)
+{
+    char *ext = NULL;
+    int st = info_string(NULL, id, CL_DEVICE_EXTENSIONS, &ext, e);
+    if (st != GS_OK)
+        return st;
+    *found = 0;
+    const size_t n = strlen(name);
+    for (const char *p = ext; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == ext || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            *found = 1;
+    free(ext);
+    return GS_OK;
+}
+
+/* Compute capability and friends, from cl_nv_device_attribute_query. */
+static int describe_nvidia(struct ocl_device *d, struct gs_err *e)
+{
+    cl_uint cc_hi = 0, cc_lo = 0, warp = 0, regs = 0;
+    int st;
+    if ((st = has_extension(d->id, "cl_nv_device_attribute_query", &d->nv, e)) != GS_OK ||
+        !d->nv)
+        return st;
+    if ((st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV,
+                                     sizeof cc_hi, &cc_hi, NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV,
+                                     sizeof cc_lo, &cc_lo, NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp,
+                                     NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof regs,
+                                     &regs, NULL))) != GS_OK)
+        return st;
+    d->cc_major = cc_hi;
+    d->cc_minor = cc_lo;
+    d->warp = warp ? warp : 32;
+    d->regs_per_block = regs;
+    const size_t len = strlen(d->base.arch);
+    snprintf(d->base.arch + len, sizeof d->base.arch - len, ", compute capability %u.%u",
+             cc_hi, cc_lo);
+    return GS_OK;
+}
+
+/* The strings of struct gs_device, and the versions parsed from them. */
+static int describe_strings(struct ocl_device *d, struct gs_err *e)
+{
+    struct gs_device *g = &d->base;
+    int st;
+    if ((st = info_field(NULL, d->id, CL_DEVICE_NAME, g->name, sizeof g->name, e)) != GS_OK ||
+        (st = info_field(d->platform_id, NULL, CL_PLATFORM_NAME, g->platform,
+                         sizeof g->platform, e)) != GS_OK ||
+        (st = info_field(NULL, d->id, CL_DEVICE_VERSION, g->api_version, sizeof g->api_version,
+                         e)) != GS_OK ||
+        (st = info_field(NULL, d->id, CL_DRIVER_VERSION, g->driver_version,
+                         sizeof g->driver_version, e)) != GS_OK ||
+        (st = info_field(NULL, d->id, CL_DEVICE_OPENCL_C_VERSION, g->arch, sizeof g->arch, e)) !=
+            GS_OK)
+        return st;
+    d->version = parse_version(g->api_version, "OpenCL ");
+    d->c_version = parse_version(g->arch, "OpenCL C ");
+    return GS_OK;
+}
+
+/* The numbers of struct gs_device that the device reports directly. */
+static int describe_limits(struct ocl_device *d, struct gs_err *e)
+{
+    struct gs_device *g = &d->base;
+    cl_device_type type = 0;
+    cl_uint units = 0, bits = 0;
+    cl_ulong mem = 0, alloc = 0;
+    size_t group = 0, items[3] = {0, 0, 0};
+    int st;
+    if ((st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof type, &type, NULL))) !=
+            GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
+                                     NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits,
+                                     NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem,
+                                     NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc,
+                                     NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof group, &group,
+                                     NULL))) != GS_OK ||
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items,
+                                     NULL))) != GS_OK)
+        return st;
+    g->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    g->compute_units = units ? units : 1;
+    g->global_mem = mem;
+    g->max_alloc = alloc;
+    d->address_bits = bits;
+    d->max_group = group;
+    d->max_item_size = items[0];
+    /* OpenCL has no memory clock or bus width query, NVIDIA's extension
+     * included, so no theoretical peak can be derived. */
+    g->peak_bytes_per_s = 0;
+    gs_strlcpy(g->peak_rule, "unknown: OpenCL reports no memory clock or bus width",
+               sizeof g->peak_rule);
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL;
+    return GS_OK;
+}
+
+/* The newest OpenCL C a 3.0 device lists (CL_DEVICE_OPENCL_C_VERSION
+ * reports at most 1.2 on many 3.0 drivers, NVIDIA's and PoCL's among them). */
+static int newest_c_version(struct ocl_device *d, unsigned *c, struct gs_err *e)
+{
+    size_t len = 0;
+    int st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &len));
+    if (st != GS_OK)
+        return st;
+    const size_t count = len / sizeof(cl_name_version);
+    cl_name_version *v = calloc(count ? count : 1, sizeof *v);
+    if (!v)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, len, v, NULL));
+    *c = d->c_version;
+    for (size_t i = 0; st == GS_OK && i < count; ++i) {
+        const unsigned lo = CL_VERSION_MINOR(v[i].version);
+        const unsigned ver = CL_VERSION_MAJOR(v[i].version) * 10 + (lo > 9 ? 9 : lo);
+        if (ver > *c)
+            *c = ver;
+    }
+    free(v);
+    return st;
+}
+
+/* How to build the program, and whether a ragged NDRange is then legal.
+ * Non-uniform work-groups need a device that has them (mandatory on 2.x,
+ * CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT on 3.0) and a program built with
+ * -cl-std=CL2.0 or CL3.0; the default OpenCL C 1.2 build is uniform only. */
+static int choose_build(struct ocl_device *d, struct gs_err *e)
+{
+    unsigned c = d->c_version;
+    cl_bool nonuniform = d->version >= 20 && d->version < 30;
+    int st;
+    d->build_options = "";
+    d->ragged = 0;
+    if (d->version >= 30) {
+        if ((st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+                                         sizeof nonuniform, &nonuniform, NULL))) != GS_OK ||
+            (st = newest_c_version(d, &c, e)) != GS_OK)
+            return st;
+    }
+    if (d->version < 20)
+        snprintf(d->uniform_why, sizeof d->uniform_why, "an OpenCL %u.%u device",
+                 d->version / 10, d->version % 10);
+    else if (!nonuniform)
+        gs_strlcpy(d->uniform_why, "the device reports no non-uniform work-group support",
+                   sizeof d->uniform_why);
+    else if (c < 20)
+        snprintf(d->uniform_why, sizeof d->uniform_why,
+                 "the program is OpenCL C %u.%u, the newest the device compiles", c / 10, c % 10);
+    else {
+        d->build_options = c >= 30 ? "-cl-std=CL3.0" : "-cl-std=CL2.0";
+        d->ragged = 1;
+        d->uniform_why[0] = '\0';
+    }
+    return GS_OK;
+}
+
+/* The build log's first lines, on one line, after e's message. */
+static void append_build_log(struct ocl_device *d, struct gs_err *e)
+{
+    size_t len = 0;
+    if (!e || clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
+                  CL_SUCCESS)
+        return;
+    char *log = calloc(1, len + 1);
+    if (!log)
+        return;
+    if (clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
+        CL_SUCCESS) {
+        for (char *p = log; *p; ++p)
+            if (*p == '\n' || *p == '\r' || *p == '\t')
+                *p = ' ';
+        const size_t used = strlen(e->msg);
+        snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s",
+                 d->build_options, log);
+    }
+    free(log);
+}
+
+static cl_command_queue create_queue(struct ocl_device *d, cl_int *rc)
+{
+    if (d->version >= 20) {
+        const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+        return clCreateCommandQueueWithProperties(d->context, d->id, props, rc);
+    }
+    return clCreateCommandQueue(d->context, d->id, CL_QUEUE_PROFILING_ENABLE, rc);
+}
+
+/* Context, queue, program and one kernel per catalogue row. */
+static int build_kernels(struct ocl_device *d, struct gs_err *e)
+{
+    const char *src = gs_opencl_source;
+    cl_int rc = CL_SUCCESS;
+    int st;
+    if ((st = OCL(e, (d->context = clCreateContext(NULL, 1, &d->id, NULL, NULL, &rc), rc))) !=
+            GS_OK ||
+        (st = OCL(e, (d->queue = create_queue(d, &rc), rc))) != GS_OK ||
+        (st = OCL(e, (d->program = clCreateProgramWithSource(d->context, 1, &src, NULL, &rc),
+                      rc))) != GS_OK)
+        return st;
+    st = OCL(e, clBuildProgram(d->program, 1, &d->id, d->build_options, NULL, NULL));
+    if (st != GS_OK) {
+        append_build_log(d, e);
+        return st;
+    }
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
+        const char *name = ocl_kernel_names[k];
+        if ((st = OCL(e, (d->kernels[k] = clCreateKernel(d->program, name, &rc), rc))) != GS_OK) {
+            const size_t used = e ? strlen(e->msg) : 0;
+            if (e)
+                snprintf(e->msg + used, sizeof e->msg - used, " (kernel %s)", name);
+            return st;
+        }
+    }
+    return GS_OK;
+}
+
+/* The largest block every kernel can run: the device's limits and each
+ * kernel's CL_KERNEL_WORK_GROUP_SIZE (registers can lower it). NVIDIA's
+ * driver reports 256 there for every kernel of the suite on an H200 yet
+ * accepts local sizes up to 1024: the specification's limit is kept. */
+static int limit_block(struct ocl_device *d, struct gs_err *e)
+{
+    size_t block = d->max_group < d->max_item_size ? d->max_group : d->max_item_size;
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
+        size_t wg = 0;
+        int st = OCL(e, clGetKernelWorkGroupInfo(d->kernels[k], d->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                                 sizeof wg, &wg, NULL));
+        if (st != GS_OK)
+            return st;
+        d->kernel_group[k] = wg;
+        if (wg < block)
+            block = wg;
+    }
+    d->base.max_block = block > UINT32_MAX ? UINT32_MAX : (unsigned)block;
+    /* A grid of max_grid blocks of max_block threads must fit the device's size_t. */
+    const uint64_t range = d->address_bits >= 64 ? UINT64_MAX : (1ull << d->address_bits) - 1;
+    const uint64_t by_range = d->base.max_block ? range / d->base.max_block : 0;
+    d->base.max_grid = by_range < OCL_MAX_GRID ? by_range : OCL_MAX_GRID;
+    return GS_OK;
+}
+
+static void release_device(struct ocl_device *d)
+{
+    while (d->buffers) {
+        struct gs_buf *b = d->buffers;
+        d->buffers = b->next;
+        clReleaseMemObject(b->mem);
+        free(b);
+    }
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k)
+        if (d->kernels[k])
+            clReleaseKernel(d->kernels[k]);
+    if (d->program)
+        clReleaseProgram(d->program);
+    if (d->queue)
+        clReleaseCommandQueue(d->queue);
+    if (d->context)
+        clReleaseContext(d->context);
+    free(d);
+}
+
+static int open_device(cl_platform_id platform, cl_device_id id, unsigned p, unsigned i,
+                       int index, struct ocl_device **out, struct gs_err *e)
+{
+    struct ocl_device *d = calloc(1, sizeof *d);
+    if (!d)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    d->base.backend = &gs_backend_opencl;
+    d->base.index = index;
+    snprintf(d->base.id, sizeof d->base.id, "%u:%u", p, i);
+    d->platform_id = platform;
+    d->id = id;
+    int st;
+    if ((st = describe_strings(d, e)) != GS_OK || (st = describe_limits(d, e)) != GS_OK ||
+        (st = describe_nvidia(d, e)) != GS_OK || (st = choose_build(d, e)) != GS_OK ||
+        (st = build_kernels(d, e)) != GS_OK || (st = limit_block(d, e)) != GS_OK) {
+        release_device(d);
+        return st;
+    }
+    *out = d;
+    return GS_OK;
+}
+
+/* The growing list open() returns. */
+struct ocl_list {
+    struct gs_device **devs;
+    int count;
+};
+
+static int list_add(struct ocl_list *list, struct ocl_device *d, struct gs_err *e)
+{
+    struct gs_device **grown = realloc(list->devs, (size_t)(list->count + 1) * sizeof *grown);
+    if (!grown) {
+        release_device(d);
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    }
+    grown[list->count++] = &d->base;
+    list->devs = grown;
+    return GS_OK;
+}
+
+static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *list,
+                         struct gs_err *e)
+{
+    cl_uint n = 0;
+    cl_int rc = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
+    if (rc == CL_DEVICE_NOT_FOUND)
+        return GS_OK; /* a platform with no device is not an error */
+    int st = OCL(e, rc);
+    if (st != GS_OK || n == 0)
+        return st;
+    cl_device_id *ids = calloc(n, sizeof *ids);
+    if (!ids)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    st = OCL(e, clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL));
+    for (cl_uint i = 0; st == GS_OK && i < n; ++i) {
+        struct ocl_device *d = NULL;
+        st = open_device(platform, ids[i], p, i, list->count, &d, e);
+        if (st == GS_OK)
+            st = list_add(list, d, e);
+    }
+    free(ids);
+    return st;
+}
+
+static void ocl_release(struct gs_device **devs, int count)
+{
+    for (int i = 0; i < count; ++i)
+        release_device((struct ocl_device *)devs[i]);
+    free(devs);
+}
+
+/* ---- The NVIDIA ICD trap ------------------------------------------------- */
+
+/* The platforms' names, "A, B", and whether one is NVIDIA's. */
+static void platform_names(const cl_platform_id *ids, cl_uint n, char *names, size_t size,
+                           int *nvidia)
+{
+    *nvidia = 0;
+    names[0] = '\0';
+    for (cl_uint p = 0; p < n; ++p) {
+        char name[128] = "", vendor[128] = "";
+        info_field(ids[p], NULL, CL_PLATFORM_NAME, name, sizeof name, NULL);
+        info_field(ids[p], NULL, CL_PLATFORM_VENDOR, vendor, sizeof vendor, NULL);
+        if (strstr(name, "NVIDIA") || strstr(vendor, "NVIDIA"))
+            *nvidia = 1;
+        const size_t used = strlen(names);
+        snprintf(names + used, size - used, "%s%s", used ? ", " : "", name);
+    }
+}
+
+/* NVIDIA's driver ships its OpenCL ICD but containers and minimal installs
+ * often lack /etc/OpenCL/vendors/nvidia.icd, and then the loader silently
+ * shows only the other platforms (or none). Detect it by loading the ICD
+ * library directly, and say how to register it. */
+static void nvidia_notice(const char *names, int nvidia_listed, char *notice,
+                          unsigned notice_size)
+{
+    if (nvidia_listed || notice_size == 0)
+        return;
+    void *lib = dlopen(OCL_NVIDIA_ICD, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return;
+    dlclose(lib);
+    char seen[200];
+    if (names[0])
+        snprintf(seen, sizeof seen, "only these platforms are visible: %s", names);
+    else
+        gs_strlcpy(seen, "no platform is visible", sizeof seen);
+    snprintf(notice, notice_size,
+             "NVIDIA's OpenCL driver (" OCL_NVIDIA_ICD ") is installed but not registered "
+             "with the ICD loader, so %s; register it with `echo " OCL_NVIDIA_ICD
+             " > /etc/OpenCL/vendors/nvidia.icd` or point OCL_ICD_VENDORS at a folder "
+             "holding such a file",
+             seen);
+}
+
+static int no_device(cl_uint platforms, const char *names, const char *notice,
+                     struct gs_err *e)
+{
+    if (platforms == 0)
+        return gs_err_set(e, GS_NO_DEVICE,
+                          "no OpenCL platform: the ICD loader found no driver in "
+                          "/etc/OpenCL/vendors (install pocl-opencl-icd for the CPU, or a GPU "
+                          "vendor's OpenCL ICD)%s%s",
+                          notice[0] ? "; " : "", notice);
+    return gs_err_set(e, GS_NO_DEVICE, "OpenCL platforms found (%s) but none has a device%s%s",
+                      names, notice[0] ? "; " : "", notice);
+}
+
+static int list_platforms(cl_platform_id **ids, cl_uint *n, struct gs_err *e)
+{
+    *ids = NULL;
+    *n = 0;
+    cl_int rc = clGetPlatformIDs(0, NULL, n);
+    if (rc == CL_PLATFORM_NOT_FOUND_KHR || (rc == CL_SUCCESS && *n == 0)) {
+        *n = 0;
+        return GS_OK; /* the loader found no ICD: no_device() explains */
+    }
+    int st = OCL(e, rc);
+    if (st != GS_OK)
+        return st;
+    *ids = calloc(*n, sizeof **ids);
+    if (!*ids)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    return OCL(e, clGetPlatformIDs(*n, *ids, NULL));
+}
+
+static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+                    struct gs_err *e)
+{
+    struct ocl_list list = {NULL, 0};
+    cl_platform_id *ids = NULL;
+    cl_uint n = 0;
+    char names[256];
+    char local_notice[512] = "";
+    int nvidia = 0;
+    *devs = NULL;
+    *count = 0;
+    if (notice_size)
+        notice[0] = '\0';
+    int st = list_platforms(&ids, &n, e);
+    if (st != GS_OK)
+        goto out;
+    platform_names(ids, n, names, sizeof names, &nvidia);
+    nvidia_notice(names, nvidia, local_notice, sizeof local_notice);
+    for (cl_uint p = 0; st == GS_OK && p < n; ++p)
+        st = open_platform(ids[p], p, &list, e);
+    if (st == GS_OK && list.count == 0)
+        st = no_device(n, names, local_notice, e);
+    if (st != GS_OK)
+        goto out;
+    if (notice_size)
+        gs_strlcpy(notice, local_notice, notice_size);
+    *devs = list.devs;
+    *count = list.count;
+    list.devs = NULL;
+    list.count = 0;
+out:
+    ocl_release(list.devs, list.count);
+    free(ids);
+    return st;
+}
+
+/* ---- Occupancy ----------------------------------------------------------- */
+
+/* Per-SM residency limits by compute capability (CUDA C Programming Guide,
+ * "Technical Specifications per Compute Capability"). */
+struct nv_sm_limits {
+    unsigned cc_hi, cc_lo; /* cc_lo ~0u: any */
+    unsigned threads, blocks;
+};
+
+/* Blocks per SM as in CUDA 13.0's cuda_occupancy.h; threads per SM from the
+ * guide's table. Not checked on hardware here: 10.1/11.0, whose threads per SM
+ * are assumed to be 1536 like the other parts with 24 blocks. */
+static const struct nv_sm_limits nv_sm_table[] = {
+    {3, ~0u, 2048, 16},  {5, ~0u, 2048, 32},  {6, ~0u, 2048, 32},  {7, 5, 1024, 16},
+    {7, ~0u, 2048, 32},  {8, 0, 2048, 32},    {8, 6, 1536, 16},    {8, 7, 2048, 16},
+    {8, 9, 1536, 24},    {9, ~0u, 2048, 32},  {10, 1, 1536, 24},   {10, ~0u, 2048, 32},
+    {11, 0, 1536, 24},   {11, ~0u, 2048, 32}, {12, ~0u, 1536, 24},
+};
+
+static struct nv_sm_limits nv_sm(unsigned hi, unsigned lo)
+{
+    for (size_t i = 0; i < sizeof nv_sm_table / sizeof nv_sm_table[0]; ++i)
+        if (nv_sm_table[i].cc_hi == hi &&
+            (nv_sm_table[i].cc_lo == lo || nv_sm_table[i].cc_lo == ~0u))
+            return nv_sm_table[i];
+    const struct nv_sm_limits fallback = {hi, lo, 2048, 32};
+    return fallback;
+}
+
+/* NVIDIA: blocks = min(threads per SM / block rounded up to whole warps,
+ * blocks per SM), from the compute capability, which is what CUDA's
+ * occupancy calculator gives for a kernel limited neither by registers nor
+ * by shared memory. OpenCL cannot report a kernel's register count (the
+ * program is PTX until the driver compiles it), so the rule assumes these
+ * small kernels stay under registers-per-SM / threads-per-SM registers a
+ * thread (32 on cc 9.0), and they use no local memory. */
+static unsigned nvidia_blocks(const struct ocl_device *d, unsigned block, char *rule,
+                              unsigned rule_size)
+{
+    const struct nv_sm_limits sm = nv_sm(d->cc_major, d->cc_minor);
+    const unsigned warp = d->warp ? d->warp : 32;
+    const unsigned threads = (block + warp - 1) / warp * warp;
+    unsigned blocks = sm.threads / threads;
+    if (blocks > sm.blocks)
+        blocks = sm.blocks;
+    snprintf(rule, rule_size,
+             "cc %u.%u: min(%u threads/SM / %u, %u blocks/SM); assumes <= %u registers a thread",
+             d->cc_major, d->cc_minor, sm.threads, threads, sm.blocks,
+             d->regs_per_block ? d->regs_per_block / sm.threads : 32);
+    return blocks;
+}
+
+/* Other GPUs: no occupancy query exists, so assume 2048 resident work-items
+ * per compute unit (an NVIDIA SM holds 2048, an AMD GCN CU 2560), capped at
+ * 32 groups. CPUs and the rest: 4 work-groups per compute unit, as the host
+ * backend, enough for PoCL to keep every core busy. */
+static unsigned generic_blocks(const struct ocl_device *d, unsigned block, char *rule,
+                               unsigned rule_size)
+{
+    if (!d->base.is_gpu) {
+        snprintf(rule, rule_size, "no occupancy on a CPU: %u work-groups per compute unit",
+                 OCL_CPU_BLOCKS_PER_UNIT);
+        return OCL_CPU_BLOCKS_PER_UNIT;
+    }
+    unsigned blocks = OCL_GPU_RESIDENT_ITEMS / block;
+    if (blocks > OCL_GPU_MAX_GROUPS_PER_UNIT)
+        blocks = OCL_GPU_MAX_GROUPS_PER_UNIT;
+    if (blocks == 0)
+        blocks = 1;
+    snprintf(rule, rule_size,
+             "no OpenCL occupancy query: assumes %u resident work-items per compute unit, "
+             "at most %u groups",
+             OCL_GPU_RESIDENT_ITEMS, OCL_GPU_MAX_GROUPS_PER_UNIT);
+    return blocks;
+}
+
+static int ocl_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
+                               unsigned *blocks, char *rule, unsigned rule_size,
+                               struct gs_err *e)
+{
+    const struct ocl_device *d = (const struct ocl_device *)dev;
+    if ((unsigned)kernel >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "opencl: unknown kernel %d", (int)kernel);
+    if (block == 0 || block > dev->max_block)
+        return gs_err_set(e, GS_USAGE, "opencl: block of %u threads is outside 1..%u on %s",
+                          block, dev->max_block, dev->name);
+    *blocks = d->nv ? nvidia_blocks(d, block, rule, rule_size)
+                    : generic_blocks(d, block, rule, rule_size);
+    return GS_OK;
+}
+
+/* ---- Launch rules -------------------------------------------------------- */
+
+/* The largest local size the specification lets this kernel run with. */
+static size_t kernel_group_limit(const struct ocl_device *d, enum gs_kernel_id kernel)
+{
+    size_t group = d->max_group < d->max_item_size ? d->max_group : d->max_item_size;
+    if ((unsigned)kernel < GS_KERNEL_COUNT && d->kernel_group[kernel] < group)
+        group = d->kernel_group[kernel];
+    return group;
+}
+
+static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_launch *l, char *why,
+                               unsigned why_size)
+{
+    const struct ocl_device *d = (const struct ocl_device *)dev;
+    const uint64_t range =
+        d->address_bits >= 64 ? UINT64_MAX : (1ull << d->address_bits) - 1;
+    if (l->block == 0) {
+        gs_strlcpy(why, "a local size of 0 is no work-group size (not enqueued)", why_size);
+        return 0;
+    }
+    if (l->global == 0) {
+        if (d->version >= 21) {
+            snprintf(why, why_size, "OpenCL %u.%u runs an empty NDRange as a no-op (2.1 and later)",
+                     d->version / 10, d->version % 10);
+            return 1;
+        }
+        snprintf(why, why_size,
+                 "OpenCL %u.%u refuses an empty NDRange (CL_INVALID_GLOBAL_WORK_SIZE); "
+                 "2.1 and later run it as a no-op",
+                 d->version / 10, d->version % 10);
+        return 0;
+    }
+    const size_t group = kernel_group_limit(d, l->kernel);
+    if (l->block > group) {
+        snprintf(why, why_size,
+                 "local size %llu above the kernel's limit %zu (CL_KERNEL_WORK_GROUP_SIZE, "
+                 "device maxima): CL_INVALID_WORK_GROUP_SIZE",
+                 (unsigned long long)l->block, group);
+        return 0;
+    }
+    if (l->global > range) {
+        snprintf(why, why_size,
+                 "global size above the device's %u-bit size_t (CL_INVALID_GLOBAL_WORK_SIZE)",
+                 d->address_bits);
+        return 0;
+    }
+    if (l->global % l->block != 0 && d->ragged) {
+        gs_strlcpy(why, "non-uniform work-groups: the device has them and the program is built "
+                        "as OpenCL C 2.0 or later", why_size);
+        return 1;
+    }
+    if (l->global % l->block != 0) {
+        snprintf(why, why_size,
+                 "global %llu is not a multiple of local %llu and work-groups must be uniform: "
+                 "%s (CL_INVALID_WORK_GROUP_SIZE)",
+                 (unsigned long long)l->global, (unsigned long long)l->block, d->uniform_why);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- Buffers ------------------------------------------------------------- */
+
+static int ocl_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
+                     struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    struct gs_buf *b = calloc(1, sizeof *b);
+    if (!b)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    /* clCreateBuffer refuses size 0; 4 bytes keep a zero-length buffer valid. */
+    const size_t size = bytes < 4 ? 4 : (size_t)bytes;
+    cl_int rc = CL_SUCCESS;
+    int st = OCL(e, (b->mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
+    if (st != GS_OK) {
+        free(b);
+        return st;
+    }
+    b->bytes = bytes;
+    b->next = d->buffers;
+    if (d->buffers)
+        d->buffers->prev = b;
+    d->buffers = b;
+    *buf = b;
+    return GS_OK;
+}
+
+static int ocl_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
+                     struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if (bytes > buf->bytes)
+        return gs_err_set(e, GS_USAGE, "opencl: write of %llu bytes into a %llu-byte buffer",
+                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
+    if (bytes == 0)
+        return GS_OK; /* a zero-size transfer is CL_INVALID_VALUE */
+    return OCL(e, clEnqueueWriteBuffer(d->queue, buf->mem, CL_TRUE, 0, (size_t)bytes, src, 0,
+                                       NULL, NULL));
+}
+
+static int ocl_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
+                    struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if (bytes > buf->bytes)
+        return gs_err_set(e, GS_USAGE, "opencl: read of %llu bytes from a %llu-byte buffer",
+                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
+    if (bytes == 0)
+        return GS_OK;
+    return OCL(e, clEnqueueReadBuffer(d->queue, buf->mem, CL_TRUE, 0, (size_t)bytes, dst, 0,
+                                      NULL, NULL));
+}
+
+static void ocl_free(struct gs_device *dev, struct gs_buf *buf)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if (!buf)
+        return;
+    if (buf->prev)
+        buf->prev->next = buf->next;
+    else
+        d->buffers = buf->next;
+    if (buf->next)
+        buf->next->prev = buf->prev;
+    clReleaseMemObject(buf->mem);
+    free(buf);
+}
+
+/* ---- Launch and copy ----------------------------------------------------- */
+
+/* The command's duration by the device's clock. */
+static int event_ms(cl_event ev, double *ms, struct gs_err *e)
+{
+    cl_ulong start = 0, end = 0;
+    int st;
+    if ((st = OCL(e, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                             &start, NULL))) != GS_OK ||
+        (st = OCL(e, clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                             NULL))) != GS_OK)
+        return st;
+    *ms = end > start ? (double)(end - start) / 1e6 : 0.0;
+    return GS_OK;
+}
+
+static int set_args(cl_kernel k, const struct gs_launch *l, struct gs_err *e)
+{
+    /* A NULL buffer (b of a copy kernel) is passed as a NULL __global pointer. */
+    const cl_mem a = l->a ? l->a->mem : NULL;
+    const cl_mem b = l->b ? l->b->mem : NULL;
+    const cl_mem out = l->out ? l->out->mem : NULL;
+    const cl_ulong n = l->n, param = l->param;
+    int st;
+    if ((st = OCL(e, clSetKernelArg(k, 0, sizeof a, &a))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 1, sizeof b, &b))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 2, sizeof out, &out))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 3, sizeof n, &n))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 4, sizeof param, &param))) != GS_OK)
+        return st;
+    return GS_OK;
+}
+
+/* Whether an enqueue error is the API refusing the launch's shape, rather
+ * than a broken object or an exhausted host: those are errors, not results. */
+static int is_refusal(cl_int rc)
+{
+    switch (rc) {
+    case CL_INVALID_COMMAND_QUEUE:
+    case CL_INVALID_KERNEL:
+    case CL_INVALID_CONTEXT:
+    case CL_INVALID_KERNEL_ARGS:
+    case CL_INVALID_PROGRAM_EXECUTABLE:
+    case CL_INVALID_EVENT_WAIT_LIST:
+    case CL_INVALID_MEM_OBJECT:
+    case CL_OUT_OF_HOST_MEMORY:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+static void record_refusal(cl_int rc, size_t global, size_t local, struct gs_launch_result *r)
+{
+    const struct ocl_error *err = ocl_error(rc);
+    r->accepted = 0;
+    r->api_code = rc;
+    gs_strlcpy(r->api_error, err->name, sizeof r->api_error);
+    snprintf(r->api_message, sizeof r->api_message,
+             "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global, local, err->text);
+}
+
+static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
+                      struct gs_launch_result *r, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if ((unsigned)l->kernel >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "opencl: unknown kernel %d", (int)l->kernel);
+    const size_t global = (size_t)l->global, local = (size_t)l->block;
+    if (global != l->global || local != l->block)
+        return gs_err_set(e, GS_USAGE, "opencl: launch shape exceeds the host's size_t");
+    if (local == 0) {
+        /* The specification gives no meaning to a local size of 0 (PoCL
+         * takes it as "choose one"), so it is not sent: it is no block size. */
+        r->accepted = 0;
+        r->api_code = 0;
+        gs_strlcpy(r->api_error, "not sent", sizeof r->api_error);
+        gs_strlcpy(r->api_message,
+                   "a local size of 0 is undefined in OpenCL (PoCL picks its own); not enqueued",
+                   sizeof r->api_message);
+        return GS_OK;
+    }
+    cl_kernel k = d->kernels[l->kernel];
+    int st = set_args(k, l, e);
+    if (st != GS_OK)
+        return st;
+    cl_event ev = NULL;
+    /* Not through OCL(): a refused shape is the result being measured. */
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL,
+                                             timed ? &ev : NULL);
+    if (rc != CL_SUCCESS && is_refusal(rc)) {
+        record_refusal(rc, global, local, r);
+        return GS_OK;
+    }
+    st = OCL(e, rc);
+    if (st == GS_OK)
+        st = OCL(e, clFinish(d->queue));
+    if (st == GS_OK && timed)
+        st = event_ms(ev, &r->ms, e);
+    if (ev)
+        clReleaseEvent(ev);
+    if (st == GS_OK)
+        r->accepted = 1;
+    return st;
+}
+
+static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
+                    uint64_t bytes, double *ms, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if (bytes > dst->bytes || bytes > src->bytes)
+        return gs_err_set(e, GS_USAGE, "opencl: copy of %llu bytes exceeds a buffer",
+                          (unsigned long long)bytes);
+    *ms = 0.0;
+    if (bytes == 0)
+        return GS_OK; /* a zero-size copy is CL_INVALID_VALUE */
+    cl_event ev = NULL;
+    int st = OCL(e, clEnqueueCopyBuffer(d->queue, src->mem, dst->mem, 0, 0, (size_t)bytes, 0,
+                                        NULL, &ev));
+    if (st == GS_OK)
+        st = OCL(e, clWaitForEvents(1, &ev));
+    if (st == GS_OK)
+        st = event_ms(ev, ms, e);
+    if (ev)
+        clReleaseEvent(ev);
+    return st;
+}
+
+const struct gs_backend gs_backend_opencl = {
+    .abi = GS_BACKEND_ABI,
+    .name = "opencl",
+    .description = "OpenCL 1.2-3.0 through the ICD loader: every platform's devices, "
+                   "kernels/ built by the driver at run time",
+    .open = ocl_open,
+    .release = ocl_release,
+    .blocks_per_unit = ocl_blocks_per_unit,
+    .predicts_accept = ocl_predicts_accept,
+    .alloc = ocl_alloc,
+    .write = ocl_write,
+    .read = ocl_read,
+    .free = ocl_free,
+    .launch = ocl_launch,
+    .copy = ocl_copy,
+};
