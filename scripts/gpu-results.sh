@@ -81,7 +81,8 @@ record "$ocl" "OpenCL: a T4's grid (160 blocks) on this device" "$g" --backend o
 record "$ocl" "OpenCL platforms and devices" "$g" --list --backend opencl || status=1
 # The same listing with only the system's ICD registrations (no NVIDIA entry
 # in containers): the program must say what is wrong and how to fix it.
-record "$ocl" "OpenCL with the NVIDIA ICD unregistered" env OCL_ICD_VENDORS=/etc/OpenCL/vendors "$g" --list --backend opencl
+record "$ocl" "OpenCL with the NVIDIA ICD unregistered" \
+  env -u OCL_ICD_FILENAMES OCL_ICD_VENDORS=/etc/OpenCL/vendors "$g" --list --backend opencl
 
 step "compute-sanitizer on the CUDA conformance test"
 # The suite refuses launches on purpose (a zero-block grid, a block above
@@ -89,7 +90,7 @@ step "compute-sanitizer on the CUDA conformance test"
 # Memory and initialization errors in kernels are what is checked.
 for tool in memcheck initcheck; do
   record "$cuda" "compute-sanitizer --tool $tool on the CUDA conformance test" \
-    compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 3 \
+    timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 3 \
     "$build/tests/test_conformance" cuda || status=1
 done
 
