@@ -228,7 +228,7 @@ static void cuda_version_text(int v, char *out, size_t size)
     snprintf(out, size, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-/* "CUDA runtime 13.0, driver 13.0" for api_version; the driver version is
+/* "CUDA runtime 13.0, driver API 13.0" for api_version; the driver version is
  * the NVIDIA one (580.65.06) when the kernel module says it, else the
  * driver API's. */
 static void cuda_versions(char *api, size_t api_size, char *driver, size_t driver_size)
@@ -239,7 +239,7 @@ static void cuda_versions(char *api, size_t api_size, char *driver, size_t drive
     (void)CUDA_CHECK(NULL, cudaDriverGetVersion(&drv));
     cuda_version_text(rt, rts, sizeof rts);
     cuda_version_text(drv, drvs, sizeof drvs);
-    snprintf(api, api_size, "CUDA runtime %s, driver %s", rts, drvs);
+    snprintf(api, api_size, "CUDA runtime %s, driver API %s", rts, drvs);
     cuda_nvidia_driver_version(driver, driver_size);
     if (!driver[0])
         snprintf(driver, driver_size, "CUDA driver API %s", drvs);

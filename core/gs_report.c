@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CELL 12
+#define CELL 14
 
 int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
 {

@@ -32,28 +32,41 @@ run() {
   return $rc
 }
 
-# record FILE TITLE CMD...: a results file with the command, the machine line,
-# the date, and the command's output in a text block.
+# record FILE TITLE CMD...: append to a results file the command, the
+# machine line, the date, the command's standard output in a text block and
+# its standard error (notes, warnings) in a second one. Paths under OUTDIR and
+# BUILD_DIR are shown relative, as a user would type them.
 record() {
   local file=$1 title=$2
   shift 2
-  local tmp
-  tmp=$(mktemp)
-  "$@" > "$tmp" 2>&1
+  local so se shown
+  so=$(mktemp)
+  se=$(mktemp)
+  "$@" > "$so" 2> "$se"
   local rc=$?
+  shown=$(printf '%s ' "$@" | sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e 's/ $//')
   {
     echo "# $title"
     echo
     echo "- date: $date_utc"
     echo "- device and driver (nvidia-smi): $smi"
     echo "- toolkit: $nvcc_v"
-    echo "- command: \`${*/#$build\/gridstride/gridstride}\` (exit $rc)"
+    echo "- command: \`$shown\` (exit $rc)"
     echo
     echo '```text'
-    cat "$tmp"
+    cat "$so"
     echo '```'
+    if [ -s "$se" ]; then
+      echo
+      echo "standard error:"
+      echo
+      echo '```text'
+      cat "$se"
+      echo '```'
+    fi
+    echo
   } >> "$file"
-  rm -f "$tmp"
+  rm -f "$so" "$se"
   return $rc
 }
 
@@ -97,7 +110,7 @@ done
 step "bandwidth"
 start=$(date +%s)
 record "$bw" "Bandwidth: CUDA and OpenCL side by side" \
-  "$g" bandwidth --svg "$out/h200-bandwidth.svg" --json "$out/h200-bandwidth.json" || status=1
+  "$g" bandwidth --quiet --svg "$out/h200-bandwidth.svg" --json "$out/h200-bandwidth.json" || status=1
 echo "- wall time of the bandwidth run: $(( $(date +%s) - start )) s" >> "$bw"
 
 step "done (status $status)"
