@@ -10,7 +10,8 @@
 #include "gs_output.h"
 #include "gs_table.h"
 
-#define GS_BENCH_DEFAULT_BYTES (1ull << 30)
+#define GS_BENCH_DEFAULT_BYTES (1ull << 30)     /* GPUs: far beyond any L2 */
+#define GS_BENCH_DEFAULT_CPU_BYTES (64ull << 20) /* a CPU device in the run: minutes, not hours */
 #define GS_BENCH_DEFAULT_REPS 20u
 #define GS_BENCH_WARMUP 3u
 
@@ -72,7 +73,11 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
         *n = cli->bw_bytes / 4;
         return GS_OK;
     }
-    *n = (GS_BENCH_DEFAULT_BYTES < cap ? GS_BENCH_DEFAULT_BYTES : cap) / 4;
+    uint64_t want = GS_BENCH_DEFAULT_BYTES;
+    for (int i = 0; i < ndevs; ++i)
+        if (!devs[i]->is_gpu)
+            want = GS_BENCH_DEFAULT_CPU_BYTES;
+    *n = (want < cap ? want : cap) / 4;
     if (*n < 1024)
         return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run", limit);
     return GS_OK;

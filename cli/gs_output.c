@@ -1,11 +1,45 @@
 #include "gs_output.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Temporary files still open, so that an interrupted run (Ctrl-C, a CI
+ * timeout) removes them too: no partial file is ever left behind. */
+#define GS_MAX_PENDING 4
+static char *volatile pending[GS_MAX_PENDING];
+
+static void remove_pending_and_die(int sig)
+{
+    for (int i = 0; i < GS_MAX_PENDING; ++i)
+        if (pending[i])
+            unlink(pending[i]); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void track(struct gs_outfile *f, int on)
+{
+    static int handlers;
+    if (!handlers) {
+        handlers = 1;
+        signal(SIGINT, remove_pending_and_die);
+        signal(SIGTERM, remove_pending_and_die);
+        signal(SIGHUP, remove_pending_and_die);
+    }
+    for (int i = 0; i < GS_MAX_PENDING; ++i) {
+        if (on && !pending[i]) {
+            pending[i] = f->tmp;
+            return;
+        }
+        if (!on && pending[i] == f->tmp)
+            pending[i] = NULL;
+    }
+}
 
 int gs_outfile_open(struct gs_outfile *f, const char *path, const char *what, struct gs_err *e)
 {
@@ -26,6 +60,7 @@ int gs_outfile_open(struct gs_outfile *f, const char *path, const char *what, st
         return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s; choose a writable path", what,
                           path, strerror(err));
     }
+    track(f, 1);
     return GS_OK;
 }
 
@@ -72,6 +107,7 @@ int gs_outfile_commit(struct gs_outfile *f, const struct gs_str *s, const char *
         gs_outfile_abort(f);
         return gs_err_set(e, GS_IO, "%s: cannot create '%s': %s", what, f->path, strerror(err));
     }
+    track(f, 0);
     f->tmp[0] = '\0';
     return GS_OK;
 }
@@ -83,5 +119,6 @@ void gs_outfile_abort(struct gs_outfile *f)
     f->fd = -1;
     if (f->tmp[0])
         unlink(f->tmp);
+    track(f, 0);
     f->tmp[0] = '\0';
 }

@@ -32,6 +32,11 @@ run() {
   return $rc
 }
 
+# Paths as a user of the checkout would type them.
+relative() {
+  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g"
+}
+
 # record FILE TITLE CMD...: append to a results file the command, the
 # machine line, the date, the command's standard output in a text block and
 # its standard error (notes, warnings) in a second one. Paths under OUTDIR and
@@ -44,7 +49,7 @@ record() {
   se=$(mktemp)
   "$@" > "$so" 2> "$se"
   local rc=$?
-  shown=$(printf '%s ' "$@" | sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e 's/ $//')
+  shown=$(printf '%s ' "$@" | relative | sed -e 's/ $//')
   {
     echo "# $title"
     echo
@@ -54,14 +59,14 @@ record() {
     echo "- command: \`$shown\` (exit $rc)"
     echo
     echo '```text'
-    cat "$so"
+    relative < "$so"
     echo '```'
     if [ -s "$se" ]; then
       echo
       echo "standard error:"
       echo
       echo '```text'
-      cat "$se"
+      relative < "$se"
       echo '```'
     fi
     echo
@@ -75,14 +80,15 @@ step "configure and build ($build)"
 run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
 run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 
-step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
-GRIDSTRIDE_REQUIRE=cuda,opencl run ctest --test-dir "$build" --output-on-failure || status=1
-grep -E "tests passed|Test +#|Skipped|Failed" "$log" | tail -12
-
 g="$build/gridstride"
 side="$out/h200-side-by-side.md"; cuda="$out/h200-cuda.md"; ocl="$out/h200-opencl.md"
-bw="$out/h200-bandwidth.md"
-rm -f "$side" "$cuda" "$ocl" "$bw"
+bw="$out/h200-bandwidth.md"; tests="$out/h200-ctest.md"
+rm -f "$side" "$cuda" "$ocl" "$bw" "$tests"
+
+step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
+record "$tests" "The test suite, with both GPU backends demanded" \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure || status=1
+grep -E "tests passed|Test +#|Skipped|Failed" "$tests" | tail -12
 
 step "tables"
 record "$side" "host, CUDA and OpenCL side by side" "$g" || status=1
