@@ -1,5 +1,5 @@
 /* The host backend: the reference implementation of the backend interface,
- * and the template to copy for a new one (see CONTRIBUTING in README.md).
+ * and the template to copy for a new one (README.md, "Adding a backend").
  *
  * It runs the kernels of kernels/gs_kernels.h as plain C, with CUDA's launch
  * semantics: a launch is grid x block threads, thread (b, t) sees

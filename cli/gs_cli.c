@@ -121,10 +121,12 @@ static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
             len -= sl;
         }
     }
-    if (len == 0 || len >= sizeof digits)
-        return gs_err_set(e, GS_USAGE, "--bytes: '%s' is not a size; write it like 1GiB, 256MiB or 1073741824", s);
-    memcpy(digits, s, len);
-    digits[len] = '\0';
+    memcpy(digits, s, len < sizeof digits ? len : 0);
+    digits[len < sizeof digits ? len : 0] = '\0';
+    if (len == 0 || len >= sizeof digits || strspn(digits, "0123456789") != len)
+        return gs_err_set(e, GS_USAGE,
+                          "--bytes: '%s' is not a size; write it like 1GiB, 256MiB, 512KiB or 1073741824",
+                          s);
     uint64_t v;
     int rc = gs_parse_u64(digits, 1, (1ull << 44) / mult, "--bytes", &v, e);
     if (rc != GS_OK)

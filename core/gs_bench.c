@@ -7,6 +7,7 @@
 #include "gs_device.h"
 #include "gs_table.h"
 #include "gs_verify.h"
+#include "gs_workspace.h"
 
 uint64_t gs_bench_device_bytes(uint64_t n)
 {
@@ -180,8 +181,7 @@ static void summarise(struct gs_bench *b)
 int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs_bench *b,
                  struct gs_err *e)
 {
-    struct gs_buf *da = NULL, *db = NULL, *dout = NULL;
-    float *a = NULL, *bb = NULL, *ref = NULL, *out = NULL;
+    struct gs_workspace w = {0};
     double *samples = NULL;
     int rc;
 
@@ -206,32 +206,15 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     b->threads = b->grid * b->block;
     plan_rows(b);
 
-    const uint64_t bytes = gs_table_buffer_bytes(p->n);
-    a = malloc(bytes);
-    bb = malloc(bytes);
-    ref = malloc(bytes);
-    out = malloc(bytes);
     samples = malloc(p->reps * sizeof *samples);
-    if (!a || !bb || !ref || !out || !samples) {
-        rc = gs_err_set(e, GS_NOMEM, "bandwidth: cannot allocate host buffers of %llu bytes",
-                        (unsigned long long)bytes);
-        goto out;
-    }
-    gs_fill_inputs(a, bb, p->n + GS_GUARD_ELEMS);
-    gs_fill_expected(GS_OP_ADD, a, bb, ref, p->n);
-    if ((rc = gs_dev_alloc(dev, bytes, &da, e)) != GS_OK ||
-        (rc = gs_dev_alloc(dev, bytes, &db, e)) != GS_OK ||
-        (rc = gs_dev_alloc(dev, bytes, &dout, e)) != GS_OK ||
-        (rc = gs_dev_write(dev, da, a, bytes, e)) != GS_OK ||
-        (rc = gs_dev_write(dev, db, bb, bytes, e)) != GS_OK)
+    if (!samples)
+        return gs_err_set(e, GS_NOMEM, "bandwidth: out of memory");
+    if ((rc = gs_workspace_open(&w, dev, p->n, e)) != GS_OK)
         goto out;
     for (int i = 0; i < b->nrows; ++i) {
         struct gs_bench_row *r = &b->rows[i];
-        const float *want = gs_kernel_info(r->launch.kernel)->op == GS_OP_COPY ? a : ref;
-        r->launch.a = da;
-        r->launch.b = db;
-        r->launch.out = dout;
-        rc = run_row(dev, p, r, out, want, samples, e);
+        gs_workspace_bind(&w, &r->launch);
+        rc = run_row(dev, p, r, w.out, gs_workspace_ref(&w, r->launch.kernel), samples, e);
         r->launch.a = r->launch.b = r->launch.out = NULL;
         if (rc != GS_OK)
             goto out;
@@ -240,13 +223,7 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     }
     summarise(b);
 out:
-    gs_dev_free(dev, da);
-    gs_dev_free(dev, db);
-    gs_dev_free(dev, dout);
-    free(a);
-    free(bb);
-    free(ref);
-    free(out);
+    gs_workspace_close(&w);
     free(samples);
     return rc;
 }

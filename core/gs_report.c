@@ -107,12 +107,42 @@ static void text_group_header(const struct gs_report_in *in, int ncols, int lead
     gs_str_printf(o, "\n");
 }
 
+/* One line of column letters, a group per device. */
+static void text_letters(const struct gs_report_in *in, int first, int last, struct gs_str *o)
+{
+    for (int i = 0; i < in->ntables; ++i) {
+        gs_str_printf(o, " | ");
+        for (int c = first; c <= last; ++c)
+            if (in->plan->columns & (1u << c))
+                gs_str_printf(o, "%*s", CELL, gs_column_letter((enum gs_column)c));
+    }
+    gs_str_printf(o, "\n");
+}
+
+/* The cells of one row of a section, a group per device, and the newline. */
+static void text_cells(const struct gs_report_in *in, enum gs_section sec, int row, int first,
+                       int last, struct gs_str *o)
+{
+    char cell[48];
+    for (int i = 0; i < in->ntables; ++i) {
+        gs_str_printf(o, " | ");
+        for (int c = first; c <= last; ++c) {
+            const struct gs_case *k = gs_table_find(in->tables[i], sec, (enum gs_column)c, row);
+            if (!k)
+                continue;
+            gs_case_cell(k, cell, sizeof cell);
+            gs_str_printf(o, "%*s", CELL, cell);
+        }
+    }
+    gs_str_printf(o, "\n");
+}
+
 static void text_sizes(const struct gs_report_in *in, struct gs_str *o)
 {
     const struct gs_plan *p = in->plan;
     const int ncols = columns_in(p->columns, GS_COL_A, GS_COL_D);
     const unsigned block = p->block ? p->block : GS_DEFAULT_BLOCK;
-    char cell[48];
+
 
     for (int c = 0; c < GS_COLUMNS; ++c)
         if (p->columns & (1u << c))
@@ -121,29 +151,12 @@ static void text_sizes(const struct gs_report_in *in, struct gs_str *o)
     gs_str_printf(o, "\n");
     text_group_header(in, ncols, 24, o);
     gs_str_printf(o, "%12s %11s", "n", "blocks(A)");
-    for (int i = 0; i < in->ntables; ++i) {
-        gs_str_printf(o, " | ");
-        for (int c = 0; c < GS_COLUMNS; ++c)
-            if (p->columns & (1u << c))
-                gs_str_printf(o, "%*s", CELL, gs_column_letter((enum gs_column)c));
-    }
-    gs_str_printf(o, "\n");
+    text_letters(in, GS_COL_A, GS_COL_D, o);
     for (int r = 0; r < p->nsizes; ++r) {
         const uint64_t n = p->sizes[r];
         gs_str_printf(o, "%12llu %11llu", (unsigned long long)n,
                       (unsigned long long)(n / block + (n % block != 0)));
-        for (int i = 0; i < in->ntables; ++i) {
-            gs_str_printf(o, " | ");
-            for (int c = 0; c < GS_COLUMNS; ++c) {
-                const struct gs_case *k = gs_table_find(in->tables[i], GS_SEC_SIZES,
-                                                        (enum gs_column)c, r);
-                if (!k)
-                    continue;
-                gs_case_cell(k, cell, sizeof cell);
-                gs_str_printf(o, "%*s", CELL, cell);
-            }
-        }
-        gs_str_printf(o, "\n");
+        text_cells(in, GS_SEC_SIZES, r, GS_COL_A, GS_COL_D, o);
     }
 }
 
@@ -151,34 +164,17 @@ static void text_shapes(const struct gs_report_in *in, struct gs_str *o)
 {
     const struct gs_plan *p = in->plan;
     const int ncols = columns_in(p->columns, GS_COL_C, GS_COL_D);
-    char cell[48], label[64];
+    char label[64];
     if (ncols == 0 || p->nshapes == 0)
         return;
     gs_str_printf(o, "\nn = %u under each launch shape (G = each device's grid):\n", GS_SHAPE_N);
     text_group_header(in, ncols, 24, o);
     gs_str_printf(o, "%-24s", "shape");
-    for (int i = 0; i < in->ntables; ++i) {
-        gs_str_printf(o, " | ");
-        for (int c = GS_COL_C; c <= GS_COL_D; ++c)
-            if (p->columns & (1u << c))
-                gs_str_printf(o, "%*s", CELL, gs_column_letter((enum gs_column)c));
-    }
-    gs_str_printf(o, "\n");
+    text_letters(in, GS_COL_C, GS_COL_D, o);
     for (int r = 0; r < p->nshapes; ++r) {
         shape_label(p, r, label, sizeof label);
         gs_str_printf(o, "%-24s", label);
-        for (int i = 0; i < in->ntables; ++i) {
-            gs_str_printf(o, " | ");
-            for (int c = GS_COL_C; c <= GS_COL_D; ++c) {
-                const struct gs_case *k = gs_table_find(in->tables[i], GS_SEC_SHAPES,
-                                                        (enum gs_column)c, r);
-                if (!k)
-                    continue;
-                gs_case_cell(k, cell, sizeof cell);
-                gs_str_printf(o, "%*s", CELL, cell);
-            }
-        }
-        gs_str_printf(o, "\n");
+        text_cells(in, GS_SEC_SHAPES, r, GS_COL_C, GS_COL_D, o);
     }
 }
 

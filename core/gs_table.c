@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gs_device.h"
+#include "gs_workspace.h"
 
 static const char *const column_letters[GS_COLUMNS] = {"A", "B", "C", "D"};
 static const char *const column_titles[GS_COLUMNS] = {
@@ -122,7 +123,6 @@ static int run_case(struct gs_device *dev, struct gs_case *c, float *out, const 
         return rc;
     c->held = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
                                   sizeof c->mismatch);
-    c->launch.a = c->launch.b = c->launch.out = NULL;
     return GS_OK;
 }
 
@@ -130,8 +130,7 @@ int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_ta
                  struct gs_err *e)
 {
     struct gs_table *t = calloc(1, sizeof *t);
-    struct gs_buf *da = NULL, *db = NULL, *dout = NULL;
-    float *a = NULL, *b = NULL, *ref = NULL, *host_out = NULL;
+    struct gs_workspace w = {0};
     int rc = GS_OK;
 
     *out = NULL;
@@ -147,49 +146,23 @@ int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_ta
         rc = gs_err_set(e, GS_NOMEM, "out of memory");
         goto out;
     }
-
     uint64_t max_n = 0;
     for (int i = 0; i < t->ncases; ++i)
         if (t->cases[i].launch.n > max_n)
             max_n = t->cases[i].launch.n;
-    const uint64_t bytes = gs_table_buffer_bytes(max_n);
-    a = malloc(bytes);
-    b = malloc(bytes);
-    ref = malloc(bytes);
-    host_out = malloc(bytes);
-    if (!a || !b || !ref || !host_out) {
-        rc = gs_err_set(e, GS_NOMEM, "cannot allocate 4 host buffers of %llu bytes",
-                        (unsigned long long)bytes);
+    if ((rc = gs_workspace_open(&w, dev, max_n, e)) != GS_OK)
         goto out;
-    }
-    gs_fill_inputs(a, b, max_n + GS_GUARD_ELEMS);
-    gs_fill_expected(GS_OP_ADD, a, b, ref, max_n);
-
-    if ((rc = gs_dev_alloc(dev, bytes, &da, e)) != GS_OK ||
-        (rc = gs_dev_alloc(dev, bytes, &db, e)) != GS_OK ||
-        (rc = gs_dev_alloc(dev, bytes, &dout, e)) != GS_OK ||
-        (rc = gs_dev_write(dev, da, a, bytes, e)) != GS_OK ||
-        (rc = gs_dev_write(dev, db, b, bytes, e)) != GS_OK)
-        goto out;
-
     for (int i = 0; i < t->ncases; ++i) {
         struct gs_case *c = &t->cases[i];
-        c->launch.a = da;
-        c->launch.b = db;
-        c->launch.out = dout;
-        if ((rc = run_case(dev, c, host_out, ref, e)) != GS_OK)
+        gs_workspace_bind(&w, &c->launch);
+        rc = run_case(dev, c, w.out, gs_workspace_ref(&w, c->launch.kernel), e);
+        c->launch.a = c->launch.b = c->launch.out = NULL;
+        if (rc != GS_OK)
             goto out;
         t->failed += !c->held;
     }
-
 out:
-    gs_dev_free(dev, da);
-    gs_dev_free(dev, db);
-    gs_dev_free(dev, dout);
-    free(a);
-    free(b);
-    free(ref);
-    free(host_out);
+    gs_workspace_close(&w);
     if (rc != GS_OK) {
         gs_table_free(t);
         return rc;

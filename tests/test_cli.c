@@ -128,6 +128,10 @@ BAD(unknown_format, "unknown format 'xml'", "--backend", "host", "--format", "xm
 BAD(unknown_option, "unknown option '--colour'", "--backend", "host", "--colour")
 BAD(missing_value, "--grid needs a value", "--backend", "host", "--grid")
 BAD(repeated_option, "given twice", "--backend", "host", "--block", "256", "--block", "128")
+BAD(bandwidth_bytes_too_large, "do not fit", "bandwidth", "--backend", "host", "--bytes", "8192GiB")
+BAD(bandwidth_bytes_malformed, "not a size", "bandwidth", "--backend", "host", "--bytes", "1.5GiB")
+BAD(bandwidth_too_few_reps, "--reps", "bandwidth", "--backend", "host", "--reps", "2")
+BAD(table_option_in_bandwidth, "belong to the table", "bandwidth", "--backend", "host", "--sizes", "1")
 BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10")
 
 static void unwritable_output(void **state)
@@ -237,6 +241,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(missing_value),
         cmocka_unit_test(repeated_option),
         cmocka_unit_test(bandwidth_option_in_table),
+        cmocka_unit_test(bandwidth_bytes_too_large),
+        cmocka_unit_test(bandwidth_bytes_malformed),
+        cmocka_unit_test(bandwidth_too_few_reps),
+        cmocka_unit_test(table_option_in_bandwidth),
         cmocka_unit_test(unwritable_output),
         cmocka_unit_test(output_file_is_written_whole),
         cmocka_unit_test(help_and_version_exit_zero),

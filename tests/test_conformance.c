@@ -16,6 +16,7 @@
 #include "gs_registry.h"
 #include "gs_select.h"
 #include "gs_table.h"
+#include "gs_workspace.h"
 
 #define SKIP_CODE 77
 
@@ -118,78 +119,47 @@ static void zero_block_launch_matches_the_api_rule(void **state)
     gs_table_free(t);
 }
 
-struct bufs {
-    struct gs_buf *a, *b, *out;
-    float *ha, *hb, *ref, *hout;
-    uint64_t n;
-};
-
-static void bufs_open(struct bufs *x, uint64_t n)
+static void workspace_open(struct gs_workspace *w, uint64_t n)
 {
     struct gs_err e = {0};
-    const uint64_t bytes = gs_table_buffer_bytes(n);
-    x->n = n;
-    x->ha = malloc(bytes);
-    x->hb = malloc(bytes);
-    x->ref = malloc(bytes);
-    x->hout = malloc(bytes);
-    assert_true(x->ha && x->hb && x->ref && x->hout);
-    gs_fill_inputs(x->ha, x->hb, n + GS_GUARD_ELEMS);
-    assert_int_equal(gs_dev_alloc(dev, bytes, &x->a, &e), GS_OK);
-    assert_int_equal(gs_dev_alloc(dev, bytes, &x->b, &e), GS_OK);
-    assert_int_equal(gs_dev_alloc(dev, bytes, &x->out, &e), GS_OK);
-    assert_int_equal(gs_dev_write(dev, x->a, x->ha, bytes, &e), GS_OK);
-    assert_int_equal(gs_dev_write(dev, x->b, x->hb, bytes, &e), GS_OK);
+    if (gs_workspace_open(w, dev, n, &e) != GS_OK)
+        fail_msg("gs_workspace_open: %s", e.msg);
 }
 
-static void bufs_close(struct bufs *x)
-{
-    gs_dev_free(dev, x->a);
-    gs_dev_free(dev, x->b);
-    gs_dev_free(dev, x->out);
-    free(x->ha);
-    free(x->hb);
-    free(x->ref);
-    free(x->hout);
-}
-
-static struct gs_launch launch_on(const struct bufs *x, enum gs_kernel_id k, uint64_t grid,
-                                  uint64_t block)
+static struct gs_launch launch_on(const struct gs_workspace *w, enum gs_kernel_id k,
+                                  uint64_t grid, uint64_t block)
 {
     struct gs_launch l = {0};
     l.kernel = k;
-    l.n = x->n;
+    l.n = w->n;
     l.grid = grid;
     l.block = block;
     l.global = grid * block;
-    l.a = x->a;
-    l.b = x->b;
-    l.out = x->out;
+    gs_workspace_bind(w, &l);
     return l;
 }
 
 static void refused_launch_does_not_poison_the_next(void **state)
 {
     (void)state;
-    struct bufs x;
+    struct gs_workspace x;
     struct gs_launch_result r;
     struct gs_verdict v;
     struct gs_err e = {0};
-    bufs_open(&x, 611);
-    gs_fill_expected(GS_OP_ADD, x.ha, x.hb, x.ref, x.n);
+    workspace_open(&x, 611);
     /* A block of 2^20 threads is beyond every API's limit. */
     struct gs_launch bad = launch_on(&x, GS_K_ADD_GS, 1, 1u << 20);
     char why[160];
     assert_false(gs_dev_predicts_accept(dev, &bad, why, sizeof why));
-    assert_int_equal(gs_checked_launch(dev, &bad, x.hout, x.ref, &r, &v, &e), GS_OK);
+    assert_int_equal(gs_checked_launch(dev, &bad, x.out, x.sum, &r, &v, &e), GS_OK);
     assert_false(r.accepted);
     assert_true(r.api_error[0] != '\0');
     assert_int_equal(v.unwritten, x.n);
     struct gs_launch good = launch_on(&x, GS_K_ADD_GS, 3, 256);
-    assert_int_equal(gs_checked_launch(dev, &good, x.hout, x.ref, &r, &v, &e), GS_OK);
+    assert_int_equal(gs_checked_launch(dev, &good, x.out, x.sum, &r, &v, &e), GS_OK);
     assert_true(r.accepted);
     assert_int_equal(v.diag, 0);
-    bufs_close(&x);
+    gs_workspace_close(&x);
 }
 
 /* Every kernel the suite ships, benchmark variants included, is correct
@@ -198,9 +168,9 @@ static void refused_launch_does_not_poison_the_next(void **state)
 static void every_catalogue_kernel_is_correct_on_a_small_grid(void **state)
 {
     (void)state;
-    struct bufs x;
+    struct gs_workspace x;
     struct gs_err e = {0};
-    bufs_open(&x, 32 * 32 * 3 + 7);
+    workspace_open(&x, 32 * 32 * 3 + 7);
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
         const struct gs_kernel_info *info = gs_kernel_info((enum gs_kernel_id)k);
         if (info->rule != GS_RULE_ANY)
@@ -210,26 +180,27 @@ static void every_catalogue_kernel_is_correct_on_a_small_grid(void **state)
                   : info->param == GS_PARAM_STRIDE ? 32 : 0;
         struct gs_launch_result r;
         struct gs_verdict v;
-        gs_fill_expected(info->op, x.ha, x.hb, x.ref, x.n);
-        assert_int_equal(gs_checked_launch(dev, &l, x.hout, x.ref, &r, &v, &e), GS_OK);
+        assert_int_equal(gs_checked_launch(dev, &l, x.out, gs_workspace_ref(&x, info->id), &r, &v,
+                                           &e),
+                         GS_OK);
         if (!r.accepted || v.diag != 0)
             fail_msg("%s: accepted=%d, %llu wrong from %llu, guard %llu", info->name, r.accepted,
                      (unsigned long long)v.wrong, (unsigned long long)v.first_wrong,
                      (unsigned long long)v.guard_hits);
     }
-    bufs_close(&x);
+    gs_workspace_close(&x);
 }
 
 static void timed_launch_and_copy_report_device_time(void **state)
 {
     (void)state;
-    struct bufs x;
+    struct gs_workspace x;
     struct gs_err e = {0};
     struct gs_launch_result r;
     if (!(dev->caps & GS_CAP_TIMING)) {
         skip();
     }
-    bufs_open(&x, 1 << 20);
+    workspace_open(&x, 1 << 20);
     struct gs_launch l = launch_on(&x, GS_K_ADD_GS, 64, 256);
     assert_int_equal(gs_dev_launch(dev, &l, 1, &r, &e), GS_OK);
     assert_true(r.accepted);
@@ -239,15 +210,15 @@ static void timed_launch_and_copy_report_device_time(void **state)
         struct gs_verdict v;
         struct gs_launch copy = l;
         copy.kernel = GS_K_COPY_GS;
-        gs_poison(x.hout, x.n);
-        assert_int_equal(gs_dev_write(dev, x.out, x.hout, gs_table_buffer_bytes(x.n), &e), GS_OK);
-        assert_int_equal(gs_dev_copy(dev, x.out, x.a, x.n * sizeof(float), &ms, &e), GS_OK);
+        gs_poison(x.out, x.n);
+        assert_int_equal(gs_dev_write(dev, x.dout, x.out, gs_table_buffer_bytes(x.n), &e), GS_OK);
+        assert_int_equal(gs_dev_copy(dev, x.dout, x.da, x.n * sizeof(float), &ms, &e), GS_OK);
         assert_true(ms > 0.0);
-        assert_int_equal(gs_dev_read(dev, x.out, x.hout, gs_table_buffer_bytes(x.n), &e), GS_OK);
-        gs_verify(x.hout, x.ha, &copy, &v);
+        assert_int_equal(gs_dev_read(dev, x.dout, x.out, gs_table_buffer_bytes(x.n), &e), GS_OK);
+        gs_verify(x.out, x.a, &copy, &v);
         assert_int_equal(v.diag, 0);
     }
-    bufs_close(&x);
+    gs_workspace_close(&x);
 }
 
 int main(int argc, char **argv)

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "gs_model.h"
 #include "gs_select.h"
 
@@ -26,17 +28,6 @@ static int teardown(void **state)
     (void)state;
     gs_close_backend(&host);
     return 0;
-}
-
-static struct gs_launch launch_of(enum gs_kernel_id k, uint64_t n, uint64_t grid, uint64_t block)
-{
-    struct gs_launch l = {0};
-    l.kernel = k;
-    l.n = n;
-    l.grid = grid;
-    l.block = block;
-    l.global = grid * block;
-    return l;
 }
 
 static void monolithic_is_right_exactly_while_the_grid_covers_n(void **state)

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "gs_verify.h"
 
 struct fixture {
@@ -39,17 +41,6 @@ static void drop(struct fixture *f)
     free(f->b);
     free(f->ref);
     free(f->out);
-}
-
-static struct gs_launch launch_of(enum gs_kernel_id k, uint64_t n, uint64_t grid, uint64_t block)
-{
-    struct gs_launch l = {0};
-    l.kernel = k;
-    l.n = n;
-    l.grid = grid;
-    l.block = block;
-    l.global = grid * block;
-    return l;
 }
 
 static void inputs_are_nonzero_distinct_and_exact(void **state)
