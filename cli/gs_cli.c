@@ -141,7 +141,11 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     int rc = GS_OK;
     switch (o->id) {
     case OPT_BACKEND: c->backend = v; break;
-    case OPT_DEVICE: c->device = v; break;
+    case OPT_DEVICE:
+        if (!*v)
+            return gs_err_set(e, GS_USAGE, "--device: empty; give an index, id, name substring or all");
+        c->device = v;
+        break;
     case OPT_LIST: c->mode = GS_MODE_LIST; break;
     case OPT_SIZES: rc = gs_parse_sizes(v, c->sizes, &c->nsizes, e); break;
     case OPT_SHAPE:

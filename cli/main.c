@@ -40,8 +40,6 @@ int main(int argc, char **argv)
     }
     join_args(argc, argv, command, sizeof command);
     const int rc = gs_session_open(&cli, cli.mode != GS_MODE_LIST, &s, &e);
-    for (int i = 0; i < s.nnotes; ++i)
-        fprintf(stderr, "gridstride: note: %s\n", s.notes[i]);
     if (rc != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);
         gs_session_close(&s);
@@ -52,8 +50,12 @@ int main(int argc, char **argv)
     case GS_MODE_BANDWIDTH: code = gs_cmd_bandwidth(&cli, &s, command, &e); break;
     default: code = gs_cmd_table(&cli, &s, command, &e); break;
     }
+    /* Bad usage gets its one line; a run also says what it skipped. */
     if (code == 2)
         fprintf(stderr, "gridstride: %s\n", e.msg);
+    else
+        for (int i = 0; i < s.nnotes; ++i)
+            fprintf(stderr, "gridstride: note: %s\n", s.notes[i]);
     gs_session_close(&s);
     return code;
 }

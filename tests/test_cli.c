@@ -119,10 +119,13 @@ BAD(overflowing_size, "out of range", "--backend", "host", "--sizes", "999999999
 BAD(unallocatable_size, "choose a smaller n", "--backend", "host", "--sizes", "1099511627776")
 BAD(zero_block, "--block", "--backend", "host", "--block", "0")
 BAD(block_above_device_limit, "exceeds the largest block", "--backend", "host", "--block", "2048")
+/* every backend, some perhaps without a device: still one line */
+BAD(block_above_limit_all_backends, "exceeds the largest block", "--block", "4096")
 BAD(malformed_shape, "GRIDxBLOCK", "--backend", "host", "--shape", "160by256")
 BAD(zero_grid_shape, "--shape grid", "--backend", "host", "--shape", "0x256")
 BAD(unknown_backend, "unknown backend 'metal'", "--backend", "metal")
 BAD(unknown_device, "matches no host device", "--backend", "host", "--device", "no-such-gpu")
+BAD(empty_device, "--device: empty", "--backend", "host", "--device", "")
 BAD(unknown_kernel, "unknown kernel 'warp-shuffle'", "--backend", "host", "--kernels", "warp-shuffle")
 BAD(unknown_format, "unknown format 'xml'", "--backend", "host", "--format", "xml")
 BAD(unknown_option, "unknown option '--colour'", "--backend", "host", "--colour")
@@ -231,10 +234,12 @@ int main(int argc, char **argv)
         cmocka_unit_test(unallocatable_size),
         cmocka_unit_test(zero_block),
         cmocka_unit_test(block_above_device_limit),
+        cmocka_unit_test(block_above_limit_all_backends),
         cmocka_unit_test(malformed_shape),
         cmocka_unit_test(zero_grid_shape),
         cmocka_unit_test(unknown_backend),
         cmocka_unit_test(unknown_device),
+        cmocka_unit_test(empty_device),
         cmocka_unit_test(unknown_kernel),
         cmocka_unit_test(unknown_format),
         cmocka_unit_test(unknown_option),
