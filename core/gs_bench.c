@@ -46,7 +46,7 @@ static void plan_rows(struct gs_bench *b)
     static const unsigned strides[] = {2, 4, 8, 16, 32};
     static const struct { unsigned num, den; const char *label; } scales[] = {
         {1, 8, "G/8"}, {1, 4, "G/4"}, {1, 2, "G/2"}, {1, 1, "G"},
-        {2, 1, "2G"},  {4, 1, "4G"},  {16, 1, "16G"}};
+        {3, 2, "1.5G"}, {2, 1, "2G"}, {4, 1, "4G"}, {16, 1, "16G"}};
     const uint64_t G = b->grid;
     char label[64];
 

@@ -4,7 +4,9 @@
  * Rows: the API's own device-to-device copy (the ceiling); vector add as
  * monolithic, grid-stride, grid-stride x4 and grid-stride float4; copy
  * coalesced, chunked and lane-strided at S = 2..32; and the grid-stride add
- * at 1/8 .. 16 times the device grid (the launch-size curve).
+ * at 1/8 .. 16 times the device grid (the launch-size curve; 1.5 G is the
+ * one partial last wave of the curve: every block does the same work, so
+ * half a wave leaves half the machine idle at the end).
  * GB/s = (bytes read + bytes written) / median seconds / 1e9. */
 #ifndef GS_BENCH_H
 #define GS_BENCH_H
