@@ -16,8 +16,8 @@
  *     CUDA launches whole blocks, so launch() refuses it without a call.
  *
  * Contexts are created lazily, on the first call that needs a device
- * (alloc, launch, occupancy), so that listing eight GPUs does not pay for
- * eight contexts. */
+ * (alloc, launch, occupancy), so that opening the backend creates none:
+ * a device that is never used (another --device was chosen) never gets one. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -45,6 +45,7 @@
 
 #define OCL_MAX_GRID 0x7fffffffull     /* CUDA's grid limit; OpenCL has none of its own */
 #define OCL_CPU_BLOCKS_PER_UNIT 4u     /* as the host backend */
+#define OCL_CPU_MAX_GRID (1ull << 20)  /* as the host backend */
 #define OCL_GPU_RESIDENT_ITEMS 2048u   /* assumed per compute unit on a non-NVIDIA GPU */
 #define OCL_GPU_MAX_GROUPS_PER_UNIT 32u
 #define OCL_NVIDIA_ICD "libnvidia-opencl.so.1"
@@ -341,7 +342,9 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
     cl_device_type type = 0;
     cl_uint units = 0, bits = 0;
     cl_ulong mem = 0, alloc = 0;
-    size_t group = 0, items[3] = {0, 0, 0};
+    /* CL_DEVICE_MAX_WORK_ITEM_SIZES has one entry per dimension (at least 3);
+     * 64 leaves room for any device. */
+    size_t group = 0, items[64] = {0};
     int st;
     if ((st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof type, &type, NULL))) !=
             GS_OK ||
@@ -514,6 +517,10 @@ static int limit_block(struct ocl_device *d, struct gs_err *e)
     const uint64_t range = d->address_bits >= 64 ? UINT64_MAX : (1ull << d->address_bits) - 1;
     const uint64_t by_range = d->base.max_block ? range / d->base.max_block : 0;
     d->base.max_grid = by_range < OCL_MAX_GRID ? by_range : OCL_MAX_GRID;
+    /* A CPU device runs the work-items a few at a time, like the host
+     * backend: the same cap keeps any launch to seconds, not hours. */
+    if (!d->base.is_gpu && d->base.max_grid > OCL_CPU_MAX_GRID)
+        d->base.max_grid = OCL_CPU_MAX_GRID;
     return GS_OK;
 }
 
@@ -577,8 +584,11 @@ static int list_add(struct ocl_list *list, struct ocl_device *d, struct gs_err *
     return GS_OK;
 }
 
+/* A device that cannot be opened (its compiler fails, a query it does not
+ * answer) is skipped, and the first such failure is kept for the notice:
+ * one broken driver must not hide the other platforms' devices. */
 static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *list,
-                         struct gs_err *e)
+                         struct gs_err *skipped, struct gs_err *e)
 {
     cl_uint n = 0;
     cl_int rc = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
@@ -593,8 +603,13 @@ static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *l
     st = OCL(e, clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL));
     for (cl_uint i = 0; st == GS_OK && i < n; ++i) {
         struct ocl_device *d = NULL;
-        st = open_device(platform, ids[i], p, i, list->count, &d, e);
-        if (st == GS_OK)
+        struct gs_err why = {0};
+        const int opened = open_device(platform, ids[i], p, i, list->count, &d, &why);
+        if (opened == GS_NOMEM)
+            st = gs_err_set(e, opened, "%s", why.msg);
+        else if (opened != GS_OK && skipped->status == GS_OK)
+            gs_err_set(skipped, opened, "device %u:%u skipped: %s", p, i, why.msg);
+        else if (opened == GS_OK)
             st = list_add(list, d, e);
     }
     free(ids);
@@ -702,10 +717,18 @@ static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned
         goto out;
     platform_names(ids, n, names, sizeof names, &nvidia);
     nvidia_notice(names, nvidia, local_notice, sizeof local_notice);
+    struct gs_err skipped = {0};
     for (cl_uint p = 0; st == GS_OK && p < n; ++p)
-        st = open_platform(ids[p], p, &list, e);
-    if (st == GS_OK && list.count == 0)
+        st = open_platform(ids[p], p, &list, &skipped, e);
+    if (st == GS_OK && list.count == 0 && skipped.status != GS_OK)
+        st = gs_err_set(e, skipped.status, "%s", skipped.msg);
+    else if (st == GS_OK && list.count == 0)
         st = no_device(n, names, local_notice, e);
+    if (st == GS_OK && skipped.status != GS_OK) {
+        const size_t len = strlen(local_notice);
+        snprintf(local_notice + len, sizeof local_notice - len, "%s%.300s", len ? "; " : "",
+                 skipped.msg);
+    }
     if (st != GS_OK)
         goto out;
     if (notice_size)
@@ -986,6 +1009,7 @@ static int is_refusal(cl_int rc)
     case CL_INVALID_EVENT_WAIT_LIST:
     case CL_INVALID_MEM_OBJECT:
     case CL_OUT_OF_HOST_MEMORY:
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
         return 0;
     default:
         return 1;

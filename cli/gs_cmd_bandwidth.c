@@ -57,8 +57,13 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
             limit = devs[i]->name;
         }
     }
-    if (host && host / 2 / 4 < cap) {
-        cap = host / 2 / 4;
+    /* Four host buffers, and three more where a CPU device's live too. */
+    uint64_t buffers = 4;
+    for (int i = 0; i < ndevs; ++i)
+        if (!devs[i]->is_gpu)
+            buffers = 7;
+    if (host && host / 2 / buffers < cap) {
+        cap = host / 2 / buffers;
         limit = "this machine's memory";
     }
     cap = cap > GS_GUARD_ELEMS * 4 ? cap - GS_GUARD_ELEMS * 4 : 0;
@@ -90,7 +95,7 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     const struct gs_bench *done[GS_MAX_DEVICES];
     struct gs_device *devs[GS_MAX_DEVICES];
     int ndevs = 0, nruns = 0, code = 2, wrong = 0;
-    struct gs_outfile out, svg, json;
+    struct gs_outputs out = {0};
     struct gs_str text = {0}, chart = {0}, js = {0};
     struct progress prog;
 
@@ -122,16 +127,10 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     prog.quiet = cli->quiet;
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
 
-    if (gs_outfile_open(&out, cli->output, "--output", e) != GS_OK)
-        return 2;
-    if (cli->svg && gs_outfile_open(&svg, cli->svg, "--svg", e) != GS_OK) {
-        gs_outfile_abort(&out);
-        return 2;
-    }
-    if (cli->json && gs_outfile_open(&json, cli->json, "--json", e) != GS_OK) {
-        gs_outfile_abort(&out);
-        if (cli->svg)
-            gs_outfile_abort(&svg);
+    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK ||
+        (cli->svg && gs_outputs_add(&out, cli->svg, "--svg", e) != GS_OK) ||
+        (cli->json && gs_outputs_add(&out, cli->json, "--json", e) != GS_OK)) {
+        gs_outputs_abort(&out);
         return 2;
     }
     for (int i = 0; i < ndevs; ++i) {
@@ -146,25 +145,21 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     }
     const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command};
     gs_bench_report(&in, cli->format, &text);
+    const struct gs_str *texts[GS_MAX_OUTPUTS] = {&text};
+    int k = 1;
     if (cli->svg) {
         gs_bench_svg(&in, &chart);
-        if (gs_outfile_commit(&svg, &chart, "--svg", e) != GS_OK)
-            goto done;
+        texts[k++] = &chart;
     }
     if (cli->json) {
         gs_bench_report(&in, GS_FMT_JSON, &js);
-        if (gs_outfile_commit(&json, &js, "--json", e) != GS_OK)
-            goto done;
+        texts[k++] = &js;
     }
-    if (gs_outfile_commit(&out, &text, "--output", e) != GS_OK)
+    if (gs_outputs_commit(&out, texts, e) != GS_OK)
         goto done;
     code = wrong ? 1 : 0;
 done:
-    gs_outfile_abort(&out);
-    if (cli->svg)
-        gs_outfile_abort(&svg);
-    if (cli->json)
-        gs_outfile_abort(&json);
+    gs_outputs_abort(&out);
     gs_str_free(&text);
     gs_str_free(&js);
     gs_str_free(&chart);

@@ -21,9 +21,10 @@ static int check_limits(const struct gs_device *d, unsigned block, uint64_t grid
                         const struct gs_shape *shapes, int nshapes, struct gs_err *e)
 {
     if (block > d->max_block)
-        return gs_err_set(e, GS_USAGE, "--block %u exceeds the largest block of %s device %s (%u); "
-                                       "choose 1 to %u",
-                          block, d->backend->name, d->name, d->max_block, d->max_block);
+        return gs_err_set(e, GS_USAGE, "block %u%s exceeds the largest block of %s device %s (%u); "
+                                       "choose --block 1 to %u",
+                          block, block == GS_DEFAULT_BLOCK ? " (the default)" : "",
+                          d->backend->name, d->name, d->max_block, d->max_block);
     if (grid > d->max_grid)
         return gs_err_set(e, GS_USAGE, "--grid %llu exceeds the largest grid of %s device %s (%llu)",
                           (unsigned long long)grid, d->backend->name, d->name,
@@ -49,17 +50,25 @@ static int check_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n
         const struct gs_device *d = devs[i];
         if (bytes > d->max_alloc || (d->global_mem && 3 * bytes > d->global_mem))
             return gs_err_set(e, GS_USAGE,
-                              "--sizes: n = %llu needs 3 buffers of %llu bytes, more than %s device "
-                              "%s can allocate (%llu per buffer, %llu in all); choose a smaller n",
+                              "n = %llu needs 3 buffers of %llu bytes, more than %s device %s can "
+                              "allocate (%llu per buffer, %llu in all); choose a smaller n with "
+                              "--sizes (or a smaller --grid or --block, which set the T + 1 row)",
                               (unsigned long long)max_n, (unsigned long long)bytes,
                               d->backend->name, d->name, (unsigned long long)d->max_alloc,
                               (unsigned long long)d->global_mem);
     }
-    if (host && 4 * bytes > host / 2)
+    /* A CPU device's buffers live in the same memory as the host's copies
+     * (devices run one after another, so once). */
+    unsigned buffers = 4;
+    for (int i = 0; i < ndevs; ++i)
+        if (!devs[i]->is_gpu)
+            buffers = 7;
+    if (host && buffers * bytes > host / 2)
         return gs_err_set(e, GS_USAGE,
-                          "--sizes: n = %llu needs 4 host buffers of %llu bytes, more than half of "
-                          "this machine's %llu bytes; choose a smaller n",
-                          (unsigned long long)max_n, (unsigned long long)bytes,
+                          "n = %llu needs %u buffers of %llu bytes in this machine's memory, more "
+                          "than half of its %llu bytes; choose a smaller n with --sizes (or a "
+                          "smaller --grid or --block, which set the T + 1 row)",
+                          (unsigned long long)max_n, buffers, (unsigned long long)bytes,
                           (unsigned long long)host);
     return GS_OK;
 }
@@ -71,7 +80,7 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     struct gs_shape shapes[GS_MAX_SHAPES];
     uint64_t sizes[GS_MAX_SIZES];
     int nsizes = cli->nsizes, code = 2;
-    struct gs_outfile out;
+    struct gs_outputs out = {0};
     struct gs_str text = {0};
     struct gs_plan plan = {0};
 
@@ -108,8 +117,10 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     plan.nsizes = nsizes;
     if (check_memory(s->devs, s->ndevs, nsizes ? sizes[nsizes - 1] : 0, e) != GS_OK)
         return 2;
-    if (gs_outfile_open(&out, cli->output, "--output", e) != GS_OK)
+    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK) {
+        gs_outputs_abort(&out);
         return 2;
+    }
 
     int failed = 0;
     for (int i = 0; i < s->ndevs; ++i) {
@@ -125,11 +136,12 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     const struct gs_report_in in = {(const struct gs_table *const *)tables, s->ndevs, &plan,
                                     GS_VERSION_STRING, command};
     gs_report_table(&in, cli->format, &text);
-    if (gs_outfile_commit(&out, &text, "--output", e) != GS_OK)
+    const struct gs_str *texts[] = {&text};
+    if (gs_outputs_commit(&out, texts, e) != GS_OK)
         goto done;
     code = failed ? 1 : 0;
 done:
-    gs_outfile_abort(&out);
+    gs_outputs_abort(&out);
     gs_str_free(&text);
     for (int i = 0; i < s->ndevs; ++i)
         gs_table_free(tables[i]);
@@ -159,11 +171,13 @@ static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e)
 {
     struct gs_str text = {0};
-    struct gs_outfile out;
+    struct gs_outputs out = {0};
     const unsigned block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
     int code = 2;
-    if (gs_outfile_open(&out, cli->output, "--output", e) != GS_OK)
+    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK) {
+        gs_outputs_abort(&out);
         return 2;
+    }
     for (int i = 0; i < s->nopened; ++i) {
         const struct gs_opened *o = &s->opened[i];
         gs_str_printf(&text, "%s: %s\n", o->backend->name, o->backend->description);
@@ -176,9 +190,9 @@ int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e
         for (int d = 0; d < o->count; ++d)
             list_device(o->devs[d], block, &text);
     }
-    if (gs_outfile_commit(&out, &text, "--output", e) == GS_OK)
+    const struct gs_str *texts[] = {&text};
+    if (gs_outputs_commit(&out, texts, e) == GS_OK)
         code = 0;
-    gs_outfile_abort(&out);
     gs_str_free(&text);
     return code;
 }

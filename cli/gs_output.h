@@ -1,25 +1,38 @@
-/* Reports go to stdout or to a file that appears whole or not at all: the
- * text is written to a temporary file beside it, which is renamed into
- * place only after every byte was written. */
+/* Where reports go: stdout, or files that appear whole or not at all.
+ *
+ * Every output of a command is opened first, so an unwritable path fails
+ * before any work is done. A regular file is written to a temporary file
+ * beside it; only when every output has been written in full are the
+ * temporaries renamed into place. A symbolic link is followed to its target;
+ * a device or pipe (/dev/null, a FIFO) is written in place, since it cannot
+ * be replaced. An interrupted run (SIGINT, SIGTERM, SIGHUP) removes its
+ * temporaries. */
 #ifndef GS_OUTPUT_H
 #define GS_OUTPUT_H
 
 #include "gs_status.h"
 #include "gs_str.h"
 
+#define GS_MAX_OUTPUTS 3
+
 struct gs_outfile {
-    const char *path; /* NULL: stdout */
-    char tmp[4096];
-    int fd;
+    const char *what;   /* the option, for messages: "--output" */
+    char path[4096];    /* "" for stdout; a link resolved to its target */
+    char tmp[4112];     /* the temporary beside a regular file, else "" */
+    int fd;             /* open temporary, or -1 */
+    int in_place;       /* a device or pipe: written directly */
 };
 
-/* Create the temporary file now, so an unwritable path fails before any
- * work is done. `what` names the option in messages ("--output"). */
-int gs_outfile_open(struct gs_outfile *f, const char *path, const char *what, struct gs_err *e);
-/* Write all of s and move the file into place (or write to stdout). */
-int gs_outfile_commit(struct gs_outfile *f, const struct gs_str *s, const char *what,
-                      struct gs_err *e);
-/* Remove the temporary file, if any (safe after commit). */
-void gs_outfile_abort(struct gs_outfile *f);
+struct gs_outputs {
+    int n;
+    struct gs_outfile f[GS_MAX_OUTPUTS];
+};
+
+/* Add an output: path NULL for stdout. */
+int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, struct gs_err *e);
+/* Write texts[i] to output i, all of them, then move the files into place. */
+int gs_outputs_commit(struct gs_outputs *o, const struct gs_str *const *texts, struct gs_err *e);
+/* Remove every temporary still held (safe after commit, and to call twice). */
+void gs_outputs_abort(struct gs_outputs *o);
 
 #endif

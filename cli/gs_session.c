@@ -58,6 +58,9 @@ static int choose_backends(const char *list, const struct gs_backend **out, int 
         if (!dup && *n < GS_MAX_BACKENDS)
             out[(*n)++] = b;
     }
+    if (*n == 0)
+        return gs_err_set(e, GS_USAGE, "--backend: '%s' names no backend; give one of %s, a comma "
+                                       "list, or all", list, names);
     return GS_OK;
 }
 

@@ -1,8 +1,8 @@
 /* The backend interface: everything a GPU API has to provide to the suite.
  *
  * A backend is one `const struct gs_backend` of function pointers, defined in
- * its own folder (backend_host/ is the template to copy) and registered with
- * one line in CMake: gs_add_backend(<folder> <symbol>). The core never
+ * its own folder (backend_host/ is the template to copy) and registered by
+ * its CMakeLists.txt: gs_add_backend(<name> <library> <symbol>). The core never
  * includes a GPU header; backends never include each other or the reports.
  *
  * Conventions for every method:
@@ -90,7 +90,7 @@ struct gs_backend {
      * registered) goes into notice, one line, else notice[0] = 0. */
     int (*open)(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
                 struct gs_err *e);
-    /* Free what open() returned, with every buffer still held. */
+    /* Free what open() returned. The core frees every buffer first. */
     void (*release)(struct gs_device **devs, int count);
 
     /* Resident blocks per compute unit for `kernel` at `block` threads, and

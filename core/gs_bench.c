@@ -205,6 +205,18 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     }
     b->threads = b->grid * b->block;
     plan_rows(b);
+    /* Every row must be a launch the API takes: a refusal here would be a
+     * wrong choice of --grid or --block, not a result to time. */
+    for (int i = 0; i < b->nrows; ++i) {
+        const struct gs_bench_row *r = &b->rows[i];
+        char why[160];
+        if (!r->is_copy && !gs_dev_predicts_accept(dev, &r->launch, why, sizeof why))
+            return gs_err_set(e, GS_USAGE,
+                              "bandwidth: row '%s' needs <<<%llu, %llu>>>, which %s refuses (%s); "
+                              "choose a smaller --grid or a larger --block",
+                              r->label, (unsigned long long)r->launch.grid,
+                              (unsigned long long)r->launch.block, dev->backend->name, why);
+    }
 
     samples = malloc(p->reps * sizeof *samples);
     if (!samples)

@@ -95,7 +95,9 @@ int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, u
         return gs_err_set(e, GS_API, "%s: no block of %u threads fits on a compute unit (%s)",
                           d->name, block, rule);
     *grid = (uint64_t)per_unit * d->compute_units;
+    if (*grid == 0)
+        return gs_err_set(e, GS_API, "%s: the device reports no compute units", d->name);
     if (*grid > d->max_grid)
-        *grid = d->max_grid;
+        *grid = d->max_grid; /* the launch must stay legal; rule says how G was found */
     return GS_OK;
 }

@@ -251,9 +251,11 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
     const int total = total_cases(in, &failed);
     gs_str_printf(o, "\n");
     if (failed == 0) {
-        gs_str_printf(o, "all %d sizes and %d launch shapes agree with the reference where the "
-                         "model says they should, on",
-                      in->plan->nsizes, in->plan->nshapes);
+        const int shapes = columns_in(in->plan->columns, GS_COL_C, GS_COL_D) ? in->plan->nshapes : 0;
+        gs_str_printf(o, "all %d size%s", in->plan->nsizes, in->plan->nsizes == 1 ? "" : "s");
+        if (shapes)
+            gs_str_printf(o, " and %d launch shape%s", shapes, shapes == 1 ? "" : "s");
+        gs_str_printf(o, " agree with the reference where the model says they should, on");
         for (int i = 0; i < in->ntables; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", in->tables[i]->dev->backend->name);
         gs_str_printf(o, " (%d cases)\n", total);

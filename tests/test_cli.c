@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -32,38 +35,57 @@ static void read_all(int fd, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-/* Run the binary with the given arguments (NULL-terminated), host only
- * unless the arguments say otherwise, so results do not depend on GPUs. */
-static void run(struct result *res, const char *const *args)
+/* Start the binary with the given arguments (NULL-terminated); stdout goes
+ * to a temporary file (never a pipe: a long report cannot block the child),
+ * stderr to a pipe. */
+static pid_t start(const char *const *args, char *out_path, int *err_fd)
 {
-    int out[2], err[2];
+    int err[2];
     const char *argv[32] = {binary};
     int n = 1;
     for (; args[n - 1]; ++n)
         argv[n] = args[n - 1];
     argv[n] = NULL;
-    assert_int_equal(pipe(out), 0);
+    strcpy(out_path, "/tmp/gs_test_cli_stdout.XXXXXX");
+    int out = mkstemp(out_path);
+    assert_true(out >= 0);
     assert_int_equal(pipe(err), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        dup2(out[1], 1);
+        dup2(out, 1);
         dup2(err[1], 2);
-        close(out[0]);
         close(err[0]);
         unsetenv("GRIDSTRIDE_REQUIRE");
         execv(binary, (char *const *)argv);
         _exit(127);
     }
-    close(out[1]);
+    close(out);
     close(err[1]);
-    read_all(err[0], res->err, sizeof res->err); /* stderr is short; read it first */
-    read_all(out[0], res->out, sizeof res->out);
-    close(out[0]);
-    close(err[0]);
+    *err_fd = err[0];
+    return pid;
+}
+
+static int finish(pid_t pid)
+{
     int status = 0;
     waitpid(pid, &status, 0);
-    res->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void run(struct result *res, const char *const *args)
+{
+    char out_path[64];
+    int err_fd;
+    pid_t pid = start(args, out_path, &err_fd);
+    read_all(err_fd, res->err, sizeof res->err);
+    close(err_fd);
+    res->code = finish(pid);
+    int fd = open(out_path, O_RDONLY);
+    assert_true(fd >= 0);
+    read_all(fd, res->out, sizeof res->out);
+    close(fd);
+    unlink(out_path);
 }
 
 static int count_lines(const char *s)
@@ -116,7 +138,7 @@ static void expect_usage_error(const char *needle, const char *const *args)
 BAD(negative_size, "--sizes", "--backend", "host", "--sizes", "-1")
 BAD(non_numeric_size, "not a whole number", "--backend", "host", "--sizes", "12abc")
 BAD(overflowing_size, "out of range", "--backend", "host", "--sizes", "99999999999999999999999")
-BAD(unallocatable_size, "choose a smaller n", "--backend", "host", "--sizes", "1099511627776")
+BAD(unallocatable_size, "choose a smaller n with --sizes", "--backend", "host", "--sizes", "1099511627776")
 BAD(zero_block, "--block", "--backend", "host", "--block", "0")
 BAD(block_above_device_limit, "exceeds the largest block", "--backend", "host", "--block", "2048")
 /* every backend, some perhaps without a device: still one line */
@@ -171,6 +193,30 @@ static void output_file_is_written_whole(void **state)
     unlink(out_path);
     assert_int_equal(dir_entries(tmpdir), 0); /* no temporary left behind */
     free(r);
+}
+
+/* A run stopped half way (Ctrl-C, a CI timeout) leaves no file behind, not
+ * even the temporaries its outputs were being written to. */
+static void interrupted_run_leaves_no_file(void **state)
+{
+    (void)state;
+    char out_path[300], svg_path[300], stdout_path[64];
+    snprintf(out_path, sizeof out_path, "%s/bw.txt", tmpdir);
+    snprintf(svg_path, sizeof svg_path, "%s/bw.svg", tmpdir);
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "64MiB", "--reps", "1000",
+                          "--quiet", "--output", out_path, "--svg", svg_path, NULL};
+    int err_fd;
+    pid_t pid = start(args, stdout_path, &err_fd);
+    /* wait until the temporaries exist, so the test is about them */
+    const struct timespec tick = {0, 10000000};
+    for (int i = 0; i < 200 && dir_entries(tmpdir) == 0; ++i)
+        nanosleep(&tick, NULL);
+    assert_int_equal(dir_entries(tmpdir), 1);
+    kill(pid, SIGTERM);
+    assert_int_equal(finish(pid), 128 + SIGTERM);
+    close(err_fd);
+    unlink(stdout_path);
+    assert_int_equal(dir_entries(tmpdir), 0);
 }
 
 static void help_and_version_exit_zero(void **state)
@@ -252,6 +298,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(table_option_in_bandwidth),
         cmocka_unit_test(unwritable_output),
         cmocka_unit_test(output_file_is_written_whole),
+        cmocka_unit_test(interrupted_run_leaves_no_file),
         cmocka_unit_test(help_and_version_exit_zero),
         cmocka_unit_test(t4_grid_table_matches_seed_002),
         cmocka_unit_test(list_shows_backends_and_grids),
