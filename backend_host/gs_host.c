@@ -19,21 +19,11 @@
 #include <unistd.h>
 
 #include "gs_backend.h"
-#include "prelude_host.h"
-#include "gs_kernels.h"
+#include "gs_host_kernels.h"
 
 #define HOST_MAX_BLOCK 1024u
 #define HOST_MAX_GRID (1ull << 20)
 #define HOST_BLOCKS_PER_CORE 4u
-
-typedef void (*host_kernel_fn)(const struct gs_host_thread *, const float *, const float *,
-                               float *, gs_size, gs_size);
-
-static const host_kernel_fn host_kernels[GS_KERNEL_COUNT] = {
-#define HOST_KERNEL_ROW(id, sym, name, op, bytes, rule, param) [GS_K_##id] = sym,
-    GS_KERNEL_LIST(HOST_KERNEL_ROW)
-#undef HOST_KERNEL_ROW
-};
 
 struct gs_buf {
     uint64_t bytes;
@@ -196,7 +186,7 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         gs_strlcpy(r->api_message, why, sizeof r->api_message);
         return GS_OK;
     }
-    const host_kernel_fn fn = host_kernels[l->kernel];
+    const gs_host_kernel_fn fn = gs_host_kernels[l->kernel];
     struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0};
     const double t0 = timed ? now_ms() : 0.0;
     for (uint64_t b = 0; b < l->grid; ++b) {

@@ -16,16 +16,7 @@
 
 /* The kernels themselves, as the host backend compiles them: the owner map
  * is checked against what they really do. */
-#include "prelude_host.h"
-#include "gs_kernels.h"
-
-typedef void (*host_kernel_fn)(const struct gs_host_thread *, const float *, const float *,
-                               float *, gs_size, gs_size);
-static const host_kernel_fn host_kernels[GS_KERNEL_COUNT] = {
-#define ROW(id, sym, name, op, bytes, rule, param) [GS_K_##id] = sym,
-    GS_KERNEL_LIST(ROW)
-#undef ROW
-};
+#include "gs_host_kernels.h"
 
 /* Run one thread <<<l.grid, l.block>>>[b, t] of l's kernel. */
 static void run_host_thread(const struct gs_launch *l, uint64_t b, uint64_t t, const float *a,
@@ -33,7 +24,7 @@ static void run_host_thread(const struct gs_launch *l, uint64_t b, uint64_t t, c
 {
     const struct gs_host_thread th = {(unsigned)b, (unsigned)l->block, (unsigned)l->grid,
                                       (unsigned)t};
-    host_kernels[l->kernel](&th, a, bb, out, l->n, l->param);
+    gs_host_kernels[l->kernel](&th, a, bb, out, l->n, l->param);
 }
 
 struct fixture {
