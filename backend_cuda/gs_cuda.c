@@ -388,6 +388,17 @@ static int cuda_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
     return GS_OK;
 }
 
+/* CUDA launches whole blocks: a global size other than grid x block has
+ * no CUDA launch. Writes the rule and returns 1 for such a launch. */
+static int cuda_ragged(const struct gs_launch *l, char *rule, size_t size)
+{
+    if (l->global == l->grid * l->block)
+        return 0;
+    snprintf(rule, size, "global size %llu is not grid x block: CUDA launches whole blocks only",
+             (unsigned long long)l->global);
+    return 1;
+}
+
 static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_launch *l, char *why,
                                 unsigned why_size)
 {
@@ -401,10 +412,8 @@ static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_lau
     else if (l->grid > dev->max_grid)
         snprintf(rule, sizeof rule, "grid of %llu blocks exceeds maxGridSize[0] = %llu",
                  (unsigned long long)l->grid, (unsigned long long)dev->max_grid);
-    else if (l->global != l->grid * l->block)
-        snprintf(rule, sizeof rule,
-                 "global size %llu is not grid x block: CUDA launches whole blocks only",
-                 (unsigned long long)l->global);
+    else
+        cuda_ragged(l, rule, sizeof rule);
     if (rule[0] && why_size)
         gs_strlcpy(why, rule, why_size);
     return rule[0] == '\0';
@@ -498,11 +507,7 @@ static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result
     if (l->grid > 0xffffffffull || l->block > 0xffffffffull)
         snprintf(msg, sizeof msg, "grid %llu x block %llu does not fit dim3 (unsigned int)",
                  (unsigned long long)l->grid, (unsigned long long)l->block);
-    else if (l->global != l->grid * l->block)
-        snprintf(msg, sizeof msg,
-                 "global size %llu is not grid x block: CUDA launches whole blocks only",
-                 (unsigned long long)l->global);
-    else
+    else if (!cuda_ragged(l, msg, sizeof msg))
         return 0;
     cuda_refusal(r, -1, "not expressible in CUDA", msg);
     return 1;

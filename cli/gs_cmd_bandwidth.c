@@ -57,11 +57,7 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
             limit = devs[i]->name;
         }
     }
-    /* Four host buffers, and three more where a CPU device's live too. */
-    uint64_t buffers = 4;
-    for (int i = 0; i < ndevs; ++i)
-        if (!devs[i]->is_gpu)
-            buffers = 7;
+    const uint64_t buffers = gs_host_buffers(devs, ndevs);
     if (host && host / 2 / buffers < cap) {
         cap = host / 2 / buffers;
         limit = "this machine's memory";
@@ -110,14 +106,10 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     struct gs_bench_plan plan = {0};
     if (choose_n(cli, devs, ndevs, &plan.n, e) != GS_OK)
         return 2;
-    for (int i = 0; i < ndevs; ++i) {
-        const unsigned block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
-        if (block > devs[i]->max_block) {
-            gs_err_set(e, GS_USAGE, "--block %u exceeds the largest block of %s device %s (%u)",
-                       block, devs[i]->backend->name, devs[i]->name, devs[i]->max_block);
+    for (int i = 0; i < ndevs; ++i)
+        if (gs_check_limits(devs[i], cli->block ? cli->block : GS_DEFAULT_BLOCK, cli->grid, NULL,
+                            0, e) != GS_OK)
             return 2;
-        }
-    }
     plan.reps = cli->reps ? cli->reps : GS_BENCH_DEFAULT_REPS;
     plan.warmup = GS_BENCH_WARMUP;
     plan.block = cli->block;

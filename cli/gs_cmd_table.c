@@ -16,8 +16,7 @@ uint64_t gs_host_memory(void)
     return (pages > 0 && page > 0) ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
-/* Device limits the command line must respect; refused before any launch. */
-static int check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
+int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
                         const struct gs_shape *shapes, int nshapes, struct gs_err *e)
 {
     if (block > d->max_block)
@@ -40,6 +39,16 @@ static int check_limits(const struct gs_device *d, unsigned block, uint64_t grid
     return GS_OK;
 }
 
+unsigned gs_host_buffers(struct gs_device *const *devs, int ndevs)
+{
+    /* A CPU device's buffers live in the same memory as the host's copies
+     * (devices run one after another, so once). */
+    for (int i = 0; i < ndevs; ++i)
+        if (!devs[i]->is_gpu)
+            return 7;
+    return 4;
+}
+
 /* Every buffer must fit the device, and the four host copies the host. */
 static int check_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n,
                         struct gs_err *e)
@@ -57,12 +66,7 @@ static int check_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n
                               d->backend->name, d->name, (unsigned long long)d->max_alloc,
                               (unsigned long long)d->global_mem);
     }
-    /* A CPU device's buffers live in the same memory as the host's copies
-     * (devices run one after another, so once). */
-    unsigned buffers = 4;
-    for (int i = 0; i < ndevs; ++i)
-        if (!devs[i]->is_gpu)
-            buffers = 7;
+    const unsigned buffers = gs_host_buffers(devs, ndevs);
     if (host && buffers * bytes > host / 2)
         return gs_err_set(e, GS_USAGE,
                           "n = %llu needs %u buffers of %llu bytes in this machine's memory, more "
@@ -100,7 +104,7 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     for (int i = 0; i < s->ndevs; ++i) {
         uint64_t grid, dev_sizes[GS_MAX_SIZES];
         char rule[200];
-        if (check_limits(s->devs[i], plan.block, plan.grid, cli->shapes, cli->nshapes, e) != GS_OK)
+        if (gs_check_limits(s->devs[i], plan.block, plan.grid, cli->shapes, cli->nshapes, e) != GS_OK)
             return 2;
         if (cli->nsizes)
             continue;
