@@ -19,6 +19,7 @@
  * (alloc, launch, occupancy), so that opening the backend creates none:
  * a device that is never used (another --device was chosen) never gets one. */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,7 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
     int block = p.maxThreadsPerBlock < p.maxThreadsDim[0] ? p.maxThreadsPerBlock
                                                           : p.maxThreadsDim[0];
     g->max_block = block > 0 ? (unsigned)block : 0u;
+    g->max_block_device = g->max_block;
     g->max_grid = p.maxGridSize[0] > 0 ? (uint64_t)p.maxGridSize[0] : 0u;
     g->global_mem = (uint64_t)p.totalGlobalMem;
     /* CUDA has no per-allocation cap below device memory (unlike OpenCL's
@@ -454,24 +456,105 @@ static int cuda_transfer(struct cuda_device *d, void *dst, const void *src, uint
     return s;
 }
 
-static int cuda_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                      struct gs_err *e)
+static int cuda_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                      const char *what, struct gs_err *e)
 {
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "cuda: write of %llu bytes into a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    return cuda_transfer((struct cuda_device *)dev, buf->ptr, src, bytes, cudaMemcpyHostToDevice,
-                         e);
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return gs_err_set(e, GS_USAGE, "cuda: %s of %llu bytes at %llu outside a %llu-byte buffer",
+                          what, (unsigned long long)bytes, (unsigned long long)offset,
+                          (unsigned long long)buf->bytes);
+    return GS_OK;
 }
 
-static int cuda_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                     struct gs_err *e)
+static int cuda_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      const void *src, uint64_t bytes, struct gs_err *e)
 {
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "cuda: read of %llu bytes from a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    return cuda_transfer((struct cuda_device *)dev, dst, buf->ptr, bytes, cudaMemcpyDeviceToHost,
-                         e);
+    int s = cuda_range(buf, offset, bytes, "write", e);
+    if (s != GS_OK || bytes == 0)
+        return s;
+    return cuda_transfer((struct cuda_device *)dev, (char *)buf->ptr + offset, src, bytes,
+                         cudaMemcpyHostToDevice, e);
+}
+
+static int cuda_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                     uint64_t bytes, struct gs_err *e)
+{
+    int s = cuda_range(buf, offset, bytes, "read", e);
+    if (s != GS_OK || bytes == 0)
+        return s;
+    return cuda_transfer((struct cuda_device *)dev, dst, (const char *)buf->ptr + offset, bytes,
+                         cudaMemcpyDeviceToHost, e);
+}
+
+/* The runtime API sets bytes only (cudaMemset); a 32-bit pattern needs the
+ * driver API's cuMemsetD32Async, reached through the runtime's entry-point
+ * query so that the program does not link libcuda (it must start, and
+ * skip CUDA, on machines without the driver). */
+typedef int (*cuda_memset_d32_fn)(unsigned long long dst, unsigned int value, size_t count,
+                                  cudaStream_t stream);
+
+static int cuda_memset_d32(cuda_memset_d32_fn *fn, struct gs_err *e)
+{
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    void *p = NULL;
+    int s = CUDA_CHECK(e, cudaGetDriverEntryPointByVersion("cuMemsetD32Async", &p, 12000,
+                                                           cudaEnableDefault, &found));
+    if (s != GS_OK)
+        return s;
+    if (found != cudaDriverEntryPointSuccess || !p)
+        return gs_err_set(e, GS_UNSUPPORTED,
+                          "cuda: the driver has no cuMemsetD32Async (entry-point query "
+                          "result %d)", (int)found);
+    *fn = (cuda_memset_d32_fn)p;
+    return GS_OK;
+}
+
+static int cuda_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                       uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    cuda_memset_d32_fn fn = NULL;
+    int s = cuda_range(buf, offset, bytes, "fill", e);
+    if (s == GS_OK)
+        s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = cuda_memset_d32(&fn, e);
+    if (s != GS_OK)
+        return s;
+    const int rc = fn((unsigned long long)(uintptr_t)buf->ptr + offset, pattern,
+                      (size_t)(bytes / 4), d->stream);
+    if (rc != 0)
+        return gs_err_set(e, GS_API, "cuMemsetD32Async(%llu words) at %s:%d: CUresult %d",
+                          (unsigned long long)(bytes / 4), cuda_short_path(__FILE__), __LINE__,
+                          rc);
+    return CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
+}
+
+static int cuda_staging_alloc(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
+                              struct gs_err *e)
+{
+    int s = cuda_prepare((struct cuda_device *)dev, e);
+    *handle = NULL;
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaHostAlloc(ptr, (size_t)bytes, cudaHostAllocDefault));
+    return s;
+}
+
+static void cuda_staging_free(struct gs_device *dev, void *ptr, void *handle)
+{
+    (void)dev;
+    (void)handle;
+    (void)CUDA_CHECK(NULL, cudaFreeHost(ptr));
+}
+
+static int cuda_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
+{
+    size_t free_b = 0, total = 0;
+    int s = cuda_prepare((struct cuda_device *)dev, e);
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemGetInfo(&free_b, &total));
+    *bytes = s == GS_OK ? (uint64_t)free_b : 0;
+    return s;
 }
 
 static void cuda_free(struct gs_device *dev, struct gs_buf *buf)
@@ -618,4 +701,8 @@ const struct gs_backend gs_backend_cuda = {
     .free = cuda_free,
     .launch = cuda_launch,
     .copy = cuda_copy,
+    .fill32 = cuda_fill32,
+    .staging_alloc = cuda_staging_alloc,
+    .staging_free = cuda_staging_free,
+    .mem_available = cuda_mem_available,
 };

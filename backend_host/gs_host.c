@@ -10,8 +10,9 @@
  *   - a grid of zero blocks is refused, as CUDA refuses it; an empty grid is
  *     not a launch;
  *   - a block of 0 or more than 1024 threads is refused (CUDA's limit);
- *   - a grid of more than 2^20 blocks is refused: every thread runs in turn on
- *     one core, and the cap keeps any launch to a few seconds;
+ *   - a grid of more than 2^20 blocks is never sent (GS_NOT_SENT): every
+ *     thread runs in turn on one core, and the cap keeps any launch to a few
+ *     seconds;
  *   - a global size that is not grid x block cannot be expressed. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "gs_backend.h"
 #include "gs_host_kernels.h"
+#include "gs_sysmem.h"
 
 #define HOST_MAX_BLOCK 1024u
 #define HOST_MAX_GRID (1ull << 20)
@@ -36,13 +38,6 @@ struct host_device {
 
 extern const struct gs_backend gs_backend_host;
 
-static uint64_t physical_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page = sysconf(_SC_PAGESIZE);
-    return (pages > 0 && page > 0) ? (uint64_t)pages * (uint64_t)page : 0;
-}
-
 static int host_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
                      struct gs_err *e)
 {
@@ -53,7 +48,6 @@ static int host_open(struct gs_device ***devs, int *count, char *notice, unsigne
         free(list);
         return gs_err_set(e, GS_NOMEM, "host backend: out of memory");
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     struct gs_device *g = &d->base;
     g->backend = &gs_backend_host;
     g->index = 0;
@@ -63,10 +57,11 @@ static int host_open(struct gs_device ***devs, int *count, char *notice, unsigne
     gs_strlcpy(g->api_version, "C11, CUDA launch semantics", sizeof g->api_version);
     gs_strlcpy(g->arch, "one thread at a time", sizeof g->arch);
     g->is_gpu = 0;
-    g->compute_units = cores > 0 ? (unsigned)cores : 1u;
+    g->compute_units = gs_host_cpus();
     g->max_block = HOST_MAX_BLOCK;
+    g->max_block_device = HOST_MAX_BLOCK;
     g->max_grid = HOST_MAX_GRID;
-    g->global_mem = physical_memory();
+    g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem / 4;
     g->caps = GS_CAP_TIMING | GS_CAP_COPY;
     list[0] = g;
@@ -103,17 +98,20 @@ static int host_predicts_accept(const struct gs_device *dev, const struct gs_lau
 {
     (void)dev;
     const char *rule = NULL;
+    int answer = GS_REFUSES;
     if (l->grid == 0)
         rule = "a grid of zero blocks is not a launch (host follows CUDA)";
     else if (l->block == 0 || l->block > HOST_MAX_BLOCK)
         rule = "block size outside 1..1024 (host follows CUDA)";
-    else if (l->grid > HOST_MAX_GRID)
-        rule = "more than 2^20 blocks (host cap)";
     else if (l->global != l->grid * l->block)
         rule = "global size must be grid x block on this backend";
+    else if (l->grid > HOST_MAX_GRID)
+        rule = "more than 2^20 blocks: the host runs one thread at a time, so the suite caps "
+               "its grid to keep a launch to seconds",
+        answer = GS_NOT_SENT;
     if (rule)
         gs_strlcpy(why, rule, why_size);
-    return rule == NULL;
+    return rule ? answer : GS_ACCEPTS;
 }
 
 static int host_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
@@ -135,25 +133,55 @@ static int host_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf
     return GS_OK;
 }
 
-static int host_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                      struct gs_err *e)
+static int host_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                      const char *what, struct gs_err *e)
 {
-    (void)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "host: write of %llu bytes into a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    memcpy(buf->data, src, bytes);
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return gs_err_set(e, GS_USAGE, "host: %s of %llu bytes at %llu outside a %llu-byte buffer",
+                          what, (unsigned long long)bytes, (unsigned long long)offset,
+                          (unsigned long long)buf->bytes);
     return GS_OK;
 }
 
-static int host_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                     struct gs_err *e)
+static int host_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      const void *src, uint64_t bytes, struct gs_err *e)
 {
     (void)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "host: read of %llu bytes from a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    memcpy(dst, buf->data, bytes);
+    int rc = host_range(buf, offset, bytes, "write", e);
+    if (rc == GS_OK)
+        memcpy((char *)buf->data + offset, src, bytes);
+    return rc;
+}
+
+static int host_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                     uint64_t bytes, struct gs_err *e)
+{
+    (void)dev;
+    int rc = host_range(buf, offset, bytes, "read", e);
+    if (rc == GS_OK)
+        memcpy(dst, (const char *)buf->data + offset, bytes);
+    return rc;
+}
+
+static int host_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                       uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    (void)dev;
+    int rc = host_range(buf, offset, bytes, "fill", e);
+    if (rc != GS_OK)
+        return rc;
+    uint32_t *p = (uint32_t *)((char *)buf->data + offset);
+    for (uint64_t i = 0; i < bytes / 4; ++i)
+        p[i] = pattern;
+    return GS_OK;
+}
+
+static int host_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
+{
+    (void)dev;
+    *bytes = gs_host_available_memory();
+    if (*bytes == 0)
+        return gs_err_set(e, GS_UNSUPPORTED, "host: available memory unknown");
     return GS_OK;
 }
 
@@ -179,7 +207,7 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
     if (l->kernel < 0 || l->kernel >= GS_KERNEL_COUNT)
         return gs_err_set(e, GS_USAGE, "host: unknown kernel %d", (int)l->kernel);
     char why[160];
-    if (!host_predicts_accept(dev, l, why, sizeof why)) {
+    if (host_predicts_accept(dev, l, why, sizeof why) != GS_ACCEPTS) {
         r->accepted = 0;
         r->api_code = -1;
         gs_strlcpy(r->api_error, "host: invalid launch", sizeof r->api_error);
@@ -228,4 +256,6 @@ const struct gs_backend gs_backend_host = {
     .free = host_free,
     .launch = host_launch,
     .copy = host_copy,
+    .fill32 = host_fill32,
+    .mem_available = host_mem_available,
 };

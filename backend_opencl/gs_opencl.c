@@ -27,6 +27,7 @@
 #include <CL/cl_ext.h>
 
 #include "gs_backend.h"
+#include "gs_sysmem.h"
 
 #if !defined(CL_VERSION_3_0)
 #error "the OpenCL backend needs the OpenCL 3.0 headers (opencl-c-headers 2020 or later)"
@@ -198,6 +199,7 @@ struct ocl_device {
     cl_command_queue queue;
     cl_program program;
     cl_kernel kernels[GS_KERNEL_COUNT];
+    cl_kernel probe;         /* gs_probe_grid, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
     unsigned c_version;      /* the newest OpenCL C the device compiles, same scale */
     unsigned address_bits;   /* the device's size_t */
@@ -498,10 +500,13 @@ static int build_kernels(struct ocl_device *d, struct gs_err *e)
 /* The largest block every kernel can run: the device's limits and each
  * kernel's CL_KERNEL_WORK_GROUP_SIZE (registers can lower it). NVIDIA's
  * driver reports 256 there for every kernel of the suite on an H200 yet
- * accepts local sizes up to 1024: the specification's limit is kept. */
+ * accepts local sizes up to 1024: the specification's limit is the
+ * prediction, and a driver that accepts more shows as a measured deviation
+ * (max_block_device keeps the device's own maximum). */
 static int limit_block(struct ocl_device *d, struct gs_err *e)
 {
     size_t block = d->max_group < d->max_item_size ? d->max_group : d->max_item_size;
+    d->base.max_block_device = block > UINT32_MAX ? UINT32_MAX : (unsigned)block;
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
         size_t wg = 0;
         int st = OCL(e, clGetKernelWorkGroupInfo(d->kernels[k], d->id, CL_KERNEL_WORK_GROUP_SIZE,
@@ -535,6 +540,8 @@ static void release_device(struct ocl_device *d)
     for (int k = 0; k < GS_KERNEL_COUNT; ++k)
         if (d->kernels[k])
             clReleaseKernel(d->kernels[k]);
+    if (d->probe)
+        clReleaseKernel(d->probe);
     if (d->program)
         clReleaseProgram(d->program);
     if (d->queue)
@@ -826,9 +833,9 @@ static int ocl_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, 
     const struct ocl_device *d = (const struct ocl_device *)dev;
     if ((unsigned)kernel >= GS_KERNEL_COUNT)
         return gs_err_set(e, GS_USAGE, "opencl: unknown kernel %d", (int)kernel);
-    if (block == 0 || block > dev->max_block)
+    if (block == 0 || block > dev->max_block_device)
         return gs_err_set(e, GS_USAGE, "opencl: block of %u threads is outside 1..%u on %s",
-                          block, dev->max_block, dev->name);
+                          block, dev->max_block_device, dev->name);
     *blocks = d->nv ? nvidia_blocks(d, block, rule, rule_size)
                     : generic_blocks(d, block, rule, rule_size);
     return GS_OK;
@@ -881,6 +888,15 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
                  d->address_bits);
         return 0;
     }
+    if (l->grid > dev->max_grid) {
+        snprintf(why, why_size,
+                 "%llu work-groups is above the suite's cap of %llu for this %s device (%s)",
+                 (unsigned long long)l->grid, (unsigned long long)dev->max_grid,
+                 dev->is_gpu ? "GPU" : "CPU",
+                 dev->is_gpu ? "CUDA's grid limit, kept so both APIs are asked the same"
+                             : "a CPU runs the work-items a few at a time: hours, not seconds");
+        return GS_NOT_SENT;
+    }
     if (l->global % l->block != 0 && d->ragged) {
         gs_strlcpy(why, "non-uniform work-groups: the device has them and the program is built "
                         "as OpenCL C 2.0 or later", why_size);
@@ -922,30 +938,98 @@ static int ocl_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
     return GS_OK;
 }
 
-static int ocl_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                     struct gs_err *e)
+static int ocl_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                     const char *what, struct gs_err *e)
 {
-    struct ocl_device *d = (struct ocl_device *)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "opencl: write of %llu bytes into a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    if (bytes == 0)
-        return GS_OK; /* a zero-size transfer is CL_INVALID_VALUE */
-    return OCL(e, clEnqueueWriteBuffer(d->queue, buf->mem, CL_TRUE, 0, (size_t)bytes, src, 0,
-                                       NULL, NULL));
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return gs_err_set(e, GS_USAGE,
+                          "opencl: %s of %llu bytes at %llu outside a %llu-byte buffer", what,
+                          (unsigned long long)bytes, (unsigned long long)offset,
+                          (unsigned long long)buf->bytes);
+    return GS_OK;
 }
 
-static int ocl_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                    struct gs_err *e)
+static int ocl_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                     const void *src, uint64_t bytes, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "opencl: read of %llu bytes from a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    if (bytes == 0)
-        return GS_OK;
-    return OCL(e, clEnqueueReadBuffer(d->queue, buf->mem, CL_TRUE, 0, (size_t)bytes, dst, 0,
-                                      NULL, NULL));
+    int st = ocl_range(buf, offset, bytes, "write", e);
+    if (st != GS_OK || bytes == 0) /* a zero-size transfer is CL_INVALID_VALUE */
+        return st;
+    return OCL(e, clEnqueueWriteBuffer(d->queue, buf->mem, CL_TRUE, (size_t)offset,
+                                       (size_t)bytes, src, 0, NULL, NULL));
+}
+
+static int ocl_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                    uint64_t bytes, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    int st = ocl_range(buf, offset, bytes, "read", e);
+    if (st != GS_OK || bytes == 0)
+        return st;
+    return OCL(e, clEnqueueReadBuffer(d->queue, buf->mem, CL_TRUE, (size_t)offset,
+                                      (size_t)bytes, dst, 0, NULL, NULL));
+}
+
+static int ocl_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    const cl_uint value = pattern;
+    int st = ocl_range(buf, offset, bytes, "fill", e);
+    if (st == GS_OK)
+        st = OCL(e, clEnqueueFillBuffer(d->queue, buf->mem, &value, sizeof value,
+                                        (size_t)offset, (size_t)bytes, 0, NULL, NULL));
+    if (st == GS_OK)
+        st = OCL(e, clFinish(d->queue));
+    return st;
+}
+
+/* Page-locked staging, the way OpenCL offers it: a buffer the driver
+ * allocates in host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and kept
+ * mapped; NVIDIA's driver moves data from such memory at full PCIe speed. */
+static int ocl_staging_alloc(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
+                             struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    cl_int rc = CL_SUCCESS;
+    cl_mem mem = NULL;
+    int st = OCL(e, (mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                          (size_t)bytes, NULL, &rc),
+                     rc));
+    if (st != GS_OK)
+        return st;
+    void *p = NULL;
+    st = OCL(e, (p = clEnqueueMapBuffer(d->queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                        (size_t)bytes, 0, NULL, NULL, &rc),
+                 rc));
+    if (st != GS_OK) {
+        clReleaseMemObject(mem);
+        return st;
+    }
+    *ptr = p;
+    *handle = mem;
+    return GS_OK;
+}
+
+static void ocl_staging_free(struct gs_device *dev, void *ptr, void *handle)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    cl_mem mem = handle;
+    if (OCL(NULL, clEnqueueUnmapMemObject(d->queue, mem, ptr, 0, NULL, NULL)) == GS_OK)
+        (void)OCL(NULL, clFinish(d->queue));
+    clReleaseMemObject(mem);
+}
+
+/* OpenCL has no free-memory query (CL_DEVICE_GLOBAL_FREE_MEMORY_AMD is one
+ * vendor's); a CPU device's buffers are this machine's memory. */
+static int ocl_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
+{
+    *bytes = 0;
+    if (dev->is_gpu)
+        return gs_err_set(e, GS_UNSUPPORTED, "opencl: no free-memory query for %s", dev->name);
+    *bytes = gs_host_available_memory();
+    return *bytes ? GS_OK : gs_err_set(e, GS_UNSUPPORTED, "opencl: available memory unknown");
 }
 
 static void ocl_free(struct gs_device *dev, struct gs_buf *buf)
@@ -1070,6 +1154,86 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
     return st;
 }
 
+/* ---- Grid probe ---------------------------------------------------------- */
+
+#define OCL_PROBE_ITEM ((1ull << 32) + 5) /* a work-item past 2^32, as measured */
+
+static int probe_skip(struct gs_grid_probe *p, const char *why)
+{
+    p->status = GS_UNSUPPORTED;
+    gs_strlcpy(p->why, why, sizeof p->why);
+    return GS_OK;
+}
+
+/* One launch of 2^32 + local work-items of kernels/probe_opencl.cl, whose
+ * work-item OCL_PROBE_ITEM reports what the work-item functions return. */
+static int probe_launch(struct ocl_device *d, cl_mem mem, struct gs_grid_probe *p,
+                        struct gs_err *e)
+{
+    const cl_ulong item = OCL_PROBE_ITEM;
+    const size_t global = (size_t)p->global, local = (size_t)p->local;
+    int st;
+    if ((st = OCL(e, clSetKernelArg(d->probe, 0, sizeof mem, &mem))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->probe, 1, sizeof item, &item))) != GS_OK)
+        return st;
+    const cl_int rc =
+        clEnqueueNDRangeKernel(d->queue, d->probe, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (rc != CL_SUCCESS && is_refusal(rc)) {
+        char why[160];
+        snprintf(why, sizeof why, "the driver refused the probe's %zu work-items: %s", global,
+                 ocl_error(rc)->name);
+        return probe_skip(p, why);
+    }
+    cl_ulong out[4];
+    if ((st = OCL(e, rc)) != GS_OK || (st = OCL(e, clFinish(d->queue))) != GS_OK ||
+        (st = OCL(e, clEnqueueReadBuffer(d->queue, mem, CL_TRUE, 0, sizeof out, out, 0, NULL,
+                                         NULL))) != GS_OK)
+        return st;
+    p->status = GS_OK;
+    p->global_size = out[0];
+    p->global_id = out[1];
+    p->groups_x_local = out[2];
+    p->prelude_T = out[3];
+    return GS_OK;
+}
+
+static int ocl_probe_grid(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    cl_int rc = CL_SUCCESS;
+    int st;
+    if (!dev->is_gpu)
+        return probe_skip(p, "a CPU device: 2^32 work-items would run for minutes there");
+    if (d->address_bits < 64)
+        return probe_skip(p, "the device's size_t is narrower than 64 bits");
+    if (!d->probe &&
+        (st = OCL(e, (d->probe = clCreateKernel(d->program, "gs_probe_grid", &rc), rc))) != GS_OK)
+        return st;
+    size_t wg = 0;
+    if ((st = OCL(e, clGetKernelWorkGroupInfo(d->probe, d->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                              sizeof wg, &wg, NULL))) != GS_OK)
+        return st;
+    p->local = 256;
+    while (p->local > 1 && p->local > wg)
+        p->local /= 2;
+    p->global = (1ull << 32) + p->local; /* a whole number of groups, past 2^32 */
+    p->item = OCL_PROBE_ITEM;
+    if (p->global / p->local > dev->max_grid)
+        return probe_skip(p, "2^32 work-items is more work-groups than the suite sends here");
+    const cl_ulong unset[4] = {~0ull, ~0ull, ~0ull, ~0ull};
+    cl_mem mem = NULL;
+    if ((st = OCL(e, (mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, sizeof unset, NULL,
+                                           &rc),
+                      rc))) != GS_OK)
+        return st;
+    st = OCL(e, clEnqueueWriteBuffer(d->queue, mem, CL_TRUE, 0, sizeof unset, unset, 0, NULL,
+                                     NULL));
+    if (st == GS_OK)
+        st = probe_launch(d, mem, p, e);
+    clReleaseMemObject(mem);
+    return st;
+}
+
 static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
                     uint64_t bytes, double *ms, struct gs_err *e)
 {
@@ -1107,4 +1271,9 @@ const struct gs_backend gs_backend_opencl = {
     .free = ocl_free,
     .launch = ocl_launch,
     .copy = ocl_copy,
+    .fill32 = ocl_fill32,
+    .staging_alloc = ocl_staging_alloc,
+    .staging_free = ocl_staging_free,
+    .mem_available = ocl_mem_available,
+    .probe_grid = ocl_probe_grid,
 };

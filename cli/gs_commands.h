@@ -23,11 +23,4 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
 int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
                     const struct gs_shape *shapes, int nshapes, struct gs_err *e);
 
-/* Arrays of one run's largest size held in host memory: the host's four
- * copies, plus the three buffers of a CPU device, which live there too. */
-unsigned gs_host_buffers(struct gs_device *const *devs, int ndevs);
-
-/* Bytes of host memory, 0 when unknown. */
-uint64_t gs_host_memory(void);
-
 #endif

@@ -12,10 +12,16 @@
  *   - every call blocks until its work is complete unless it says otherwise.
  *
  * Versioning (SQLite's iVersion, PoCL's optional device ops): `abi` comes
- * first. Members up to the "ABI 1" mark are required. Members added later are
- * appended after it, may be NULL, and the core reaches them only through the
- * wrappers in gs_device.h, which answer GS_UNSUPPORTED for a NULL member or an
- * older ABI. */
+ * first and says which members the backend fills. Members above the line
+ * "optional" are required at every ABI. Each optional member is marked with
+ * the ABI that added it ("ABI 2"); it may be NULL, and the core reaches it only
+ * through the wrappers in gs_device.h, which answer GS_UNSUPPORTED for a NULL
+ * member or for a backend whose `abi` is older than the member.
+ *
+ *   ABI 1: open .. launch, copy.
+ *   ABI 2: read and write take a byte offset (so very large buffers move in
+ *          chunks); fill32, staging_alloc/staging_free, mem_available,
+ *          probe_grid. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -24,7 +30,7 @@
 #include "gs_catalog.h"
 #include "gs_status.h"
 
-#define GS_BACKEND_ABI 1
+#define GS_BACKEND_ABI 2
 
 struct gs_backend;
 struct gs_buf; /* a device buffer, defined by each backend */
@@ -34,6 +40,22 @@ struct gs_buf; /* a device buffer, defined by each backend */
 #define GS_CAP_COPY 0x2u         /* copy(): the API's own device-to-device copy */
 #define GS_CAP_RAGGED_GLOBAL 0x4u /* the API can express a global size that is not a
                                      multiple of the block (OpenCL's NDRange) */
+
+/* What the API's own work-item functions return in a launch of 2^32 threads
+ * or more, measured (NVIDIA's OpenCL returns get_global_size(0) modulo 2^32).
+ * The prelude's T is computed from quantities that are right; `prelude_T`
+ * proves it on the device. */
+struct gs_grid_probe {
+    int status;              /* GS_OK: measured; GS_UNSUPPORTED: not probed (why says) */
+    uint64_t global;         /* work-items launched */
+    uint64_t local;          /* work-group size */
+    uint64_t item;           /* the work-item that reported */
+    uint64_t global_size;    /* get_global_size(0) as it returned */
+    uint64_t global_id;      /* get_global_id(0) of `item` */
+    uint64_t groups_x_local; /* get_num_groups(0) * get_local_size(0), in 64 bits */
+    uint64_t prelude_T;      /* GS_GRID_THREADS() of the suite's prelude */
+    char why[200];           /* when not probed: why */
+};
 
 /* The core's view of one device. A backend's device struct starts with this
  * as its first member, so the core can hold it without knowing the backend
@@ -49,13 +71,19 @@ struct gs_device {
     char arch[64];          /* "compute capability 9.0", "OpenCL C 1.2" */
     int is_gpu;             /* preferred by the default device choice */
     unsigned compute_units; /* SMs, compute units, CPU cores */
-    unsigned max_block;     /* largest block (work-group) the kernels may be launched with */
+    unsigned max_block;     /* largest block (work-group) the kernels may be launched with,
+                               as the device reports it for them */
+    unsigned max_block_device; /* largest block the device takes at all (it may run the
+                                  kernels beyond max_block: a measured deviation) */
     uint64_t max_grid;      /* largest number of blocks in x */
     uint64_t global_mem;    /* bytes */
     uint64_t max_alloc;     /* largest single buffer, bytes */
     uint64_t peak_bytes_per_s; /* theoretical memory bandwidth, 0 when the API does not say */
     char peak_rule[128];    /* how peak_bytes_per_s was computed */
     unsigned caps;          /* GS_CAP_* */
+    /* Kept by the core (gs_dev_probe_grid), never written by a backend. */
+    int probed;                 /* probe holds the answer */
+    struct gs_grid_probe probe;
 };
 
 /* One launch: kernel, shape and arguments. */
@@ -69,9 +97,19 @@ struct gs_launch {
     struct gs_buf *a, *b, *out;
 };
 
+/* What the API should do with a launch, as predicts_accept() answers. */
+enum gs_accept {
+    GS_REFUSES = 0, /* the API should refuse it; it is still sent, to record what the API says */
+    GS_ACCEPTS = 1, /* the API should run it */
+    GS_NOT_SENT = 2 /* never sent: a cap of the suite's own (a grid a CPU would run for
+                       hours), not a rule of the API; the core does not call launch() */
+};
+
 /* What the API said about a launch. A refusal is a result, not an error. */
 struct gs_launch_result {
     int accepted;            /* 1: the API accepted the launch and it ran to completion */
+    int not_sent;            /* 1: the core did not send it (GS_NOT_SENT, or a launch the
+                                model says cannot finish); api_message says why */
     long api_code;           /* the API's own code for a refusal (cudaError_t, cl_int) */
     char api_error[64];      /* its name: "cudaErrorInvalidConfiguration", "CL_INVALID_GLOBAL_WORK_SIZE" */
     char api_message[160];   /* its description, as the API gives it, or the rule that refused */
@@ -98,20 +136,23 @@ struct gs_backend {
     int (*blocks_per_unit)(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
                            unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e);
 
-    /* Whether the API should accept this launch shape on this device, from
-     * the limits and version the device reports (not from trying it). Returns
-     * 1 or 0; why gets the rule that decided: always when 0, and when 1 if an
-     * API-specific rule allowed it (an empty NDRange), else it stays empty. */
+    /* What the API should do with this launch shape on this device, from the
+     * limits and version the device reports (not from trying it): an enum
+     * gs_accept. why gets the rule that decided: always for GS_REFUSES and
+     * GS_NOT_SENT, and for GS_ACCEPTS when an API-specific rule allowed it
+     * (an empty NDRange); else it stays empty. */
     int (*predicts_accept)(const struct gs_device *dev, const struct gs_launch *l, char *why,
                            unsigned why_size);
 
     /* Device buffers. alloc leaves contents undefined; write and read copy
-     * whole prefixes of `bytes` and block until done. free accepts NULL. */
+     * `bytes` at byte `offset` of the buffer and block until done (the core
+     * has checked offset + bytes against the size it asked for). free
+     * accepts NULL. */
     int (*alloc)(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf, struct gs_err *e);
-    int (*write)(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                 struct gs_err *e);
-    int (*read)(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                struct gs_err *e);
+    int (*write)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, const void *src,
+                 uint64_t bytes, struct gs_err *e);
+    int (*read)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                uint64_t bytes, struct gs_err *e);
     void (*free)(struct gs_device *dev, struct gs_buf *buf);
 
     /* Launch and wait for completion. GS_OK when the API answered, whether
@@ -129,6 +170,24 @@ struct gs_backend {
      * (cudaMemcpy, clEnqueueCopyBuffer): the bandwidth ceiling. */
     int (*copy)(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
+
+    /* ABI 2. Fill `bytes` (a multiple of 4) at byte `offset` with the 32-bit
+     * `pattern`, with the API's own fill (cuMemsetD32, clEnqueueFillBuffer),
+     * blocking. The core proves the fill by reading a sample back. */
+    int (*fill32)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                  uint32_t pattern, struct gs_err *e);
+    /* ABI 2. Host memory for transfers that the API moves at full speed
+     * (page-locked). *ptr is owned by the backend until staging_free(ptr,
+     * handle); handle is the backend's, opaque to the core. */
+    int (*staging_alloc)(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
+                         struct gs_err *e);
+    void (*staging_free)(struct gs_device *dev, void *ptr, void *handle);
+    /* ABI 2. Device memory free for new buffers now, in bytes. */
+    int (*mem_available)(struct gs_device *dev, uint64_t *bytes, struct gs_err *e);
+    /* ABI 2. Launch the grid probe (2^32 threads or more) and fill *p; or set
+     * p->status = GS_UNSUPPORTED with why, when the device should not run it
+     * (a CPU device, a grid beyond the device). Errors are API failures. */
+    int (*probe_grid)(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e);
 };
 
 #endif

@@ -1,6 +1,8 @@
 #include "gs_device.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
 {
@@ -8,6 +10,11 @@ int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
         return gs_err_set(e, GS_ABI, "no backend");
     if (b->abi < 1 || b->abi > GS_BACKEND_ABI)
         return gs_err_set(e, GS_ABI, "backend '%s' has ABI %d; this build understands 1..%d",
+                          b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
+    if (b->abi < 2)
+        return gs_err_set(e, GS_ABI,
+                          "backend '%s' has ABI %d, whose read and write take no offset; "
+                          "rebuild it against ABI %d (core/gs_backend.h)",
                           b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
     if (!b->name || !b->open || !b->release || !b->blocks_per_unit || !b->predicts_accept ||
         !b->alloc || !b->write || !b->read || !b->free || !b->launch)
@@ -49,16 +56,90 @@ int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struc
     return d->backend->alloc(d, bytes, buf, e);
 }
 
-int gs_dev_write(struct gs_device *d, struct gs_buf *buf, const void *src, uint64_t bytes,
-                 struct gs_err *e)
+int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const void *src,
+                 uint64_t bytes, struct gs_err *e)
 {
-    return d->backend->write(d, buf, src, bytes, e);
+    return d->backend->write(d, buf, offset, src, bytes, e);
 }
 
-int gs_dev_read(struct gs_device *d, struct gs_buf *buf, void *dst, uint64_t bytes,
-                struct gs_err *e)
+int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *dst,
+                uint64_t bytes, struct gs_err *e)
 {
-    return d->backend->read(d, buf, dst, bytes, e);
+    return d->backend->read(d, buf, offset, dst, bytes, e);
+}
+
+/* An optional member exists when the backend is new enough to have it and
+ * did not leave it NULL. */
+#define GS_HAS(d, member, since) ((d)->backend->abi >= (since) && (d)->backend->member != NULL)
+
+int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                  uint32_t pattern, struct gs_err *e)
+{
+    if (!GS_HAS(d, fill32, 2))
+        return unsupported(d, "fill32", e);
+    if (offset % 4 || bytes % 4)
+        return gs_err_set(e, GS_USAGE, "fill32: offset %llu and size %llu must be multiples of 4",
+                          (unsigned long long)offset, (unsigned long long)bytes);
+    return bytes ? d->backend->fill32(d, buf, offset, bytes, pattern, e) : GS_OK;
+}
+
+int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void **handle,
+                         int *pinned, struct gs_err *e)
+{
+    *ptr = *handle = NULL;
+    *pinned = 0;
+    if (GS_HAS(d, staging_alloc, 2) && GS_HAS(d, staging_free, 2)) {
+        int rc = d->backend->staging_alloc(d, bytes, ptr, handle, e);
+        if (rc != GS_NOMEM) {
+            *pinned = rc == GS_OK;
+            return rc;
+        }
+        /* Page-locked memory is scarce; plain memory only costs speed. */
+        gs_err_clear(e);
+    }
+    *ptr = malloc(bytes ? bytes : 1);
+    if (!*ptr)
+        return gs_err_set(e, GS_NOMEM, "cannot allocate a staging area of %llu bytes",
+                          (unsigned long long)bytes);
+    return GS_OK;
+}
+
+void gs_dev_staging_free(struct gs_device *d, void *ptr, void *handle, int pinned)
+{
+    if (!ptr)
+        return;
+    if (pinned)
+        d->backend->staging_free(d, ptr, handle);
+    else
+        free(ptr);
+}
+
+int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e)
+{
+    *bytes = 0;
+    if (!GS_HAS(d, mem_available, 2))
+        return unsupported(d, "mem_available", e);
+    return d->backend->mem_available(d, bytes, e);
+}
+
+int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struct gs_err *e)
+{
+    *p = &d->probe;
+    if (d->probed)
+        return GS_OK;
+    memset(&d->probe, 0, sizeof d->probe);
+    if (!GS_HAS(d, probe_grid, 2)) {
+        d->probe.status = GS_UNSUPPORTED;
+        snprintf(d->probe.why, sizeof d->probe.why,
+                 "the %s backend's T is computed in 64 bits from its own launch arguments; "
+                 "no work-item function to probe", d->backend->name);
+    } else {
+        int rc = d->backend->probe_grid(d, &d->probe, e);
+        if (rc != GS_OK)
+            return rc;
+    }
+    d->probed = 1;
+    return GS_OK;
 }
 
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf)
@@ -70,9 +151,17 @@ void gs_dev_free(struct gs_device *d, struct gs_buf *buf)
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e)
 {
+    char why[sizeof r->api_message];
     *r = (struct gs_launch_result){0};
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
+    /* The suite's own caps are kept here, once, for every backend. */
+    if (gs_dev_predicts_accept(d, l, why, sizeof why) == GS_NOT_SENT) {
+        r->not_sent = 1;
+        gs_strlcpy(r->api_error, "not sent", sizeof r->api_error);
+        gs_strlcpy(r->api_message, why, sizeof r->api_message);
+        return GS_OK;
+    }
     return d->backend->launch(d, l, timed, r, e);
 }
 

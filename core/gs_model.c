@@ -4,9 +4,52 @@
 
 #include "gs_device.h"
 
+/* Trips the suite waits for: a GPU does about 10^11 simple trips a second,
+ * a CPU device one thread at a time about 10^9. Both budgets are seconds. */
+#define GS_GPU_TRIP_BUDGET (1ull << 38)
+#define GS_CPU_TRIP_BUDGET (1ull << 32)
+
 static const char *outcome_name(enum gs_outcome o)
 {
-    return o == GS_OUT_OK ? "ok" : o == GS_OUT_WRONG ? "wrong" : "refused";
+    static const char *const names[] = {"ok", "wrong", "refused", "not launched"};
+    return names[o];
+}
+
+uint64_t gs_model_stride(unsigned bits, uint64_t T)
+{
+    return bits >= 64 ? T : T & ((1ull << bits) - 1);
+}
+
+/* F(x) = sum of ceil(j / s) for j = 1..x, in 128 bits. */
+static unsigned __int128 ceil_sum(uint64_t x, uint64_t s)
+{
+    const unsigned __int128 q = x / s, r = x % s;
+    return (unsigned __int128)s * q * (q + 1) / 2 + r * (q + 1);
+}
+
+uint64_t gs_model_trips(uint64_t n, uint64_t T, uint64_t s)
+{
+    const uint64_t m = T < n ? T : n; /* threads that enter the loop */
+    if (m == 0)
+        return 0;
+    if (s == 0)
+        return UINT64_MAX;
+    /* thread t takes ceil((n - t) / s) trips: j = n - t runs over n - m + 1 .. n */
+    const unsigned __int128 trips = ceil_sum(n, s) - ceil_sum(n - m, s);
+    return trips > UINT64_MAX ? UINT64_MAX : (uint64_t)trips;
+}
+
+unsigned gs_model_t_bits(const struct gs_device *dev)
+{
+    const struct gs_grid_probe *p = &dev->probe;
+    if (dev->probed && p->status == GS_OK && p->prelude_T != p->global)
+        return 32;
+    return 64;
+}
+
+uint64_t gs_model_trip_budget(const struct gs_device *dev)
+{
+    return dev->is_gpu ? GS_GPU_TRIP_BUDGET : GS_CPU_TRIP_BUDGET;
 }
 
 /* How many leading elements a launch of T threads writes, by the kernel's
@@ -23,22 +66,39 @@ static uint64_t coverage(const struct gs_kernel_info *k, const struct gs_launch 
     return UINT64_MAX;
 }
 
-void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
-                struct gs_prediction *p)
+/* Whether the launch can finish: the catalogue's loops step by T (the
+ * chunked kernels loop over their chunk, the monolithic one not at all). */
+static int cannot_finish(const struct gs_device *dev, const struct gs_kernel_info *k,
+                         const struct gs_launch *l, char *why, unsigned size)
 {
-    char why[160];
-    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
-
-    *p = (struct gs_prediction){0};
-    if (!gs_dev_predicts_accept(dev, l, why, sizeof why)) {
-        p->outcome = GS_OUT_REFUSED;
-        snprintf(p->why, sizeof p->why, "%s should refuse: %s", dev->backend->name, why);
-        return;
+    if (k->rule != GS_RULE_ANY || k->param == GS_PARAM_CHUNK)
+        return 0;
+    const unsigned bits = gs_model_t_bits(dev);
+    const uint64_t s = gs_model_stride(bits, l->global);
+    const uint64_t trips = gs_model_trips(l->n, l->global, s);
+    if (trips == UINT64_MAX && s == 0) {
+        snprintf(why, size,
+                 "would not terminate: the loop steps by T mod 2^%u = 0 at T = %llu (the grid "
+                 "probe measured this device's T in %u bits)",
+                 bits, (unsigned long long)l->global, bits);
+        return 1;
     }
-    /* An API rule that let the launch through is part of the prediction. */
-    char api[200] = "";
-    if (why[0])
-        snprintf(api, sizeof api, "%s: %s; ", dev->backend->name, why);
+    if (trips > gs_model_trip_budget(dev)) {
+        snprintf(why, size,
+                 "would not finish in time: stride %llu at T = %llu makes %llu%s loop trips for "
+                 "%llu elements (the suite waits for %llu)",
+                 (unsigned long long)s, (unsigned long long)l->global,
+                 (unsigned long long)trips, trips == UINT64_MAX ? "+" : "",
+                 (unsigned long long)l->n, (unsigned long long)gs_model_trip_budget(dev));
+        return 1;
+    }
+    return 0;
+}
+
+/* The coverage prediction, as if the API runs the launch. */
+static void predict_coverage(const struct gs_kernel_info *k, const struct gs_launch *l,
+                             const char *api, struct gs_prediction *p)
+{
     const uint64_t covered = coverage(k, l);
     if (covered < l->n) {
         p->outcome = GS_OUT_WRONG;
@@ -48,18 +108,65 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
                  "%s%s on %llu threads writes the first %llu of %llu elements only", api, k->name,
                  (unsigned long long)l->global, (unsigned long long)covered,
                  (unsigned long long)l->n);
+    } else {
+        p->outcome = GS_OUT_OK;
+        snprintf(p->why, sizeof p->why, "%s%s on %llu threads covers all %llu elements", api,
+                 k->name, (unsigned long long)l->global, (unsigned long long)l->n);
+    }
+    p->if_accepted = p->outcome;
+    p->if_first_wrong = p->first_wrong;
+    p->if_wrong = p->wrong;
+}
+
+void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
+                struct gs_prediction *p)
+{
+    char why[160], stop[200];
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+
+    *p = (struct gs_prediction){0};
+    const int accept = gs_dev_predicts_accept(dev, l, why, sizeof why);
+    if (accept == GS_NOT_SENT) {
+        p->outcome = p->if_accepted = GS_OUT_NOT_LAUNCHED;
+        snprintf(p->why, sizeof p->why, "not sent to %s: %s", dev->backend->name, why);
         return;
     }
-    p->outcome = GS_OUT_OK;
-    snprintf(p->why, sizeof p->why, "%s%s on %llu threads covers all %llu elements", api, k->name,
-             (unsigned long long)l->global, (unsigned long long)l->n);
+    if (cannot_finish(dev, k, l, stop, sizeof stop)) {
+        p->outcome = p->if_accepted = GS_OUT_NOT_LAUNCHED;
+        snprintf(p->why, sizeof p->why, "%s", stop);
+        return;
+    }
+    if (accept == GS_REFUSES) {
+        predict_coverage(k, l, "", p);
+        p->outcome = GS_OUT_REFUSED;
+        p->first_wrong = p->wrong = 0;
+        snprintf(p->why, sizeof p->why, "%s should refuse: %s", dev->backend->name, why);
+        return;
+    }
+    /* An API rule that let the launch through is part of the prediction. */
+    char api[200] = "";
+    if (why[0])
+        snprintf(api, sizeof api, "%s: %s; ", dev->backend->name, why);
+    predict_coverage(k, l, api, p);
 }
 
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v)
 {
+    if (r->not_sent)
+        return GS_OUT_NOT_LAUNCHED;
     if (!r->accepted)
         return GS_OUT_REFUSED;
     return v->diag == 0 ? GS_OUT_OK : GS_OUT_WRONG;
+}
+
+/* The verdict of an accepted launch against a coverage prediction. */
+static int coverage_holds(enum gs_outcome o, uint64_t first_wrong, uint64_t wrong,
+                          const struct gs_verdict *v)
+{
+    if (o == GS_OUT_OK)
+        return v->diag == 0;
+    return v->diag != 0 && v->first_wrong == first_wrong && v->wrong == wrong &&
+           v->unwritten == v->wrong && v->guard_hits == 0;
 }
 
 int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_result *r,
@@ -68,25 +175,32 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
     const enum gs_outcome seen = gs_observed(r, v);
     if (why_size)
         why[0] = '\0';
+    if (p->outcome == GS_OUT_REFUSED && r->accepted &&
+        coverage_holds(p->if_accepted, p->if_first_wrong, p->if_wrong, v)) {
+        snprintf(why, why_size,
+                 "deviation: predicted refused from the device's own report, yet the API "
+                 "accepted it and the output is exactly as coverage predicts (%s)",
+                 outcome_name(seen));
+        return GS_DEVIATION;
+    }
     if (seen != p->outcome) {
         snprintf(why, why_size, "predicted %s, observed %s", outcome_name(p->outcome),
                  outcome_name(seen));
-        return 0;
+        return GS_FAILED;
     }
-    if (seen == GS_OUT_WRONG && (v->first_wrong != p->first_wrong || v->wrong != p->wrong ||
-                                 v->unwritten != v->wrong || v->guard_hits != 0)) {
+    if (seen == GS_OUT_WRONG && !coverage_holds(p->outcome, p->first_wrong, p->wrong, v)) {
         snprintf(why, why_size,
                  "predicted %llu unwritten from index %llu, observed %llu wrong (%llu unwritten) "
                  "from index %llu, %llu guard elements overwritten",
                  (unsigned long long)p->wrong, (unsigned long long)p->first_wrong,
                  (unsigned long long)v->wrong, (unsigned long long)v->unwritten,
                  (unsigned long long)v->first_wrong, (unsigned long long)v->guard_hits);
-        return 0;
+        return GS_FAILED;
     }
     if (seen == GS_OUT_REFUSED && (v->unwritten != v->n || v->guard_hits != 0)) {
         snprintf(why, why_size, "the API refused the launch, yet %llu elements were written",
                  (unsigned long long)(v->n - v->unwritten + v->guard_hits));
-        return 0;
+        return GS_FAILED;
     }
-    return 1;
+    return GS_HELD;
 }

@@ -21,20 +21,54 @@ static float float_of(uint32_t u)
 #define GS_B_PERIOD 4194299u /* 2^22 - 5 */
 #define GS_B_STEP 40503u
 
+/* The inputs' counters at element i. */
+static void residues_at(uint64_t i, uint32_t *ia, uint32_t *ib)
+{
+    *ia = (uint32_t)(i % GS_A_PERIOD);
+    *ib = (uint32_t)((i % GS_B_PERIOD) * GS_B_STEP % GS_B_PERIOD);
+}
+
+/* Counters instead of a modulo per element: this also fills multi-GiB
+ * buffers. */
+#define GS_NEXT_RESIDUES(ia, ib)                                                               \
+    do {                                                                                       \
+        if (++(ia) == GS_A_PERIOD)                                                             \
+            (ia) = 0;                                                                          \
+        (ib) += GS_B_STEP;                                                                     \
+        if ((ib) >= GS_B_PERIOD)                                                               \
+            (ib) -= GS_B_PERIOD;                                                               \
+    } while (0)
+
+void gs_fill_inputs_at(float *a, float *b, uint64_t first, uint64_t count)
+{
+    uint32_t ia, ib;
+    residues_at(first, &ia, &ib);
+    for (uint64_t i = 0; i < count; ++i) {
+        if (a)
+            a[i] = (float)(1u + ia);
+        if (b)
+            b[i] = (float)(1u + 2u * ib);
+        GS_NEXT_RESIDUES(ia, ib);
+    }
+}
+
 void gs_fill_inputs(float *a, float *b, uint64_t n)
 {
-    /* Counters instead of a modulo per element: this also fills the
-     * multi-GiB buffers of the bandwidth mode. */
-    uint32_t ia = 0, ib = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-        a[i] = (float)(1u + ia);
-        b[i] = (float)(1u + 2u * ib);
-        if (++ia == GS_A_PERIOD)
-            ia = 0;
-        ib += GS_B_STEP;
-        if (ib >= GS_B_PERIOD)
-            ib -= GS_B_PERIOD;
-    }
+    gs_fill_inputs_at(a, b, 0, n);
+}
+
+/* a + b is an integer below 2^24, so the fp32 sum the kernels compute equals
+ * the integer sum converted once. */
+static uint32_t expected_bits(enum gs_op op, uint32_t ia, uint32_t ib)
+{
+    return bits_of(op == GS_OP_COPY ? (float)(1u + ia) : (float)(2u + ia + 2u * ib));
+}
+
+float gs_expected_at(enum gs_op op, uint64_t i)
+{
+    uint32_t ia, ib;
+    residues_at(i, &ia, &ib);
+    return float_of(expected_bits(op, ia, ib));
 }
 
 void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n)
@@ -98,38 +132,72 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
     o->pass = pass;
 }
 
-void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
-               struct gs_verdict *v)
+static void note_wrong(struct gs_vpart *p, uint64_t i, uint32_t got, uint32_t want)
 {
-    const uint64_t n = l->n;
-    uint64_t value_wrong = 0;
-
-    *v = (struct gs_verdict){0};
-    v->n = n;
-    v->threads = l->global;
-    for (uint64_t i = 0; i < n; ++i) {
-        const uint32_t got = bits_of(out[i]), want = bits_of(ref[i]);
-        if (got == want)
-            continue;
-        const int unwritten = got == GS_POISON_BITS;
-        if (v->wrong == 0)
-            v->first_wrong = i;
-        ++v->wrong;
-        if (unwritten)
-            ++v->unwritten;
-        else
-            ++value_wrong;
-        if (v->listed < GS_LISTED) {
-            struct gs_wrong *w = &v->list[v->listed++];
-            w->index = i;
-            w->unwritten = unwritten;
-            w->got_bits = got;
-            w->want_bits = want;
-            gs_owner_of(l, i, &w->owner);
-        }
+    const int unwritten = got == GS_POISON_BITS;
+    if (p->wrong++ == 0)
+        p->first_wrong = i;
+    p->unwritten += unwritten;
+    if (p->listed < GS_LISTED) {
+        struct gs_wrong *w = &p->list[p->listed++];
+        w->index = i;
+        w->unwritten = unwritten;
+        w->got_bits = got;
+        w->want_bits = want;
     }
+}
+
+void gs_verify_span(const float *out, const float *ref, enum gs_op op, uint64_t first,
+                    uint64_t count, struct gs_vpart *p)
+{
+    *p = (struct gs_vpart){0};
+    if (ref) {
+        for (uint64_t i = 0; i < count; ++i) {
+            const uint32_t got = bits_of(out[i]), want = bits_of(ref[i]);
+            if (got != want)
+                note_wrong(p, first + i, got, want);
+        }
+        return;
+    }
+    /* The hot loop of a multi-GiB verification: two counters and one
+     * int-to-float conversion per element. */
+    uint32_t ia, ib;
+    residues_at(first, &ia, &ib);
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint32_t want = expected_bits(op, ia, ib), got = bits_of(out[i]);
+        if (got != want)
+            note_wrong(p, first + i, got, want);
+        GS_NEXT_RESIDUES(ia, ib);
+    }
+}
+
+void gs_verify_begin(const struct gs_launch *l, struct gs_verdict *v)
+{
+    *v = (struct gs_verdict){0};
+    v->n = l->n;
+    v->threads = l->global;
+}
+
+void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct gs_verdict *v)
+{
+    if (p->wrong == 0)
+        return;
+    if (v->wrong == 0)
+        v->first_wrong = p->first_wrong;
+    v->wrong += p->wrong;
+    v->unwritten += p->unwritten;
+    for (int k = 0; k < p->listed && v->listed < GS_LISTED; ++k) {
+        struct gs_wrong *w = &v->list[v->listed++];
+        *w = p->list[k];
+        gs_owner_of(l, w->index, &w->owner);
+    }
+}
+
+void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verdict *v)
+{
+    const uint64_t n = l->n, value_wrong = v->wrong - v->unwritten;
     for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g) {
-        if (bits_of(out[n + g]) != GS_GUARD_BITS) {
+        if (bits_of(guard[g]) != GS_GUARD_BITS) {
             if (v->guard_hits++ == 0)
                 v->first_guard = g;
         }
@@ -144,6 +212,17 @@ void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
         v->diag |= GS_DIAG_WRONG_VALUES;
     if (v->guard_hits > 0)
         v->diag |= GS_DIAG_PAST_END;
+}
+
+void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
+               struct gs_verdict *v)
+{
+    struct gs_vpart part;
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    gs_verify_begin(l, v);
+    gs_verify_span(out, ref, k ? k->op : GS_OP_ADD, 0, l->n, &part);
+    gs_verify_merge(l, &part, v);
+    gs_verify_end(l, out + l->n, v);
 }
 
 static void append(char *buf, unsigned size, const char *text)

@@ -18,10 +18,16 @@
 #define GS_LISTED 10               /* wrong indices listed in a verdict */
 
 /* Inputs: a[i] = 1 + i mod (2^22 - 3), b[i] = 1 + 2 * ((i * 40503) mod (2^22 - 5)).
- * a alone is distinct for every i below 4,194,301; a + b < 2^24. */
+ * a alone is distinct for every i below 4,194,301; a + b < 2^24, so the
+ * expected value of every element has a closed form that no kernel computes. */
 void gs_fill_inputs(float *a, float *b, uint64_t n);
+/* Elements [first, first + count) of a and b (either may be NULL), written
+ * from a[0] and b[0]. */
+void gs_fill_inputs_at(float *a, float *b, uint64_t first, uint64_t count);
 /* ref[i] = a[i] + b[i] (GS_OP_ADD) or a[i] (GS_OP_COPY). */
 void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n);
+/* The expected value of element i, from the closed form. */
+float gs_expected_at(enum gs_op op, uint64_t i);
 /* out[0, n) = poison NaN, out[n, n + GS_GUARD_ELEMS) = guard NaN. */
 void gs_poison(float *out, uint64_t n);
 
@@ -61,9 +67,29 @@ struct gs_verdict {
     struct gs_wrong list[GS_LISTED];
 };
 
-/* Compare out[0, n + GS_GUARD_ELEMS) with ref[0, n) and the guard. */
+/* Compare out[0, n + GS_GUARD_ELEMS) with ref[0, n) and the guard; ref NULL
+ * means the closed form. */
 void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
                struct gs_verdict *v);
+
+/* The same comparison over an output that arrives in pieces, compared on
+ * several threads: gs_verify_span fills one part (and touches nothing
+ * else, so parts can run at once); gs_verify_merge adds parts to the verdict
+ * in increasing index order, which keeps the first wrong index and the
+ * listed ones exactly those of a single pass. */
+struct gs_vpart {
+    uint64_t wrong, unwritten, first_wrong;
+    int listed;
+    struct gs_wrong list[GS_LISTED];
+};
+void gs_verify_begin(const struct gs_launch *l, struct gs_verdict *v);
+/* Compare out[0, count), which holds elements [first, first + count), with
+ * ref[0, count) (NULL: the closed form of the kernel's operation). */
+void gs_verify_span(const float *out, const float *ref, enum gs_op op, uint64_t first,
+                    uint64_t count, struct gs_vpart *p);
+void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct gs_verdict *v);
+/* guard[0, GS_GUARD_ELEMS): the elements past n. Then the diagnosis. */
+void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verdict *v);
 
 /* One line in words: "ok", or the diagnosis of seed 002's harness. */
 void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "gs_sysmem.h"
+
 static const char *binary;
 static char tmpdir[256];
 
@@ -140,9 +142,28 @@ BAD(non_numeric_size, "not a whole number", "--backend", "host", "--sizes", "12a
 BAD(overflowing_size, "out of range", "--backend", "host", "--sizes", "99999999999999999999999")
 BAD(unallocatable_size, "choose a smaller n with --sizes", "--backend", "host", "--sizes", "1099511627776")
 BAD(zero_block, "--block", "--backend", "host", "--block", "0")
-BAD(block_above_device_limit, "exceeds the largest block", "--backend", "host", "--block", "2048")
+BAD(block_above_device_limit, "beyond every selected device", "--backend", "host", "--block", "2048")
 /* every backend, some perhaps without a device: still one line */
-BAD(block_above_limit_all_backends, "exceeds the largest block", "--block", "4096")
+BAD(block_above_limit_all_backends, "beyond every selected device", "--block", "1048576")
+BAD(grid_above_every_device, "beyond every selected device", "--backend", "host", "--grid",
+    "1048577")
+/* 2^32 + 5 elements: three buffers of 17,179,873,300 bytes (51.5 GB), refused
+ * before anything is allocated where this machine cannot hold them (CI's
+ * 24 GB), with the bytes needed in the one line. Where it can, the run would
+ * be real, and long: skipped. */
+static void big_n_refused_before_allocation(void **state)
+{
+    (void)state;
+    if (gs_host_available_memory() >= 3 * 17179873300ull) {
+        print_message("this machine holds 51.5 GB: nothing to refuse\n");
+        skip();
+    }
+    char out_path[300];
+    snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);
+    const char *args[] = {"--backend", "host", "--sizes", "4294967301", "--output", out_path,
+                          NULL};
+    expect_usage_error("17179873300", args);
+}
 BAD(malformed_shape, "GRIDxBLOCK", "--backend", "host", "--shape", "160by256")
 BAD(zero_grid_shape, "--shape grid", "--backend", "host", "--shape", "0x256")
 BAD(unknown_backend, "unknown backend 'metal'", "--backend", "metal")
@@ -281,6 +302,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(zero_block),
         cmocka_unit_test(block_above_device_limit),
         cmocka_unit_test(block_above_limit_all_backends),
+    cmocka_unit_test(grid_above_every_device),
+    cmocka_unit_test(big_n_refused_before_allocation),
         cmocka_unit_test(malformed_shape),
         cmocka_unit_test(zero_grid_shape),
         cmocka_unit_test(unknown_backend),

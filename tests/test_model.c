@@ -114,16 +114,159 @@ static void disagreement_fails_in_both_directions(void **state)
     v.first_wrong = 40960;
     assert_true(gs_prediction_holds(&p, &r, &v, why, sizeof why));
 
-    /* predicted refused, the API accepted */
+    /* predicted refused, the API accepted, and the output is not what
+     * coverage predicts either: a failure, not a deviation */
     p.outcome = GS_OUT_REFUSED;
+    p.if_accepted = GS_OUT_WRONG;
+    p.if_first_wrong = 40960;
+    p.if_wrong = 1;
     v = (struct gs_verdict){0};
-    assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_FAILED);
     assert_non_null(strstr(why, "predicted refused, observed ok"));
 
     /* predicted accepted, the API refused */
     p.outcome = GS_OUT_OK;
     r.accepted = 0;
     assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
+}
+
+/* A driver that accepts what its own report forbids, and computes exactly
+ * what coverage predicts, is a deviation: shown, not failed. */
+static void accepted_beyond_the_report_is_a_deviation(void **state)
+{
+    (void)state;
+    struct gs_prediction p = {0};
+    struct gs_launch_result r = {0};
+    struct gs_verdict v = {0};
+    char why[240];
+    p.outcome = GS_OUT_REFUSED;
+    p.if_accepted = GS_OUT_OK;
+    r.accepted = 1;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_DEVIATION);
+    assert_non_null(strstr(why, "deviation"));
+    /* the same launch refused, as predicted: held */
+    r.accepted = 0;
+    v.n = v.unwritten = 5;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD);
+    /* accepted, but a short grid where coverage said every element: failed */
+    r.accepted = 1;
+    v.diag = GS_DIAG_SHORT_GRID;
+    v.wrong = v.unwritten = 1;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_FAILED);
+}
+
+/* ---- the arithmetic past 2^31 and 2^32, on each backend's rule ---------- */
+
+static int fake_accepts(const struct gs_device *dev, const struct gs_launch *l, char *why,
+                        unsigned why_size)
+{
+    (void)dev;
+    (void)l;
+    (void)why;
+    (void)why_size;
+    return GS_ACCEPTS;
+}
+
+/* A GPU that takes any launch, whose kernels compute T in `bits` bits as
+ * the grid probe would report it. Only the members gs_predict reaches. */
+static const struct gs_backend fake = {.abi = GS_BACKEND_ABI, .name = "fake",
+                                       .predicts_accept = fake_accepts};
+
+static struct gs_device fake_gpu(unsigned bits)
+{
+    struct gs_device d = {0};
+    d.backend = &fake;
+    d.is_gpu = 1;
+    d.probed = 1;
+    d.probe.status = GS_OK;
+    d.probe.global = (1ull << 32) + 256;
+    d.probe.prelude_T = bits == 64 ? d.probe.global : d.probe.global & 0xffffffffu;
+    return d;
+}
+
+static uint64_t brute_trips(uint64_t n, uint64_t T, uint64_t s)
+{
+    uint64_t trips = 0;
+    for (uint64_t t = 0; t < T && t < n; ++t)
+        for (uint64_t i = t; i < n; i += s)
+            ++trips;
+    return trips;
+}
+
+static void trip_count_is_exact(void **state)
+{
+    (void)state;
+    const uint64_t cases[][3] = {{611, 768, 768}, {611, 256, 256}, {1000, 7, 3},
+                                 {4096, 1024, 1024}, {4097, 1024, 16}, {5, 1, 1}, {0, 4, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        assert_int_equal(gs_model_trips(cases[i][0], cases[i][1], cases[i][2]),
+                         brute_trips(cases[i][0], cases[i][1], cases[i][2]));
+    assert_int_equal(gs_model_trips(10, 4, 0), UINT64_MAX);
+    assert_int_equal(gs_model_trips(0, 4, 0), 0);
+    /* a correct grid-stride loop takes exactly n trips at any T */
+    assert_int_equal(gs_model_trips(4294967301ull, 270336, 270336), 4294967301ull);
+    assert_int_equal(gs_model_trips(4294967301ull, (1ull << 32) + 256, (1ull << 32) + 256),
+                     4294967301ull);
+}
+
+static void stride_wraps_only_in_32_bits(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_model_stride(64, 1ull << 32), 1ull << 32);
+    assert_int_equal(gs_model_stride(32, 1ull << 32), 0);
+    assert_int_equal(gs_model_stride(32, (1ull << 32) + 256), 256);
+    assert_int_equal(gs_model_stride(32, 1ull << 31), 1ull << 31);
+    /* 16,777,216 blocks of 256 (T = 2^32) and 16,777,217 (2^32 + 256), as
+     * measured for a product without the cast on the H200 */
+    assert_int_equal(gs_model_stride(32, 16777216ull * 256), 0);
+    assert_int_equal(gs_model_stride(32, 16777217ull * 256), 256);
+}
+
+/* Each backend's rule for T: host and CUDA compute it in 64 bits from
+ * their launch arguments (no probe: 64); OpenCL's prelude is proved by the
+ * probe (64 when right); a driver on which it came back wrong gets 32. */
+static void backends_t_width(void **state)
+{
+    (void)state;
+    struct gs_device right = fake_gpu(64), wrapped = fake_gpu(32);
+    assert_int_equal(gs_model_t_bits(host.devs[0]), 64);
+    assert_int_equal(gs_model_t_bits(&right), 64);
+    assert_int_equal(gs_model_t_bits(&wrapped), 32);
+    right.probe.status = GS_UNSUPPORTED; /* a CPU device, not probed */
+    assert_int_equal(gs_model_t_bits(&right), 64);
+}
+
+/* The rule: a launch the model says cannot finish is never made. */
+static void endless_launch_is_predicted_not_launched(void **state)
+{
+    (void)state;
+    struct gs_device right = fake_gpu(64), wrapped = fake_gpu(32);
+    struct gs_prediction p;
+    const uint64_t n = (1ull << 32) + 5;
+    /* T = 2^32: 16,777,216 blocks of 256 */
+    struct gs_launch l = launch_of(GS_K_ADD_GS, n, 16777216, 256);
+    gs_predict(&right, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+    assert_non_null(strstr(p.why, "would not terminate"));
+    /* T = 2^32 + 256: a stride of 256 on 2^32 threads, about 2^55 trips */
+    l = launch_of(GS_K_ADD_GS, n, 16777217, 256);
+    gs_predict(&right, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+    assert_non_null(strstr(p.why, "would not finish"));
+    /* T = 2^31: nothing wraps */
+    l = launch_of(GS_K_ADD_GS, n, 8388608, 256);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+    /* the monolithic kernel has no loop: it always finishes */
+    l = launch_of(GS_K_ADD_MONO, n, 16777216, 256);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_WRONG);
+    assert_int_equal(p.first_wrong, 1ull << 32);
+    assert_int_equal(p.wrong, 5);
 }
 
 static void refused_launch_must_leave_output_untouched(void **state)
@@ -150,6 +293,11 @@ int main(void)
         cmocka_unit_test(zero_block_grid_is_refused_by_the_backend_rule),
         cmocka_unit_test(disagreement_fails_in_both_directions),
         cmocka_unit_test(refused_launch_must_leave_output_untouched),
+        cmocka_unit_test(accepted_beyond_the_report_is_a_deviation),
+        cmocka_unit_test(trip_count_is_exact),
+        cmocka_unit_test(stride_wraps_only_in_32_bits),
+        cmocka_unit_test(backends_t_width),
+        cmocka_unit_test(endless_launch_is_predicted_not_launched),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
