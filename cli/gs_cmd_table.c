@@ -209,6 +209,14 @@ static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
                       (unsigned long long)grid, block, (unsigned long long)grid * block, rule);
     else
         gs_str_printf(o, "      G unknown: %s\n", e.msg);
+    const struct gs_grid_probe *probe;
+    char line[512];
+    if (gs_dev_probe_grid(d, &probe, &e) != GS_OK)
+        gs_str_printf(o, "      grid probe failed: %s\n", e.msg);
+    else if (probe->status == GS_OK) {
+        gs_probe_line(d, line, sizeof line);
+        gs_str_printf(o, "      grid probe: %s\n", line);
+    }
 }
 
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e)

@@ -25,6 +25,9 @@ void gs_report_table(const struct gs_report_in *in, enum gs_format f, struct gs_
 /* The text of one cell: "ok", "refused", "wrong@40960". */
 void gs_case_cell(const struct gs_case *c, char *buf, unsigned size);
 
+/* The grid probe's answer for d in one line (or why it was not probed). */
+void gs_probe_line(const struct gs_device *d, char *buf, unsigned size);
+
 /* JSON string body with quotes and control characters escaped. */
 void gs_json_string(struct gs_str *out, const char *s);
 
