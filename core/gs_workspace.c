@@ -105,7 +105,7 @@ int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
     w->dev = dev;
     w->n = n;
     w->progress = prog;
-    snprintf(w->label, sizeof w->label, "%s %s: inputs", dev->backend->name, dev->name);
+    snprintf(w->label, sizeof w->label, "%s %s", dev->backend->name, dev->name);
     w->stage_elems = n + GS_GUARD_ELEMS < GS_STAGE_ELEMS ? n + GS_GUARD_ELEMS : GS_STAGE_ELEMS;
     w->jobs = calloc(1, sizeof *w->jobs);
     if (!w->jobs) {
