@@ -200,6 +200,7 @@ struct ocl_device {
     cl_program program;
     cl_kernel kernels[GS_KERNEL_COUNT];
     cl_kernel probe;         /* gs_probe_grid, created on first use */
+    cl_kernel fill;          /* gs_fill_u32, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
     unsigned c_version;      /* the newest OpenCL C the device compiles, same scale */
     unsigned address_bits;   /* the device's size_t */
@@ -542,6 +543,8 @@ static void release_device(struct ocl_device *d)
             clReleaseKernel(d->kernels[k]);
     if (d->probe)
         clReleaseKernel(d->probe);
+    if (d->fill)
+        clReleaseKernel(d->fill);
     if (d->program)
         clReleaseProgram(d->program);
     if (d->queue)
@@ -971,18 +974,42 @@ static int ocl_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, 
                                       (size_t)bytes, dst, 0, NULL, NULL));
 }
 
+/* The helper kernel `name` of kernels/opencl_only.cl, created once. */
+static int helper_kernel(struct ocl_device *d, cl_kernel *k, const char *name, struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    if (*k)
+        return GS_OK;
+    return OCL(e, (*k = clCreateKernel(d->program, name, &rc), rc));
+}
+
+/* Not clEnqueueFillBuffer: see gs_fill_u32 in kernels/opencl_only.cl. */
 static int ocl_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                       uint64_t bytes, uint32_t pattern, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
+    const cl_ulong first = offset / 4, count = bytes / 4;
     const cl_uint value = pattern;
     int st = ocl_range(buf, offset, bytes, "fill", e);
     if (st == GS_OK)
-        st = OCL(e, clEnqueueFillBuffer(d->queue, buf->mem, &value, sizeof value,
-                                        (size_t)offset, (size_t)bytes, 0, NULL, NULL));
-    if (st == GS_OK)
-        st = OCL(e, clFinish(d->queue));
-    return st;
+        st = helper_kernel(d, &d->fill, "gs_fill_u32", e);
+    if (st != GS_OK || count == 0)
+        return st;
+    /* Whole work-groups; enough of them to fill the device, no more. */
+    const size_t local = dev->max_block < 256 ? dev->max_block : 256;
+    size_t groups = (size_t)((count + local - 1) / local);
+    const size_t most = (size_t)dev->compute_units * (dev->is_gpu ? 8 : 4);
+    if (groups > most)
+        groups = most;
+    const size_t global = groups * local;
+    if ((st = OCL(e, clSetKernelArg(d->fill, 0, sizeof buf->mem, &buf->mem))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 1, sizeof first, &first))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 2, sizeof count, &count))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 3, sizeof value, &value))) != GS_OK ||
+        (st = OCL(e, clEnqueueNDRangeKernel(d->queue, d->fill, 1, NULL, &global, &local, 0,
+                                            NULL, NULL))) != GS_OK)
+        return st;
+    return OCL(e, clFinish(d->queue));
 }
 
 /* Page-locked staging, the way OpenCL offers it: a buffer the driver
@@ -1206,8 +1233,7 @@ static int ocl_probe_grid(struct gs_device *dev, struct gs_grid_probe *p, struct
         return probe_skip(p, "a CPU device: 2^32 work-items would run for minutes there");
     if (d->address_bits < 64)
         return probe_skip(p, "the device's size_t is narrower than 64 bits");
-    if (!d->probe &&
-        (st = OCL(e, (d->probe = clCreateKernel(d->program, "gs_probe_grid", &rc), rc))) != GS_OK)
+    if ((st = helper_kernel(d, &d->probe, "gs_probe_grid", e)) != GS_OK)
         return st;
     size_t wg = 0;
     if ((st = OCL(e, clGetKernelWorkGroupInfo(d->probe, d->id, CL_KERNEL_WORK_GROUP_SIZE,

@@ -10,7 +10,7 @@
  * is groups x enqueued local size, in 64 bits, less the ragged part of the
  * last group, which is that product minus get_global_size(0) taken modulo
  * 2^32 (a ragged part is smaller than a work-group, so the wrap cannot hide
- * it). The grid probe (kernels/probe_opencl.cl) checks this on every GPU. */
+ * it). The grid probe (kernels/opencl_only.cl) checks this on every GPU. */
 typedef ulong gs_size;
 typedef float4 gs_float4;
 
