@@ -62,7 +62,7 @@ static int host_open(struct gs_device ***devs, int *count, char *notice, unsigne
     g->max_block_device = HOST_MAX_BLOCK;
     g->max_grid = HOST_MAX_GRID;
     g->global_mem = gs_host_total_memory();
-    g->max_alloc = g->global_mem / 4;
+    g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
     g->caps = GS_CAP_TIMING | GS_CAP_COPY;
     list[0] = g;
     *devs = list;
