@@ -11,7 +11,8 @@
  * each of the first three, through cudaLaunchKernel):
  *   - a grid of zero blocks is refused;
  *   - a block of 0 or more than maxThreadsPerBlock threads is refused;
- *   - a grid of more than maxGridSize[0] blocks is refused;
+ *   - a grid of more than maxGridSize[0] blocks is refused, and more than
+ *     maxGridSize[1] along y (65535: measured refused on an H200 at 65536);
  *   - a global size that is not grid x block cannot be expressed at all:
  *     CUDA launches whole blocks, so launch() refuses it without a call.
  *
@@ -36,6 +37,12 @@
 
 _Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kernel");
 
+/* The kernel a launch runs: the normal build or the count build. */
+static const void *cuda_symbol(enum gs_kernel_id k, int count)
+{
+    return (count ? gs_cuda_count_symbols : gs_cuda_kernel_symbols)[k];
+}
+
 struct gs_buf {
     void *ptr;
     uint64_t bytes; /* as asked for, which may be 0 */
@@ -46,6 +53,8 @@ struct cuda_device {
     int ordinal;           /* the runtime's device number */
     int ready;             /* stream and events exist */
     unsigned loaded;       /* bit k: kernel k's module is loaded on this device */
+    unsigned loaded_count; /* the same for the count build */
+    uint64_t max_grid_y;   /* maxGridSize[1] */
     cudaStream_t stream;
     cudaEvent_t start, stop;
 };
@@ -215,13 +224,14 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
     g->max_block = block > 0 ? (unsigned)block : 0u;
     g->max_block_device = g->max_block;
     g->max_grid = p.maxGridSize[0] > 0 ? (uint64_t)p.maxGridSize[0] : 0u;
+    d->max_grid_y = p.maxGridSize[1] > 0 ? (uint64_t)p.maxGridSize[1] : 0u;
     g->global_mem = (uint64_t)p.totalGlobalMem;
     /* CUDA has no per-allocation cap below device memory (unlike OpenCL's
      * CL_DEVICE_MAX_MEM_ALLOC_SIZE), and the free amount is only known once
      * a context exists, which open() avoids creating. */
     g->max_alloc = (uint64_t)p.totalGlobalMem;
     cuda_peak(g, ordinal, p.memoryBusWidth);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
     return GS_OK;
 }
 
@@ -343,14 +353,16 @@ out:
 /* With lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2)
  * a kernel's module is loaded by its first launch, inside the first timed
  * interval. Querying its attributes loads it now instead. */
-static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, struct gs_err *e)
+static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, int count,
+                            struct gs_err *e)
 {
-    if (d->loaded & (1u << k))
+    unsigned *loaded = count ? &d->loaded_count : &d->loaded;
+    if (*loaded & (1u << k))
         return GS_OK;
     struct cudaFuncAttributes fa;
-    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, gs_cuda_kernel_symbols[k]));
+    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, cuda_symbol(k, count)));
     if (s == GS_OK)
-        d->loaded |= 1u << k;
+        *loaded |= 1u << k;
     return s;
 }
 
@@ -376,7 +388,7 @@ static int cuda_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
                           dev->max_block);
     s = cuda_prepare(d, e);
     if (s == GS_OK)
-        s = cuda_load_kernel(d, kernel, e);
+        s = cuda_load_kernel(d, kernel, 0, e);
     int b = 0;
     if (s == GS_OK)
         s = CUDA_CHECK(e, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -414,6 +426,10 @@ static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_lau
     else if (l->grid > dev->max_grid)
         snprintf(rule, sizeof rule, "grid of %llu blocks exceeds maxGridSize[0] = %llu",
                  (unsigned long long)l->grid, (unsigned long long)dev->max_grid);
+    else if (l->grid_y > ((const struct cuda_device *)dev)->max_grid_y)
+        snprintf(rule, sizeof rule, "grid of %llu blocks along y exceeds maxGridSize[1] = %llu",
+                 (unsigned long long)l->grid_y,
+                 (unsigned long long)((const struct cuda_device *)dev)->max_grid_y);
     else
         cuda_ragged(l, rule, sizeof rule);
     if (rule[0] && why_size)
@@ -587,7 +603,7 @@ static void cuda_refusal(struct gs_launch_result *r, long code, const char *name
 static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result *r)
 {
     char msg[160];
-    if (l->grid > 0xffffffffull || l->block > 0xffffffffull)
+    if (l->grid > 0xffffffffull || l->block > 0xffffffffull || l->grid_y > 0xffffffffull)
         snprintf(msg, sizeof msg, "grid %llu x block %llu does not fit dim3 (unsigned int)",
                  (unsigned long long)l->grid, (unsigned long long)l->block);
     else if (!cuda_ragged(l, msg, sizeof msg))
@@ -629,7 +645,7 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         return GS_OK;
     s = cuda_prepare(d, e);
     if (s == GS_OK)
-        s = cuda_load_kernel(d, l->kernel, e);
+        s = cuda_load_kernel(d, l->kernel, l->count, e);
     if (s != GS_OK)
         return s;
 
@@ -638,12 +654,12 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
     void *out = l->out ? l->out->ptr : NULL;
     unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
     void *args[] = {&a, &b, &out, &n, &param};
-    dim3 grid = {(unsigned)l->grid, 1u, 1u};
+    dim3 grid = {(unsigned)l->grid, l->grid_y ? (unsigned)l->grid_y : 1u, 1u};
     dim3 block = {(unsigned)l->block, 1u, 1u};
 
     if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream))) != GS_OK)
         return s;
-    cudaError_t rc = cudaLaunchKernel(gs_cuda_kernel_symbols[l->kernel], grid, block, args, 0,
+    cudaError_t rc = cudaLaunchKernel(cuda_symbol(l->kernel, l->count), grid, block, args, 0,
                                       d->stream);
     if (rc != cudaSuccess)
         return cuda_refused(d, rc, r, e);

@@ -13,7 +13,9 @@
  *   - a grid of more than 2^20 blocks is never sent (GS_NOT_SENT): every
  *     thread runs in turn on one core, and the cap keeps any launch to a few
  *     seconds;
- *   - a global size that is not grid x block cannot be expressed. */
+ *   - a global size that is not grid x block cannot be expressed;
+ *   - more than 65535 blocks along y are refused (CUDA's maxGridSize[1]).
+ * It runs 2D launches and the count build (kernels/gs_kernels.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,7 +26,8 @@
 #include "gs_sysmem.h"
 
 #define HOST_MAX_BLOCK 1024u
-#define HOST_MAX_GRID (1ull << 20)
+#define HOST_MAX_GRID (1ull << 20)    /* blocks in all, x times y */
+#define HOST_MAX_GRID_Y 65535ull       /* CUDA's maxGridSize[1] */
 #define HOST_BLOCKS_PER_CORE 4u
 
 struct gs_buf {
@@ -63,7 +66,7 @@ static int host_open(struct gs_device ***devs, int *count, char *notice, unsigne
     g->max_grid = HOST_MAX_GRID;
     g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
     list[0] = g;
     *devs = list;
     *count = 1;
@@ -98,14 +101,17 @@ static int host_predicts_accept(const struct gs_device *dev, const struct gs_lau
 {
     (void)dev;
     const char *rule = NULL;
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
     int answer = GS_REFUSES;
-    if (l->grid == 0)
-        rule = "a grid of zero blocks is not a launch (host follows CUDA)";
+    if (l->grid == 0 || l->grid_y > HOST_MAX_GRID_Y)
+        rule = l->grid == 0 ? "a grid of zero blocks is not a launch (host follows CUDA)"
+                            : "more than 65535 blocks along y (host follows CUDA's "
+                              "maxGridSize[1])";
     else if (l->block == 0 || l->block > HOST_MAX_BLOCK)
         rule = "block size outside 1..1024 (host follows CUDA)";
     else if (l->global != l->grid * l->block)
         rule = "global size must be grid x block on this backend";
-    else if (l->grid > HOST_MAX_GRID)
+    else if (l->grid > HOST_MAX_GRID || rows > HOST_MAX_GRID / l->grid)
         rule = "more than 2^20 blocks: the host runs one thread at a time, so the suite caps "
                "its grid to keep a launch to seconds",
         answer = GS_NOT_SENT;
@@ -214,14 +220,18 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         gs_strlcpy(r->api_message, why, sizeof r->api_message);
         return GS_OK;
     }
-    const gs_host_kernel_fn fn = gs_host_kernels[l->kernel];
-    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0};
+    const gs_host_kernel_fn fn = (l->count ? gs_host_count_kernels : gs_host_kernels)[l->kernel];
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
+    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
     const double t0 = timed ? now_ms() : 0.0;
-    for (uint64_t b = 0; b < l->grid; ++b) {
-        t.block_idx = (unsigned)b;
-        for (uint64_t x = 0; x < l->block; ++x) {
-            t.thread_idx = (unsigned)x;
-            fn(&t, l->a->data, l->b->data, l->out->data, l->n, l->param);
+    for (uint64_t y = 0; y < rows; ++y) {
+        t.block_idx_y = (unsigned)y;
+        for (uint64_t b = 0; b < l->grid; ++b) {
+            t.block_idx = (unsigned)b;
+            for (uint64_t x = 0; x < l->block; ++x) {
+                t.thread_idx = (unsigned)x;
+                fn(&t, l->a->data, l->b->data, l->out->data, l->n, l->param);
+            }
         }
     }
     r->accepted = 1;

@@ -199,6 +199,8 @@ struct ocl_device {
     cl_command_queue queue;
     cl_program program;
     cl_kernel kernels[GS_KERNEL_COUNT];
+    cl_program count_program; /* the count build (GS_COUNT_BUILD), built on first use */
+    cl_kernel count_kernels[GS_KERNEL_COUNT];
     cl_kernel probe;         /* gs_probe_grid, created on first use */
     cl_kernel fill;          /* gs_fill_u32, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
@@ -376,7 +378,7 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
     g->peak_bytes_per_s = 0;
     gs_strlcpy(g->peak_rule, "unknown: OpenCL reports no memory clock or bus width",
                sizeof g->peak_rule);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL | GS_CAP_2D | GS_CAP_COUNT;
     return GS_OK;
 }
 
@@ -439,23 +441,24 @@ static int choose_build(struct ocl_device *d, struct gs_err *e)
 }
 
 /* The build log's first lines, on one line, after e's message. */
-static void append_build_log(struct ocl_device *d, struct gs_err *e)
+static void append_build_log(struct ocl_device *d, cl_program program, const char *options,
+                             struct gs_err *e)
 {
     size_t len = 0;
-    if (!e || clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
+    if (!e || clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
                   CL_SUCCESS)
         return;
     char *log = calloc(1, len + 1);
     if (!log)
         return;
-    if (clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
         CL_SUCCESS) {
         for (char *p = log; *p; ++p)
             if (*p == '\n' || *p == '\r' || *p == '\t')
                 *p = ' ';
         const size_t used = strlen(e->msg);
         snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s",
-                 d->build_options, log);
+                 options, log);
     }
     free(log);
 }
@@ -483,7 +486,7 @@ static int build_kernels(struct ocl_device *d, struct gs_err *e)
         return st;
     st = OCL(e, clBuildProgram(d->program, 1, &d->id, d->build_options, NULL, NULL));
     if (st != GS_OK) {
-        append_build_log(d, e);
+        append_build_log(d, d->program, d->build_options, e);
         return st;
     }
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
@@ -541,6 +544,11 @@ static void release_device(struct ocl_device *d)
     for (int k = 0; k < GS_KERNEL_COUNT; ++k)
         if (d->kernels[k])
             clReleaseKernel(d->kernels[k]);
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k)
+        if (d->count_kernels[k])
+            clReleaseKernel(d->count_kernels[k]);
+    if (d->count_program)
+        clReleaseProgram(d->count_program);
     if (d->probe)
         clReleaseKernel(d->probe);
     if (d->fill)
@@ -891,10 +899,16 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
                  d->address_bits);
         return 0;
     }
-    if (l->grid > dev->max_grid) {
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
+    if (rows > range / (l->global ? l->global : 1)) {
+        snprintf(why, why_size, "a 2D range of %llu x %llu above the device's %u-bit size_t",
+                 (unsigned long long)l->global, (unsigned long long)rows, d->address_bits);
+        return 0;
+    }
+    if (l->grid > dev->max_grid || (!dev->is_gpu && rows > dev->max_grid / (l->grid ? l->grid : 1))) {
         snprintf(why, why_size,
                  "%llu work-groups is above the suite's cap of %llu for this %s device (%s)",
-                 (unsigned long long)l->grid, (unsigned long long)dev->max_grid,
+                 (unsigned long long)(l->grid * rows), (unsigned long long)dev->max_grid,
                  dev->is_gpu ? "GPU" : "CPU",
                  dev->is_gpu ? "CUDA's grid limit, kept so both APIs are asked the same"
                              : "a CPU runs the work-items a few at a time: hours, not seconds");
@@ -1137,6 +1151,41 @@ static void record_refusal(cl_int rc, size_t global, size_t local, struct gs_lau
              "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global, local, err->text);
 }
 
+/* The count build of the same source (kernels/gs_kernels.h), built on the
+ * first count launch: most runs never need it. */
+static int count_kernel(struct ocl_device *d, enum gs_kernel_id k, cl_kernel *out,
+                        struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    int st;
+    if (!d->count_program) {
+        char options[160];
+        const char *src = gs_opencl_source;
+        snprintf(options, sizeof options, "%s%s-DGS_COUNT_BUILD", d->build_options,
+                 d->build_options[0] ? " " : "");
+        if ((st = OCL(e, (d->count_program = clCreateProgramWithSource(d->context, 1, &src,
+                                                                       NULL, &rc),
+                          rc))) != GS_OK)
+            return st;
+        if ((st = OCL(e, clBuildProgram(d->count_program, 1, &d->id, options, NULL, NULL))) !=
+            GS_OK) {
+            append_build_log(d, d->count_program, options, e);
+            clReleaseProgram(d->count_program);
+            d->count_program = NULL;
+            return st;
+        }
+    }
+    if (!d->count_kernels[k]) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_count", ocl_kernel_names[k]);
+        if ((st = OCL(e, (d->count_kernels[k] = clCreateKernel(d->count_program, name, &rc),
+                          rc))) != GS_OK)
+            return st;
+    }
+    *out = d->count_kernels[k];
+    return GS_OK;
+}
+
 static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                       struct gs_launch_result *r, struct gs_err *e)
 {
@@ -1158,12 +1207,18 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
         return GS_OK;
     }
     cl_kernel k = d->kernels[l->kernel];
-    int st = set_args(k, l, e);
+    int st = l->count ? count_kernel(d, l->kernel, &k, e) : GS_OK;
+    if (st == GS_OK)
+        st = set_args(k, l, e);
     if (st != GS_OK)
         return st;
     cl_event ev = NULL;
+    /* A 2D launch: global (x, rows), local (x, 1). */
+    const size_t global2[2] = {global, l->grid_y ? (size_t)l->grid_y : 1};
+    const size_t local2[2] = {local, 1};
+    const cl_uint dims = l->grid_y > 1 ? 2 : 1;
     /* Not through OCL(): a refused shape is the result being measured. */
-    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL,
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, dims, NULL, global2, local2, 0, NULL,
                                              timed ? &ev : NULL);
     if (rc != CL_SUCCESS && is_refusal(rc)) {
         record_refusal(rc, global, local, r);

@@ -20,8 +20,10 @@
  *
  *   ABI 1: open .. launch, copy.
  *   ABI 2: read and write take a byte offset (so very large buffers move in
- *          chunks); fill32, staging_alloc/staging_free, mem_available,
- *          probe_grid. */
+ *          chunks); predicts_accept answers an enum gs_accept; fill32,
+ *          staging_alloc/staging_free, mem_available, probe_grid; 2D
+ *          launches and the count build (gs_launch.grid_y and .count, behind
+ *          GS_CAP_2D and GS_CAP_COUNT). */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -40,6 +42,8 @@ struct gs_buf; /* a device buffer, defined by each backend */
 #define GS_CAP_COPY 0x2u         /* copy(): the API's own device-to-device copy */
 #define GS_CAP_RAGGED_GLOBAL 0x4u /* the API can express a global size that is not a
                                      multiple of the block (OpenCL's NDRange) */
+#define GS_CAP_2D 0x8u            /* ABI 2: launch() honours gs_launch.grid_y */
+#define GS_CAP_COUNT 0x10u        /* ABI 2: launch() runs the count build for gs_launch.count */
 
 /* What the API's own work-item functions return in a launch of 2^32 threads
  * or more, measured (NVIDIA's OpenCL returns get_global_size(0) modulo 2^32).
@@ -95,6 +99,11 @@ struct gs_launch {
     uint64_t n;      /* elements */
     uint64_t param;  /* see gs_catalog.h: chunk or stride */
     struct gs_buf *a, *b, *out;
+    /* ABI 2, each behind a capability bit; the core sends neither to a
+     * backend without it. */
+    uint64_t grid_y; /* blocks along y (GS_CAP_2D); 0 or 1: a 1D launch */
+    int count;       /* run the count build (GS_CAP_COUNT): out holds 32-bit counters
+                        that each GS_STORE increments (kernels/gs_kernels.h) */
 };
 
 /* What the API should do with a launch, as predicts_accept() answers. */

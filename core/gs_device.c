@@ -155,6 +155,10 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     *r = (struct gs_launch_result){0};
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
+    if (l->grid_y > 1 && !(d->caps & GS_CAP_2D))
+        return unsupported(d, "2D launches", e);
+    if (l->count && !(d->caps & GS_CAP_COUNT))
+        return unsupported(d, "the count build", e);
     /* The suite's own caps are kept here, once, for every backend. */
     if (gs_dev_predicts_accept(d, l, why, sizeof why) == GS_NOT_SENT) {
         r->not_sent = 1;

@@ -51,7 +51,10 @@ enum gs_diag {
     GS_DIAG_SHORT_GRID = 1u << 0,   /* exactly the elements >= T are unwritten */
     GS_DIAG_HOLES = 1u << 1,        /* other elements left unwritten */
     GS_DIAG_WRONG_VALUES = 1u << 2, /* written with the wrong value */
-    GS_DIAG_PAST_END = 1u << 3      /* the guard past the end was overwritten */
+    GS_DIAG_PAST_END = 1u << 3,     /* the guard past the end was overwritten */
+    GS_DIAG_INDEX_WRAP = 1u << 4,   /* exactly the elements >= 2^32 are unwritten */
+    GS_DIAG_INT_WRAP = 1u << 5,     /* exactly the elements >= 2^31 are unwritten */
+    GS_DIAG_TAIL = 1u << 6          /* exactly a tail is unwritten, from another index */
 };
 
 struct gs_verdict {

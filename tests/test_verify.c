@@ -23,7 +23,7 @@ static void run_host_thread(const struct gs_launch *l, uint64_t b, uint64_t t, c
                             const float *bb, float *out)
 {
     const struct gs_host_thread th = {(unsigned)b, (unsigned)l->block, (unsigned)l->grid,
-                                      (unsigned)t};
+                                      (unsigned)t, 0};
     gs_host_kernels[l->kernel](&th, a, bb, out, l->n, l->param);
 }
 
