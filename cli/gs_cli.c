@@ -3,12 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gs_pitfalls.h"
 #include "gs_table.h"
 
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
-    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION,
-    OPT_COUNT
+    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TRAPS, OPT_HELP,
+    OPT_VERSION, OPT_COUNT
 };
 
 struct opt {
@@ -38,6 +39,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG", 0},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0},
     {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0},
+    {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
+                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0},
     {OPT_HELP, "--help", NULL, "this help", 0},
     {OPT_VERSION, "--version", NULL, "print the version", 0},
 };
@@ -47,6 +50,7 @@ void gs_cli_usage(struct gs_str *o)
     gs_str_printf(o,
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+        "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
         "       gridstride --list\n\n"
         "The table runs one vector add four ways at each size, on every backend side by side:\n"
         "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
@@ -182,6 +186,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         c->json = v;
         break;
     case OPT_QUIET: c->quiet = 1; break;
+    case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;
@@ -199,8 +204,12 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
     c->format = GS_FMT_TEXT;
-    if (argc > 1 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "bandwidth") == 0)) {
-        command = argv[1][0] == 'b' ? GS_MODE_BANDWIDTH : GS_MODE_TABLE;
+    c->traps = (1u << GS_TRAPS) - 1;
+    if (argc > 1 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "bandwidth") == 0 ||
+                     strcmp(argv[1], "pitfalls") == 0)) {
+        command = argv[1][0] == 'b' ? GS_MODE_BANDWIDTH
+                  : argv[1][0] == 'p' ? GS_MODE_PITFALLS
+                                      : GS_MODE_TABLE;
         first = 2;
     }
     c->mode = command;
@@ -237,5 +246,10 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to 'gridstride bandwidth'");
     if (command == GS_MODE_BANDWIDTH && table_only)
         return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not 'gridstride bandwidth'");
+    if (command != GS_MODE_PITFALLS && seen[OPT_TRAPS])
+        return gs_err_set(e, GS_USAGE, "--traps belongs to 'gridstride pitfalls'");
+    if (command == GS_MODE_PITFALLS && (bandwidth_only || table_only || seen[OPT_GRID] || seen[OPT_BLOCK]))
+        return gs_err_set(e, GS_USAGE, "'gridstride pitfalls' takes --backend, --device, --traps, "
+                                       "--format and --output; each trap sets its own sizes and grids");
     return GS_OK;
 }

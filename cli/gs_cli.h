@@ -8,7 +8,14 @@
 #include "gs_plan.h"
 #include "gs_report.h"
 
-enum gs_mode { GS_MODE_TABLE, GS_MODE_BANDWIDTH, GS_MODE_LIST, GS_MODE_HELP, GS_MODE_VERSION };
+enum gs_mode {
+    GS_MODE_TABLE,
+    GS_MODE_BANDWIDTH,
+    GS_MODE_PITFALLS,
+    GS_MODE_LIST,
+    GS_MODE_HELP,
+    GS_MODE_VERSION
+};
 
 struct gs_cli {
     enum gs_mode mode;
@@ -29,6 +36,8 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    /* pitfalls mode */
+    unsigned traps; /* bit per enum gs_trap */
 };
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);

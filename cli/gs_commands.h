@@ -3,6 +3,8 @@
 #ifndef GS_COMMANDS_H
 #define GS_COMMANDS_H
 
+#include <time.h>
+
 #include "gs_cli.h"
 #include "gs_session.h"
 
@@ -11,6 +13,17 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e);
+int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,
+                    struct gs_err *e);
+
+/* Progress of long runs on stderr: nothing in the first second, then at
+ * most a line a second. fn/ctx for a struct gs_progress. */
+struct gs_stderr_progress {
+    struct timespec start, last;
+};
+void gs_stderr_progress_start(struct gs_stderr_progress *p);
+void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_t done,
+                        uint64_t total);
 
 /* The version, from CMake's project(). */
 #ifndef GS_VERSION

@@ -256,6 +256,55 @@ void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
     gs_verify_end(l, out + l->n, v);
 }
 
+void gs_count_begin(uint64_t n, struct gs_count_verdict *v)
+{
+    *v = (struct gs_count_verdict){0};
+    v->n = n;
+}
+
+void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_count_fn want,
+                   const void *ctx, struct gs_count_verdict *p)
+{
+    *p = (struct gs_count_verdict){0};
+    for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t i = first + k;
+        const uint64_t got = (uint32_t)(counters[k] - GS_COUNT_BASE), expect = want(ctx, i);
+        p->total += got;
+        p->predicted_total += expect;
+        if (got > p->max)
+            p->max = got;
+        if (expect > p->predicted_max)
+            p->predicted_max = expect;
+        if (got == expect)
+            continue;
+        if (p->mismatched++ == 0)
+            p->first_mismatch = i;
+        if (p->listed < GS_LISTED)
+            p->list[p->listed++] = (struct gs_count_wrong){i, got, expect};
+    }
+}
+
+void gs_count_merge(const struct gs_count_verdict *p, struct gs_count_verdict *v)
+{
+    if (p->mismatched && v->mismatched == 0)
+        v->first_mismatch = p->first_mismatch;
+    v->mismatched += p->mismatched;
+    v->total += p->total;
+    v->predicted_total += p->predicted_total;
+    if (p->max > v->max)
+        v->max = p->max;
+    if (p->predicted_max > v->predicted_max)
+        v->predicted_max = p->predicted_max;
+    for (int k = 0; k < p->listed && v->listed < GS_LISTED; ++k)
+        v->list[v->listed++] = p->list[k];
+}
+
+void gs_count_end(const float *guard, struct gs_count_verdict *v)
+{
+    for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g)
+        v->guard_hits += bits_of(guard[g]) != GS_GUARD_BITS;
+}
+
 static void append(char *buf, unsigned size, const char *text)
 {
     size_t len = strlen(buf);
