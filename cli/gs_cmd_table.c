@@ -50,8 +50,7 @@ unsigned gs_host_buffers(struct gs_device *const *devs, int ndevs)
 }
 
 /* Every buffer must fit the device, and the four host copies the host. */
-static int check_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n,
-                        struct gs_err *e)
+int gs_fits_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n, struct gs_err *e)
 {
     const uint64_t bytes = gs_table_buffer_bytes(max_n);
     const uint64_t host = gs_host_memory();
@@ -119,7 +118,7 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     }
     plan.sizes = sizes;
     plan.nsizes = nsizes;
-    if (check_memory(s->devs, s->ndevs, nsizes ? sizes[nsizes - 1] : 0, e) != GS_OK)
+    if (gs_fits_memory(s->devs, s->ndevs, nsizes ? sizes[nsizes - 1] : 0, e) != GS_OK)
         return 2;
     if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK) {
         gs_outputs_abort(&out);

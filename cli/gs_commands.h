@@ -11,6 +11,9 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e);
+/* `gridstride check FILE`: opens its own session, with the backends that can
+ * build FILE's dialect; compiler logs and notes go to stderr. */
+int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e);
 
 /* The version, from CMake's project(). */
 #ifndef GS_VERSION
@@ -26,6 +29,10 @@ int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
 /* Arrays of one run's largest size held in host memory: the host's four
  * copies, plus the three buffers of a CPU device, which live there too. */
 unsigned gs_host_buffers(struct gs_device *const *devs, int ndevs);
+
+/* GS_USAGE when the buffers of sizes up to max_n do not fit every device,
+ * and the host's copies the host. */
+int gs_fits_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n, struct gs_err *e);
 
 /* Bytes of host memory, 0 when unknown. */
 uint64_t gs_host_memory(void);

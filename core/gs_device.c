@@ -1,6 +1,11 @@
 #include "gs_device.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+/* Whether member `m`, added in ABI `v`, may be read and called: a backend
+ * built against an older ABI has no such member at all. */
+#define GS_HAS(b, v, m) ((b)->abi >= (v) && (b)->m != NULL)
 
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
 {
@@ -73,6 +78,11 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     *r = (struct gs_launch_result){0};
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
+    if (l->user) {
+        if (timed || !GS_HAS(d->backend, 2, user_launch))
+            return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
+        return d->backend->user_launch(d, l, r, e);
+    }
     return d->backend->launch(d, l, timed, r, e);
 }
 
@@ -100,4 +110,39 @@ int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, u
     if (*grid > d->max_grid)
         *grid = d->max_grid; /* the launch must stay legal; rule says how G was found */
     return GS_OK;
+}
+
+int gs_backend_has_user_kernels(const struct gs_backend *b)
+{
+    return GS_HAS(b, 2, user_build) && GS_HAS(b, 2, user_launch) && GS_HAS(b, 2, user_free);
+}
+
+int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e)
+{
+    *k = NULL;
+    if (!gs_backend_has_user_kernels(d->backend))
+        return unsupported(d, "user kernels", e);
+    return d->backend->user_build(d, src, k, info, e);
+}
+
+void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k)
+{
+    if (k && gs_backend_has_user_kernels(d->backend))
+        d->backend->user_free(d, k);
+}
+
+int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
+                            const char *target, struct gs_build_info *info, struct gs_err *e)
+{
+    if (!GS_HAS(b, 2, user_compile))
+        return gs_err_set(e, GS_UNSUPPORTED, "backend '%s' cannot compile without a device",
+                          b->name);
+    return b->user_compile(src, target, info, e);
+}
+
+void gs_build_info_free(struct gs_build_info *info)
+{
+    free(info->log);
+    info->log = NULL;
 }
