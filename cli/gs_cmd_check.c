@@ -160,7 +160,9 @@ static int compile_only(const struct gs_cli *cli, const struct gs_user_source *s
     int compiled = 0, rc = gs_outputs_add(&outs, cli->output, "--output", e);
     for (int i = 0; rc == GS_OK && i < gs_registry_count(); ++i) {
         const struct gs_backend *b = gs_registry_at(i);
-        if (!names(cli->backend, b->name) || !(b->abi >= 2 && (b->user_dialects >> src->dialect & 1u)))
+        /* Under "all", only the backends that compile with no device at all. */
+        if (!names(cli->backend, b->name) || !(b->abi >= 2 && (b->user_dialects >> src->dialect & 1u)) ||
+            (strcmp(cli->backend, "all") == 0 && !b->user_compile))
             continue;
         gs_strlcpy(targets, cli->arch, sizeof targets);
         char *save = NULL;
@@ -191,6 +193,8 @@ struct check_state {
     int ndevs;
     struct gs_check_skip skipped[GS_MAX_BACKENDS * 2];
     int nskipped;
+    char notes[GS_MAX_BACKENDS * 2][800]; /* for stderr, once the run is over */
+    int nnotes;
     struct gs_check_run runs[GS_MAX_DEVICES];
     int nruns;
     struct gs_check_plan plan;
@@ -201,6 +205,12 @@ static int builds_dialect(const struct gs_backend *b, enum gs_dialect d)
     return b->abi >= 2 && (b->user_dialects >> d & 1u) && gs_backend_has_user_kernels(b);
 }
 
+static void note(struct check_state *st, const char *backend, const char *what, const char *text)
+{
+    if (st->nnotes < (int)(sizeof st->notes / sizeof st->notes[0]))
+        snprintf(st->notes[st->nnotes++], sizeof st->notes[0], "%s%s: %.700s", backend, what, text);
+}
+
 static void skip(struct check_state *st, const char *backend, const char *why)
 {
     if (st->nskipped < (int)(sizeof st->skipped / sizeof st->skipped[0])) {
@@ -208,7 +218,14 @@ static void skip(struct check_state *st, const char *backend, const char *why)
         k->backend = backend;
         gs_strlcpy(k->why, why, sizeof k->why);
     }
-    fprintf(stderr, "gridstride: note: %s skipped: %s\n", backend, why);
+    note(st, backend, " skipped", why);
+}
+
+/* After a run: what it skipped (a failed run's one line says it all). */
+static void print_notes(const struct check_state *st)
+{
+    for (int i = 0; i < st->nnotes; ++i)
+        fprintf(stderr, "gridstride: note: %s\n", st->notes[i]);
 }
 
 /* Keep the devices whose backend builds the file's dialect; name the others
@@ -227,7 +244,7 @@ static int choose_devices(struct check_state *st, struct gs_err *e)
             continue;
         }
         if (o->notice[0])
-            fprintf(stderr, "gridstride: note: %s: %s\n", o->backend->name, o->notice);
+            note(st, o->backend->name, "", o->notice);
         if (o->status != GS_OK)
             skip(st, o->backend->name, o->err.msg);
     }
@@ -319,6 +336,8 @@ static int run_check(struct check_state *st, const char *command, struct gs_err 
                         st->nskipped ? st->skipped[0].why : "none builds its dialect");
     if (rc == GS_OK)
         rc = report(st, &outs, command, e);
+    if (rc == GS_OK)
+        print_notes(st);
     gs_outputs_abort(&outs);
     const int ok = rc == GS_OK && gs_check_all_ok(st->runs, st->nruns);
     for (int i = 0; i < st->nruns; ++i)
