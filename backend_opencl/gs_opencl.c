@@ -1053,7 +1053,8 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
         return st;
     cl_event ev = NULL;
     /* Not through OCL(): a refused shape is the result being measured. */
-    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL,
+                                             timed ? &ev : NULL);
     if (rc != CL_SUCCESS && is_refusal(rc)) {
         record_refusal(rc, global, local, r);
         return GS_OK;
