@@ -765,7 +765,8 @@ static int cuda_user_compile(const struct gs_user_source *src, const char *targe
 }
 
 /* The parameters the loaded kernel takes: 4, of 8 bytes each. The runtime
- * reports them since CUDA 12.4; an older driver skips the check. */
+ * reports them (cudaFuncGetParamInfo, CUDA 12.4 and later); where it cannot,
+ * the check is skipped rather than guessed. */
 static int cuda_user_params(const struct gs_user_kernel *k, const struct gs_user_source *src,
                             struct gs_err *e)
 {
@@ -782,7 +783,8 @@ static int cuda_user_params(const struct gs_user_kernel *k, const struct gs_user
         if (size != 8 && bad < 0 && count < 4)
             bad = count;
     }
-    if (count != 4 || bad >= 0)
+    /* No parameter at all is what a runtime that cannot tell would say too. */
+    if (count > 0 && (count != 4 || bad >= 0))
         return gs_user_bad_params(src, count, bad, e);
     return GS_OK;
 }
