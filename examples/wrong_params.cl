@@ -2,7 +2,7 @@
  * a ulong. OpenCL refuses the argument's size (CL_INVALID_ARG_SIZE), and
  * gridstride says which parameter, in one line, and exits 2.
  *
- * expect: usage
+ * expect: usage parameter=4
  */
 __kernel void solve(__global const float *a, __global const float *b, __global float *out,
                     uint n)

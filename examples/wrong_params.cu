@@ -3,7 +3,7 @@
  * (cudaFuncGetParamInfo), and gridstride says which one, in one line, and
  * exits 2. It compiles: --compile-only alone cannot tell.
  *
- * expect: usage
+ * expect: usage parameter=4
  */
 __global__ void solve(const float *a, const float *b, float *out, int n)
 {

@@ -6,7 +6,8 @@
 #                                                 exit 1; the smallest failing case
 #                                                 has CLASS, n, shape (G: the device
 #                                                 grid) and first wrong index
-#   expect: usage                                 exit 2, one line on stderr
+#   expect: usage [parameter=K]                   exit 2, one line on stderr (naming
+#                                                 parameter K)
 #   expect: compile-error                         exit 2; the compiler's messages name
 #                                                 the line marked "error-here"
 #
@@ -93,9 +94,24 @@ if(class STREQUAL "usage")
   if(NOT code EQUAL 2 OR NOT out STREQUAL "" OR NOT nlines EQUAL 1)
     fail("expected exit 2, no report and one line on stderr")
   endif()
+  if(expect MATCHES " parameter=([0-9]+)")
+    set(param ${CMAKE_MATCH_1})
+    if(NOT err MATCHES "parameter ${param} ")
+      fail("expected the line to name parameter ${param}")
+    endif()
+  endif()
   return()
 endif()
 
+# A report at all: exit 0 (all right) or 1 (a case wrong).
+if(class STREQUAL "ok")
+  set(want_code 0)
+else()
+  set(want_code 1)
+endif()
+if(NOT code EQUAL want_code)
+  fail("expected exit ${want_code} and a report")
+endif()
 string(JSON verdict GET "${out}" verdict)
 string(JSON backend GET "${out}" backends 0 backend)
 if(NOT backend STREQUAL BACKEND)
