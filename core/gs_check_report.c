@@ -276,10 +276,7 @@ static void json_run(const struct gs_check_run *r, struct gs_str *o)
 {
     const struct gs_device *d = r->dev;
     gs_str_printf(o, "    {");
-    gs_json_kv(o, "backend", d->backend->name, 1);
-    gs_json_kv(o, "device", d->name, 1);
-    gs_json_kv(o, "id", d->id, 1);
-    gs_json_kv(o, "api_version", d->api_version, 1);
+    gs_json_device(d, o);
     gs_json_kv(o, "compiler", r->build.compiler, 1);
     gs_json_kv(o, "grid_rule", r->grid_rule, 1);
     gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, \"cases_right\": %d, "
@@ -326,17 +323,11 @@ static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
 
 void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, struct gs_str *out)
 {
-    switch (f) {
-    case GS_FMT_MD:
-        report_md(in, out);
-        break;
-    case GS_FMT_CSV:
-        report_csv(in, out);
-        break;
-    case GS_FMT_JSON:
-        report_json(in, out);
-        break;
-    default:
-        report_text(in, out);
-    }
+    static void (*const writers[])(const struct gs_check_report_in *, struct gs_str *) = {
+        [GS_FMT_TEXT] = report_text,
+        [GS_FMT_MD] = report_md,
+        [GS_FMT_CSV] = report_csv,
+        [GS_FMT_JSON] = report_json,
+    };
+    writers[(unsigned)f <= GS_FMT_JSON ? f : GS_FMT_TEXT](in, out);
 }

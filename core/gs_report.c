@@ -455,6 +455,17 @@ void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o)
     gs_str_printf(o, "]");
 }
 
+void gs_json_device(const struct gs_device *d, struct gs_str *o)
+{
+    gs_json_kv(o, "backend", d->backend->name, 1);
+    gs_json_kv(o, "device", d->name, 1);
+    gs_json_kv(o, "id", d->id, 1);
+    gs_json_kv(o, "platform", d->platform, 1);
+    gs_json_kv(o, "api_version", d->api_version, 1);
+    gs_json_kv(o, "driver_version", d->driver_version, 1);
+    gs_json_kv(o, "arch", d->arch, 1);
+}
+
 static void json_case(const struct gs_case *c, struct gs_str *o)
 {
     const struct gs_launch *l = &c->launch;
@@ -506,13 +517,7 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
         gs_str_printf(o, "    {");
-        gs_json_kv(o, "backend", d->backend->name, 1);
-        gs_json_kv(o, "device", d->name, 1);
-        gs_json_kv(o, "id", d->id, 1);
-        gs_json_kv(o, "platform", d->platform, 1);
-        gs_json_kv(o, "api_version", d->api_version, 1);
-        gs_json_kv(o, "driver_version", d->driver_version, 1);
-        gs_json_kv(o, "arch", d->arch, 1);
+        gs_json_device(d, o);
         gs_str_printf(o, "\"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, ",
                       d->compute_units, t->block, (unsigned long long)t->grid,
                       (unsigned long long)t->threads);

@@ -31,6 +31,9 @@ void gs_json_string(struct gs_str *out, const char *s);
 void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma);
 /* "first_wrong_indices": [{index, block, thread, pass, ...}, ...] of a verdict. */
 void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o);
+/* A device's "backend", "device", "id", "platform", "api_version",
+ * "driver_version" and "arch" members, each followed by ", ". */
+void gs_json_device(const struct gs_device *d, struct gs_str *o);
 /* A quoted CSV field and its comma. */
 void gs_csv_field(struct gs_str *o, const char *s);
 /* The first wrong indices of a verdict with the block, thread and pass that

@@ -46,15 +46,25 @@ function(error_line var)
   message(FATAL_ERROR "${EXAMPLE}: no line marked error-here")
 endfunction()
 
-if(MODE STREQUAL "compile")
-  execute_process(COMMAND "${GRIDSTRIDE}" check "${EXAMPLE}" --compile-only --arch sm_75,sm_90
-                          --backend cuda
+# Run gridstride with the arguments given: code, out and err.
+macro(gridstride)
+  execute_process(COMMAND "${GRIDSTRIDE}" ${ARGN}
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endmacro()
+
+# Exit 2, no report, and the compiler's message at the marked line: NVRTC
+# writes file(line), clang-based OpenCL compilers and gcc file:line:column.
+function(expect_compile_error)
+  error_line(line)
+  if(NOT code EQUAL 2 OR NOT out MATCHES "^$" OR NOT err MATCHES "${base_re}(\\(${line}\\)|:${line}:)")
+    fail("expected exit 2, no report, and the compiler's message at ${base} line ${line}")
+  endif()
+endfunction()
+
+if(MODE STREQUAL "compile")
+  gridstride(check "${EXAMPLE}" --compile-only --arch sm_75,sm_90 --backend cuda)
   if(class STREQUAL "compile-error")
-    error_line(line)
-    if(NOT code EQUAL 2 OR NOT err MATCHES "${base_re}\\(${line}\\): error")
-      fail("expected exit 2 and NVRTC's error at ${base}(${line})")
-    endif()
+    expect_compile_error()
   else()
     if(NOT code EQUAL 0 OR NOT out MATCHES "NVRTC [0-9.]+ for sm_75" OR
        NOT out MATCHES "NVRTC [0-9.]+ for sm_90")
@@ -69,23 +79,16 @@ set(required FALSE)
 if("$ENV{GRIDSTRIDE_REQUIRE}" MATCHES "(^|,)(${BACKEND}|all)(,|$)")
   set(required TRUE)
 endif()
-execute_process(COMMAND "${GRIDSTRIDE}" --list --backend ${BACKEND}
-                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+gridstride(--list --backend ${BACKEND})
 if(NOT code EQUAL 0 AND NOT required)
   message("SKIPPED: ${err}")
   return()
 endif()
 
-execute_process(COMMAND "${GRIDSTRIDE}" check "${EXAMPLE}" --backend ${BACKEND} --format json
-                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json)
 
 if(class STREQUAL "compile-error")
-  error_line(line)
-  # NVRTC writes file(line), clang-based OpenCL compilers file:line:column.
-  if(NOT code EQUAL 2 OR NOT out STREQUAL "" OR
-     NOT err MATCHES "${base_re}(\\(${line}\\)|:${line}:)")
-    fail("expected exit 2, no report, and the compiler's message at ${base} line ${line}")
-  endif()
+  expect_compile_error()
   return()
 endif()
 if(class STREQUAL "usage")
