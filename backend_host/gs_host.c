@@ -236,6 +236,9 @@ static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 extern const char gs_host_prelude[]; /* kernels/prelude_host.h, embedded */
 extern char **environ;
@@ -436,12 +439,21 @@ static int host_user_build(struct gs_device *dev, const struct gs_user_source *s
 }
 
 /* The child: every thread of the launch, one after another. */
-static void host_user_run(const struct gs_launch *l, float *out)
+static void host_user_run(const struct gs_launch *l, float *out, pid_t parent)
 {
     struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0};
     const uint64_t threads = l->grid * l->block;
     const struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core); /* a fault is reported, not dumped */
+#ifdef __linux__
+    /* A kernel that never finishes must not outlive gridstride when it is
+     * stopped (Ctrl-C reaches the child too; kill or a timeout do not). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+#else
+    (void)parent;
+#endif
     for (uint64_t g = 0; g < threads; ++g) {
         t.block_idx = (unsigned)(g / l->block);
         t.thread_idx = (unsigned)(g % l->block);
@@ -480,9 +492,10 @@ static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
     if (shared == MAP_FAILED)
         return gs_err_set(e, GS_NOMEM, "host: cannot map %zu bytes: %s", bytes, strerror(errno));
     memcpy(shared, l->out->data, (size_t)l->out->bytes);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
-        host_user_run(l, shared);
+        host_user_run(l, shared, parent);
         _exit(0);
     }
     int st = pid < 0 ? gs_err_set(e, GS_API, "host: fork: %s", strerror(errno))
