@@ -24,6 +24,9 @@ struct gs_stderr_progress {
 void gs_stderr_progress_start(struct gs_stderr_progress *p);
 void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_t done,
                         uint64_t total);
+/* `gridstride check FILE`: opens its own session, with the backends that can
+ * build FILE's dialect; compiler logs and notes go to stderr. */
+int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e);
 
 /* The version, from CMake's project(). */
 #ifndef GS_VERSION
