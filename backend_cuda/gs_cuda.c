@@ -38,10 +38,13 @@
 
 _Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kernel");
 
-/* The kernel a launch runs: the normal build or the count build. */
-static const void *cuda_symbol(enum gs_kernel_id k, int count)
+/* The kernel a launch runs: the normal build, the count build or the trace
+ * build (enum gs_build). */
+static const void *cuda_symbol(enum gs_kernel_id k, enum gs_build build)
 {
-    return (count ? gs_cuda_count_symbols : gs_cuda_kernel_symbols)[k];
+    static const void *const *const tables[GS_BUILDS] = {
+        gs_cuda_kernel_symbols, gs_cuda_count_symbols, gs_cuda_trace_symbols};
+    return tables[build][k];
 }
 
 struct gs_buf {
@@ -53,8 +56,7 @@ struct cuda_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
     int ordinal;           /* the runtime's device number */
     int ready;             /* stream and events exist */
-    unsigned loaded;       /* bit k: kernel k's module is loaded on this device */
-    unsigned loaded_count; /* the same for the count build */
+    unsigned loaded[GS_BUILDS]; /* bit k: kernel k of that build is loaded on this device */
     uint64_t max_grid_y;   /* maxGridSize[1] */
     cudaStream_t stream;
     cudaEvent_t start, stop;
@@ -232,7 +234,7 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
      * a context exists, which open() avoids creating. */
     g->max_alloc = (uint64_t)p.totalGlobalMem;
     cuda_peak(g, ordinal, p.memoryBusWidth);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
     return GS_OK;
 }
 
@@ -354,14 +356,14 @@ out:
 /* With lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2)
  * a kernel's module is loaded by its first launch, inside the first timed
  * interval. Querying its attributes loads it now instead. */
-static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, int count,
+static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, enum gs_build build,
                             struct gs_err *e)
 {
-    unsigned *loaded = count ? &d->loaded_count : &d->loaded;
+    unsigned *loaded = &d->loaded[build];
     if (*loaded & (1u << k))
         return GS_OK;
     struct cudaFuncAttributes fa;
-    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, cuda_symbol(k, count)));
+    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, cuda_symbol(k, build)));
     if (s == GS_OK)
         *loaded |= 1u << k;
     return s;
@@ -646,7 +648,7 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         return GS_OK;
     s = cuda_prepare(d, e);
     if (s == GS_OK)
-        s = cuda_load_kernel(d, l->kernel, l->count, e);
+        s = cuda_load_kernel(d, l->kernel, gs_launch_build(l), e);
     if (s != GS_OK)
         return s;
 
@@ -660,8 +662,8 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
 
     if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream))) != GS_OK)
         return s;
-    cudaError_t rc = cudaLaunchKernel(cuda_symbol(l->kernel, l->count), grid, block, args, 0,
-                                      d->stream);
+    cudaError_t rc = cudaLaunchKernel(cuda_symbol(l->kernel, gs_launch_build(l)), grid, block,
+                                      args, 0, d->stream);
     if (rc != cudaSuccess)
         return cuda_refused(d, rc, r, e);
     if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream))) != GS_OK)

@@ -16,6 +16,11 @@
 #include "gs_pitfalls.h"
 #undef GS_COUNT_BUILD
 
+#define GS_TRACE_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_TRACE_BUILD
+
 /* Taking a kernel's address in host code yields the stub that nvcc
  * registers with the runtime: the handle cudaLaunchKernel expects. The rows
  * are positional (C++17 has no designated array initialisers), in
@@ -33,6 +38,14 @@ extern "C" const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT] = {
 extern "C" const void *const gs_cuda_count_symbols[GS_KERNEL_COUNT] = {
 #define GS_CUDA_KERNEL_ROW(id, sym, name, op, bytes, rule, param) \
     reinterpret_cast<const void *>(sym##_count),
+    GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
+#undef GS_CUDA_KERNEL_ROW
+};
+
+/* The trace build (kernels/gs_kernels.h), same order. */
+extern "C" const void *const gs_cuda_trace_symbols[GS_KERNEL_COUNT] = {
+#define GS_CUDA_KERNEL_ROW(id, sym, name, op, bytes, rule, param) \
+    reinterpret_cast<const void *>(sym##_trace),
     GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
 #undef GS_CUDA_KERNEL_ROW
 };

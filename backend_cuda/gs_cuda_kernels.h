@@ -20,6 +20,8 @@ extern "C" {
 extern const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT];
 /* The count build of each (kernels/gs_kernels.h), same order. */
 extern const void *const gs_cuda_count_symbols[GS_KERNEL_COUNT];
+/* The trace build of each, same order. */
+extern const void *const gs_cuda_trace_symbols[GS_KERNEL_COUNT];
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@
  *     seconds;
  *   - a global size that is not grid x block cannot be expressed;
  *   - more than 65535 blocks along y are refused (CUDA's maxGridSize[1]).
- * It runs 2D launches and the count build (kernels/gs_kernels.h). */
+ * It runs 2D launches and the count and trace builds (kernels/gs_kernels.h). */
 /* MAP_ANONYMOUS (user kernels' shared output) is not POSIX. */
 #define _DEFAULT_SOURCE
 
@@ -70,7 +70,7 @@ static int host_open(struct gs_device ***devs, int *count, char *notice, unsigne
     g->max_grid = HOST_MAX_GRID;
     g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
     list[0] = g;
     *devs = list;
     *count = 1;
@@ -224,7 +224,7 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         gs_strlcpy(r->api_message, why, sizeof r->api_message);
         return GS_OK;
     }
-    const gs_host_kernel_fn fn = (l->count ? gs_host_count_kernels : gs_host_kernels)[l->kernel];
+    const gs_host_kernel_fn fn = gs_host_builds[gs_launch_build(l)][l->kernel];
     const uint64_t rows = l->grid_y ? l->grid_y : 1;
     struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
     const double t0 = timed ? now_ms() : 0.0;

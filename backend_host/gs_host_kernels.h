@@ -1,11 +1,13 @@
 /* The kernels of kernels/gs_kernels.h and kernels/gs_pitfalls.h compiled as
- * plain C, twice: as they are, and as the count build (GS_COUNT_BUILD, whose
- * kernels are named <name>_count), with a table of each in catalogue order.
+ * plain C, three times: as they are, as the count build (GS_COUNT_BUILD,
+ * whose kernels are named <name>_count) and as the trace build
+ * (GS_TRACE_BUILD, <name>_trace), with a table of each in catalogue order.
  * Included by the host backend, and by the verifier's tests, which check the
  * owner map and the model's counts against what the kernels really do. */
 #ifndef GS_HOST_KERNELS_H
 #define GS_HOST_KERNELS_H
 
+#include "gs_backend.h"
 #include "gs_catalog.h"
 #include "prelude_host.h"
 
@@ -16,6 +18,11 @@
 #include "gs_kernels.h"
 #include "gs_pitfalls.h"
 #undef GS_COUNT_BUILD
+
+#define GS_TRACE_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_TRACE_BUILD
 
 typedef void (*gs_host_kernel_fn)(const struct gs_host_thread *, const float *, const float *,
                                   float *, gs_size, gs_size);
@@ -31,5 +38,15 @@ static const gs_host_kernel_fn gs_host_count_kernels[GS_KERNEL_COUNT] = {
     GS_KERNEL_LIST(GS_HOST_KERNEL_ROW)
 #undef GS_HOST_KERNEL_ROW
 };
+
+static const gs_host_kernel_fn gs_host_trace_kernels[GS_KERNEL_COUNT] = {
+#define GS_HOST_KERNEL_ROW(id, sym, name, op, bytes, rule, param) [GS_K_##id] = sym##_trace,
+    GS_KERNEL_LIST(GS_HOST_KERNEL_ROW)
+#undef GS_HOST_KERNEL_ROW
+};
+
+/* The table of each build, indexed by enum gs_build. */
+static const gs_host_kernel_fn *const gs_host_builds[GS_BUILDS] = {
+    gs_host_kernels, gs_host_count_kernels, gs_host_trace_kernels};
 
 #endif

@@ -202,6 +202,8 @@ struct ocl_device {
     cl_kernel kernels[GS_KERNEL_COUNT];
     cl_program count_program; /* the count build (GS_COUNT_BUILD), built on first use */
     cl_kernel count_kernels[GS_KERNEL_COUNT];
+    cl_program trace_program; /* the trace build (GS_TRACE_BUILD), built on first use */
+    cl_kernel trace_kernels[GS_KERNEL_COUNT];
     cl_kernel probe;         /* gs_probe_grid, created on first use */
     cl_kernel fill;          /* gs_fill_u32, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
@@ -341,6 +343,17 @@ static int describe_strings(struct ocl_device *d, struct gs_err *e)
     return GS_OK;
 }
 
+/* The trace build keeps the lowest writer with a 64-bit atomic minimum
+ * (kernels/gs_kernels.h), which OpenCL has only as an extension. */
+static int describe_trace(struct ocl_device *d, struct gs_err *e)
+{
+    int found = 0;
+    const int st = has_extension(d->id, "cl_khr_int64_extended_atomics", &found, e);
+    if (st == GS_OK && found)
+        d->base.caps |= GS_CAP_TRACE;
+    return st;
+}
+
 /* The numbers of struct gs_device that the device reports directly. */
 static int describe_limits(struct ocl_device *d, struct gs_err *e)
 {
@@ -380,7 +393,7 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
     gs_strlcpy(g->peak_rule, "unknown: OpenCL reports no memory clock or bus width",
                sizeof g->peak_rule);
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL | GS_CAP_2D | GS_CAP_COUNT;
-    return GS_OK;
+    return describe_trace(d, e);
 }
 
 /* The newest OpenCL C a 3.0 device lists (CL_DEVICE_OPENCL_C_VERSION
@@ -534,6 +547,21 @@ static int limit_block(struct ocl_device *d, struct gs_err *e)
     return GS_OK;
 }
 
+/* The count and trace builds, where a launch built them. */
+static void release_variants(struct ocl_device *d)
+{
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
+        if (d->count_kernels[k])
+            clReleaseKernel(d->count_kernels[k]);
+        if (d->trace_kernels[k])
+            clReleaseKernel(d->trace_kernels[k]);
+    }
+    if (d->count_program)
+        clReleaseProgram(d->count_program);
+    if (d->trace_program)
+        clReleaseProgram(d->trace_program);
+}
+
 static void release_device(struct ocl_device *d)
 {
     while (d->buffers) {
@@ -545,11 +573,7 @@ static void release_device(struct ocl_device *d)
     for (int k = 0; k < GS_KERNEL_COUNT; ++k)
         if (d->kernels[k])
             clReleaseKernel(d->kernels[k]);
-    for (int k = 0; k < GS_KERNEL_COUNT; ++k)
-        if (d->count_kernels[k])
-            clReleaseKernel(d->count_kernels[k]);
-    if (d->count_program)
-        clReleaseProgram(d->count_program);
+    release_variants(d);
     if (d->probe)
         clReleaseKernel(d->probe);
     if (d->fill)
@@ -1152,39 +1176,55 @@ static void record_refusal(cl_int rc, size_t global, size_t local, struct gs_lau
              "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global, local, err->text);
 }
 
-/* The count build of the same source (kernels/gs_kernels.h), built on the
- * first count launch: most runs never need it. */
-static int count_kernel(struct ocl_device *d, enum gs_kernel_id k, cl_kernel *out,
-                        struct gs_err *e)
+/* Another build of the same source (kernels/gs_kernels.h), compiled with
+ * -D`define`, whose kernels are named <name>`suffix`: built on its first
+ * launch, since most runs never need it. */
+static int variant_kernel(struct ocl_device *d, cl_program *program, cl_kernel *kernels,
+                          const char *define, const char *suffix, enum gs_kernel_id k,
+                          cl_kernel *out, struct gs_err *e)
 {
     cl_int rc = CL_SUCCESS;
     int st;
-    if (!d->count_program) {
+    if (!*program) {
         char options[160];
         const char *src = gs_opencl_source;
-        snprintf(options, sizeof options, "%s%s-DGS_COUNT_BUILD", d->build_options,
-                 d->build_options[0] ? " " : "");
-        if ((st = OCL(e, (d->count_program = clCreateProgramWithSource(d->context, 1, &src,
-                                                                       NULL, &rc),
+        snprintf(options, sizeof options, "%s%s-D%s", d->build_options,
+                 d->build_options[0] ? " " : "", define);
+        if ((st = OCL(e, (*program = clCreateProgramWithSource(d->context, 1, &src, NULL, &rc),
                           rc))) != GS_OK)
             return st;
-        if ((st = OCL(e, clBuildProgram(d->count_program, 1, &d->id, options, NULL, NULL))) !=
-            GS_OK) {
-            append_build_log(d, d->count_program, options, e);
-            clReleaseProgram(d->count_program);
-            d->count_program = NULL;
+        if ((st = OCL(e, clBuildProgram(*program, 1, &d->id, options, NULL, NULL))) != GS_OK) {
+            append_build_log(d, *program, options, e);
+            clReleaseProgram(*program);
+            *program = NULL;
             return st;
         }
     }
-    if (!d->count_kernels[k]) {
+    if (!kernels[k]) {
         char name[96];
-        snprintf(name, sizeof name, "%s_count", ocl_kernel_names[k]);
-        if ((st = OCL(e, (d->count_kernels[k] = clCreateKernel(d->count_program, name, &rc),
-                          rc))) != GS_OK)
+        snprintf(name, sizeof name, "%s%s", ocl_kernel_names[k], suffix);
+        if ((st = OCL(e, (kernels[k] = clCreateKernel(*program, name, &rc), rc))) != GS_OK)
             return st;
     }
-    *out = d->count_kernels[k];
+    *out = kernels[k];
     return GS_OK;
+}
+
+/* The kernel of the build that launch l asks for. */
+static int launch_kernel(struct ocl_device *d, const struct gs_launch *l, cl_kernel *out,
+                         struct gs_err *e)
+{
+    switch (gs_launch_build(l)) {
+    case GS_BUILD_COUNT:
+        return variant_kernel(d, &d->count_program, d->count_kernels, "GS_COUNT_BUILD", "_count",
+                              l->kernel, out, e);
+    case GS_BUILD_TRACE:
+        return variant_kernel(d, &d->trace_program, d->trace_kernels, "GS_TRACE_BUILD", "_trace",
+                              l->kernel, out, e);
+    default:
+        *out = d->kernels[l->kernel];
+        return GS_OK;
+    }
 }
 
 static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
@@ -1207,8 +1247,8 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
                    sizeof r->api_message);
         return GS_OK;
     }
-    cl_kernel k = d->kernels[l->kernel];
-    int st = l->count ? count_kernel(d, l->kernel, &k, e) : GS_OK;
+    cl_kernel k = NULL;
+    int st = launch_kernel(d, l, &k, e);
     if (st == GS_OK)
         st = set_args(k, l, e);
     if (st != GS_OK)

@@ -5,11 +5,12 @@
 
 #include "gs_pitfalls.h"
 #include "gs_table.h"
+#include "gs_trace.h"
 
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_ENTRY,
-    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_HELP, OPT_VERSION, OPT_COUNT
+    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION, OPT_COUNT
 };
 
 /* Which commands take an option. */
@@ -17,7 +18,8 @@ enum opt_id {
 #define CMD_BW 0x2u
 #define CMD_CHECK 0x4u
 #define CMD_PITFALLS 0x8u
-#define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_CHECK) /* those that take --grid, --block */
+#define CMD_TRACE 0x10u
+#define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_CHECK | CMD_TRACE) /* --grid, --block */
 #define CMD_ALL (CMD_LAUNCHES | CMD_PITFALLS)
 
 struct opt {
@@ -40,12 +42,14 @@ static const struct opt options[OPT_COUNT] = {
                                   "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK},
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0, CMD_LAUNCHES},
     {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES},
-    {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0, CMD_TABLE},
+    {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all\n"
+                                       "                         trace: any kernel by name, pitfalls too (default: monolithic,\n"
+                                       "                         grid-stride,chunked)", 0, CMD_TABLE | CMD_TRACE},
     {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0, CMD_ALL},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
-    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG", 0, CMD_BW},
+    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG; trace: the picture", 0, CMD_BW | CMD_TRACE},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
     {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BW},
     {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
@@ -54,6 +58,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
+    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 16777216)", 0, CMD_TRACE},
     {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL},
     {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL},
 };
@@ -114,6 +119,8 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
         "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
+        "       gridstride trace [options]        who wrote each element, recorded on the device\n"
+        "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
         "       gridstride check FILE [options]   your own kernel through the same harness\n"
         "                                         (gridstride check --help: the contract)\n"
         "       gridstride --list\n\n"
@@ -123,7 +130,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "Every result is predicted before the launch; a run whose results disagree with the\n"
         "prediction, in either direction, fails.\n\n"
         "options:\n");
-    usage_options(CMD_TABLE | CMD_BW | CMD_PITFALLS, o);
+    usage_options(CMD_TABLE | CMD_BW | CMD_PITFALLS | CMD_TRACE, o);
     gs_str_printf(o,
         "\nexit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
         "environment: GRIDSTRIDE_REQUIRE=cuda,opencl makes a missing backend an error (exit 2)\n");
@@ -167,6 +174,30 @@ static int parse_kernels(const char *s, unsigned *columns, struct gs_err *e)
     }
     if (!*columns)
         return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
+    return GS_OK;
+}
+
+/* trace's --kernels: names from the catalogue, each once. */
+static int parse_trace_kernels(const char *s, struct gs_cli *c, struct gs_err *e)
+{
+    char buf[512];
+    if (!*s || strlen(s) >= sizeof buf)
+        return gs_err_set(e, GS_USAGE, "--kernels: give a comma list of kernels, e.g. "
+                                       "monolithic,grid-stride,chunked");
+    strcpy(buf, s);
+    c->ntrace_kernels = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const struct gs_kernel_info *k = gs_kernel_by_name(t);
+        if (!k)
+            return gs_err_set(e, GS_USAGE, "--kernels: unknown kernel '%s'; the names are those "
+                                           "of the table's columns and the pitfalls (see "
+                                           "README.md, gridstride trace)", t);
+        for (int i = 0; i < c->ntrace_kernels; ++i)
+            if (c->trace_kernels[i] == k->id)
+                return gs_err_set(e, GS_USAGE, "--kernels: '%s' given twice; name it once", t);
+        c->trace_kernels[c->ntrace_kernels++] = k->id;
+    }
     return GS_OK;
 }
 
@@ -223,7 +254,11 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         rc = gs_parse_u64(v, 1, 1u << 20, "--block", &x, e);
         c->block = (unsigned)x;
         break;
-    case OPT_KERNELS: rc = parse_kernels(v, &c->columns, e); break;
+    case OPT_KERNELS:
+        rc = c->mode == GS_MODE_TRACE ? parse_trace_kernels(v, c, e)
+                                      : parse_kernels(v, &c->columns, e);
+        break;
+    case OPT_N: rc = gs_parse_u64(v, 1, GS_TRACE_MAX_N, "--n", &c->trace_n, e); break;
     case OPT_FORMAT: rc = gs_format_parse(v, &c->format, e); break;
     case OPT_OUTPUT:
         if (!*v)
@@ -279,6 +314,44 @@ static int check_rules(const struct gs_cli *c, struct gs_err *e)
     return GS_OK;
 }
 
+static int command_named(const char *word, enum gs_mode *mode)
+{
+    static const struct {
+        const char *name;
+        enum gs_mode mode;
+    } commands[] = {{"table", GS_MODE_TABLE},
+                    {"bandwidth", GS_MODE_BANDWIDTH},
+                    {"check", GS_MODE_CHECK},
+                    {"pitfalls", GS_MODE_PITFALLS},
+                    {"trace", GS_MODE_TRACE}};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+        if (strcmp(word, commands[i].name) == 0) {
+            *mode = commands[i].mode;
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether option o applies to command `command` (check's are ruled apart). */
+static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err *e)
+{
+    if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
+        return gs_err_set(e, GS_USAGE,
+                          "%s does not apply to 'gridstride pitfalls': it takes --backend, "
+                          "--device, --traps, --format and --output (each trap sets its own "
+                          "sizes and grids)", o->name);
+    if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
+        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'", o->name);
+    if (command == GS_MODE_TRACE && !(o->cmds & CMD_TRACE))
+        return gs_err_set(e, GS_USAGE,
+                          "%s does not apply to 'gridstride trace': it takes --kernels, --grid, "
+                          "--block, --n, --backend, --device, --svg, --format and --output",
+                          o->name);
+    if (command != GS_MODE_TRACE && o->cmds == CMD_TRACE)
+        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride trace'", o->name);
+    return GS_OK;
+}
+
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
 {
     int seen[OPT_COUNT] = {0};
@@ -290,14 +363,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     c->columns = (1u << GS_COLUMNS) - 1;
     c->format = GS_FMT_TEXT;
     c->traps = (1u << GS_TRAPS) - 1;
-    if (argc > 1 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "bandwidth") == 0 ||
-                     strcmp(argv[1], "check") == 0 || strcmp(argv[1], "pitfalls") == 0)) {
-        command = argv[1][0] == 'b' ? GS_MODE_BANDWIDTH
-                  : argv[1][0] == 'c' ? GS_MODE_CHECK
-                  : argv[1][0] == 'p' ? GS_MODE_PITFALLS
-                                      : GS_MODE_TABLE;
+    if (argc > 1 && command_named(argv[1], &command))
         first = 2;
-    }
     c->mode = command;
     c->check = command == GS_MODE_CHECK;
     for (int i = first; i < argc; ++i) {
@@ -330,14 +397,9 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
                                            "gridstride check --help", o->name);
         if (!c->check && o->cmds == CMD_CHECK)
             return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride check'", o->name);
-        if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
-            return gs_err_set(e, GS_USAGE,
-                              "%s does not apply to 'gridstride pitfalls': it takes --backend, "
-                              "--device, --traps, --format and --output (each trap sets its own "
-                              "sizes and grids)", o->name);
-        if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
-            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'", o->name);
-        int rc = apply(c, o, v, e);
+        int rc = option_fits(o, command, e);
+        if (rc == GS_OK)
+            rc = apply(c, o, v, e);
         if (rc != GS_OK)
             return rc;
     }
@@ -349,6 +411,9 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (command == GS_MODE_TABLE && bandwidth_only)
         return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to 'gridstride bandwidth'");
+    if (command == GS_MODE_TRACE && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
+        return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
+                                       "--svg FILE");
     if (command == GS_MODE_BANDWIDTH && table_only)
         return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not 'gridstride bandwidth'");
     return GS_OK;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "gs_catalog.h"
 #include "gs_plan.h"
 #include "gs_report.h"
 
@@ -12,6 +13,7 @@ enum gs_mode {
     GS_MODE_TABLE,
     GS_MODE_BANDWIDTH,
     GS_MODE_PITFALLS,
+    GS_MODE_TRACE,
     GS_MODE_CHECK,
     GS_MODE_LIST,
     GS_MODE_HELP,
@@ -39,6 +41,10 @@ struct gs_cli {
     int quiet; /* no progress on stderr */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
+    /* trace mode (grid and block above are shared) */
+    uint64_t trace_n;      /* 0: GS_TRACE_DEFAULT_N */
+    enum gs_kernel_id trace_kernels[GS_KERNEL_COUNT];
+    int ntrace_kernels;    /* 0: monolithic, grid-stride, chunked */
     /* check mode */
     int check;             /* `gridstride check`: also set under --help */
     const char *file;      /* the kernel's source */

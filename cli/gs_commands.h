@@ -15,6 +15,8 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
                      struct gs_err *e);
 int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,
                     struct gs_err *e);
+int gs_cmd_trace(const struct gs_cli *cli, struct gs_session *s, const char *command,
+                 struct gs_err *e);
 
 /* Progress of long runs on stderr: nothing in the first second, then at
  * most a line a second. fn/ctx for a struct gs_progress. */

@@ -25,7 +25,8 @@
  *          launches and the count build (gs_launch.grid_y and .count, behind
  *          GS_CAP_2D and GS_CAP_COUNT); user kernels for `gridstride check`
  *          (user_dialects, user_build, user_launch, user_free, user_compile,
- *          gs_launch.user). */
+ *          gs_launch.user); the trace build (gs_launch.trace, behind
+ *          GS_CAP_TRACE), for `gridstride trace`. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -47,6 +48,7 @@ struct gs_user_kernel; /* a user kernel built by user_build() (ABI 2), defined b
                                      multiple of the block (OpenCL's NDRange) */
 #define GS_CAP_2D 0x8u            /* ABI 2: launch() honours gs_launch.grid_y */
 #define GS_CAP_COUNT 0x10u        /* ABI 2: launch() runs the count build for gs_launch.count */
+#define GS_CAP_TRACE 0x20u        /* ABI 2: launch() runs the trace build for gs_launch.trace */
 
 /* What the API's own work-item functions return in a launch of 2^32 threads
  * or more, measured (NVIDIA's OpenCL returns get_global_size(0) modulo 2^32).
@@ -107,10 +109,22 @@ struct gs_launch {
     uint64_t grid_y; /* blocks along y (GS_CAP_2D); 0 or 1: a 1D launch */
     int count;       /* run the count build (GS_CAP_COUNT): out holds 32-bit counters
                         that each GS_STORE increments (kernels/gs_kernels.h) */
+    int trace;       /* run the trace build (GS_CAP_TRACE): out holds a record of four
+                        32-bit words per element, the write count and the lowest
+                        writer and its pass (kernels/gs_kernels.h); never with count */
     /* ABI 2: when set, launch this user kernel (user_launch) with (a, b, out, n);
      * `kernel` then only names the owner map the verifier uses. */
     struct gs_user_kernel *user;
 };
+
+/* Which build of kernels/ a launch runs: backends keep one kernel table per
+ * build and index it with gs_launch_build(). */
+enum gs_build { GS_BUILD_PLAIN, GS_BUILD_COUNT, GS_BUILD_TRACE, GS_BUILDS };
+
+static inline enum gs_build gs_launch_build(const struct gs_launch *l)
+{
+    return l->trace ? GS_BUILD_TRACE : l->count ? GS_BUILD_COUNT : GS_BUILD_PLAIN;
+}
 
 /* What the API should do with a launch, as predicts_accept() answers. */
 enum gs_accept {

@@ -257,20 +257,6 @@ void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, stru
 
 /* ---- SVG ------------------------------------------------------------------ */
 
-static void svg_text(struct gs_str *o, const char *s)
-{
-    for (; *s; ++s) {
-        if (*s == '<')
-            gs_str_printf(o, "&lt;");
-        else if (*s == '>')
-            gs_str_printf(o, "&gt;");
-        else if (*s == '&')
-            gs_str_printf(o, "&amp;");
-        else
-            gs_str_printf(o, "%c", *s);
-    }
-}
-
 static double nice_step(double max)
 {
     const double raw = max / 6, mag = pow(10, floor(log10(raw)));
@@ -313,9 +299,9 @@ void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
         gs_str_printf(o, "<rect x=\"%d\" y=\"74\" width=\"16\" height=\"16\" fill=\"%s\"/>"
                          "<text x=\"%d\" y=\"88\" font-size=\"15\">",
                       x, colours[i % 4], x + 22);
-        svg_text(o, in->runs[i]->dev->backend->name);
+        gs_str_xml(o, in->runs[i]->dev->backend->name);
         gs_str_printf(o, ": ");
-        svg_text(o, in->runs[i]->dev->name);
+        gs_str_xml(o, in->runs[i]->dev->name);
         gs_str_printf(o, "</text>\n");
     }
     /* grid lines and the axis */
@@ -342,7 +328,7 @@ void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
         }
         gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"15\" text-anchor=\"end\">",
                       label_w - 10, y + in->nruns * bar_h / 2 + 5);
-        svg_text(o, r0->label);
+        gs_str_xml(o, r0->label);
         gs_str_printf(o, "</text>\n");
         for (int i = 0; i < in->nruns; ++i) {
             const struct gs_bench_row *r = &in->runs[i]->rows[k];

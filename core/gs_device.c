@@ -165,6 +165,10 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
         return unsupported(d, "2D launches", e);
     if (l->count && !(d->caps & GS_CAP_COUNT))
         return unsupported(d, "the count build", e);
+    if (l->trace && !(d->caps & GS_CAP_TRACE))
+        return unsupported(d, "the trace build", e);
+    if (l->trace && l->count)
+        return gs_err_set(e, GS_USAGE, "a launch runs the count build or the trace build, not both");
     /* The suite's own caps are kept here, once, for every backend. */
     if (gs_dev_predicts_accept(d, l, why, sizeof why) == GS_NOT_SENT) {
         r->not_sent = 1;

@@ -37,6 +37,19 @@ void gs_str_printf(struct gs_str *s, const char *fmt, ...)
     s->len += (size_t)need;
 }
 
+void gs_str_xml(struct gs_str *s, const char *text)
+{
+    for (; *text; ++text) {
+        switch (*text) {
+        case '<': gs_str_printf(s, "&lt;"); break;
+        case '>': gs_str_printf(s, "&gt;"); break;
+        case '&': gs_str_printf(s, "&amp;"); break;
+        case '"': gs_str_printf(s, "&quot;"); break;
+        default: gs_str_printf(s, "%c", *text);
+        }
+    }
+}
+
 void gs_str_free(struct gs_str *s)
 {
     free(s->data);

@@ -17,6 +17,8 @@ void gs_str_printf(struct gs_str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Append text with XML's special characters escaped (SVG text and attributes). */
+void gs_str_xml(struct gs_str *s, const char *text);
 void gs_str_free(struct gs_str *s);
 
 #endif

@@ -101,38 +101,55 @@ static uint64_t strided_slot(uint64_t i, uint64_t n, uint64_t stride)
     return (i - r) + (r % stride) * 32 + r / stride;
 }
 
-void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
+/* Stores thread t makes in float4's vector loop over n4 vectors, T threads. */
+static uint64_t vector_stores(uint64_t t, uint64_t n4, uint64_t T)
 {
-    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
-    const uint64_t T = l->global;
-    const uint64_t B = l->block ? l->block : 1;
-    uint64_t thread = i, pass = 0;
+    return t < n4 ? (n4 - 1 - t) / T + 1 : 0;
+}
 
-    *o = (struct gs_owner){0};
-    if (k && k->rule == GS_RULE_TILE && l->param) {
+/* The owners of the kernels whose thread is not the grid-stride slot's. */
+static int owner_by_block(const struct gs_kernel_info *k, const struct gs_launch *l, uint64_t i,
+                          struct gs_owner *o)
+{
+    const uint64_t B = l->block ? l->block : 1;
+    if (k->rule == GS_RULE_TILE && l->param) {
         /* block i / tile, then a block-stride walk of its tile */
         const uint64_t in_tile = i % l->param;
         o->launched = i / l->param < l->grid;
         o->block = i / l->param;
         o->thread = in_tile % B;
         o->pass = in_tile / B;
-        return;
-    }
-    if (k && k->rule == GS_RULE_ROWS && l->param) {
+        o->writer = o->block * B + o->thread;
+    } else if (k->rule == GS_RULE_ROWS && l->param) {
         const uint64_t c = i % l->param;
         o->launched = i / l->param < (l->grid_y ? l->grid_y : 1);
         o->block = i / l->param; /* blockIdx.y */
         o->thread = c % B;
         o->pass = c / B;
-        return;
-    }
-    if (k && k->rule == GS_RULE_BLOCK_STRIDE) {
+        o->writer = o->block * l->global + o->thread; /* blockIdx.x is 0 */
+    } else if (k->rule == GS_RULE_BLOCK_STRIDE) {
         /* its first writer: block 0 walks every element */
         o->launched = l->grid > 0;
         o->thread = i % B;
         o->pass = i / B;
-        return;
+        o->writer = o->thread;
+    } else {
+        return 0;
     }
+    o->store = o->pass;
+    return 1;
+}
+
+void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    const uint64_t T = l->global;
+    const uint64_t B = l->block ? l->block : 1;
+    uint64_t thread = i, pass = 0, before = 0;
+
+    *o = (struct gs_owner){0};
+    if (k && owner_by_block(k, l, i, o))
+        return;
     if (k && (k->rule == GS_RULE_COVER || k->rule == GS_RULE_INDEX32)) {
         thread = i;
     } else if (k && k->param == GS_PARAM_CHUNK) {
@@ -144,6 +161,8 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
         if (l->kernel == GS_K_ADD_GS_F4) {
             const uint64_t body = l->n - l->n % 4;
             slot = i < body ? i / 4 : i - body; /* vector index, or the scalar tail's */
+            if (i >= body)
+                before = vector_stores(slot % T, l->n / 4, T);
         } else if (k && k->param == GS_PARAM_STRIDE) {
             slot = strided_slot(i, l->n, l->param);
         }
@@ -154,6 +173,8 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
     o->block = thread / B;
     o->thread = thread % B;
     o->pass = pass;
+    o->writer = thread;
+    o->store = before + pass;
 }
 
 static void note_wrong(struct gs_vpart *p, uint64_t i, uint32_t got, uint32_t want)

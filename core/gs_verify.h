@@ -31,12 +31,18 @@ float gs_expected_at(enum gs_op op, uint64_t i);
 /* out[0, n) = poison NaN, out[n, n + GS_GUARD_ELEMS) = guard NaN. */
 void gs_poison(float *out, uint64_t n);
 
-/* Who should have written element i under this kernel and launch. */
+/* Who should have written element i under this kernel and launch. Where
+ * several threads write it (the pitfalls), the lowest-numbered one. */
 struct gs_owner {
     int launched;    /* 0: the launch has no thread for it (block >= grid) */
-    uint64_t block;  /* blockIdx.x of the owning thread */
+    uint64_t block;  /* blockIdx.x of the owning thread (blockIdx.y for one block per row) */
     uint64_t thread; /* threadIdx.x */
     uint64_t pass;   /* grid-stride pass (or step within a chunk) */
+    uint64_t writer; /* the thread's linear global index, blockIdx.y x T + its index along x
+                        (T the launch's threads along x), as the trace build records it */
+    uint64_t store;  /* how many stores that thread made before this one, as the trace build
+                        counts them: the pass, except in float4's scalar tail, whose stores
+                        follow the thread's vector stores */
 };
 void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o);
 
@@ -127,6 +133,13 @@ void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_
                    const void *ctx, struct gs_count_verdict *p);
 void gs_count_merge(const struct gs_count_verdict *p, struct gs_count_verdict *v);
 void gs_count_end(const float *guard, struct gs_count_verdict *v);
+
+/* ---- the trace build's output: a record of four 32-bit words per element ---- */
+
+#define GS_TRACE_WORDS 4u          /* count, fence, and a 64-bit key: writer x 2^32 + pass */
+#define GS_TRACE_EMPTY 0xFFFFFFFFu /* every word before the launch: the key's maximum, so
+                                      that the kernels' atomic minimum keeps the lowest
+                                      writer; the count word then reads count - 1 */
 
 /* One line in words: "ok", or the diagnosis of seed 002's harness. */
 void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);

@@ -348,6 +348,35 @@ int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count
     return rc;
 }
 
+int gs_checked_trace(struct gs_workspace *w, const struct gs_launch *l, uint32_t *words,
+                     struct gs_launch_result *got, uint64_t *guard_hits, struct gs_err *e)
+{
+    struct gs_launch traced = *l;
+    struct gs_count_verdict guard_check;
+    float guard[GS_GUARD_ELEMS];
+    const uint64_t nwords = GS_TRACE_WORDS * l->n;
+    *guard_hits = 0;
+    if (l->n > w->n / GS_TRACE_WORDS)
+        return gs_err_set(e, GS_USAGE, "a trace over %llu elements in a workspace of %llu words",
+                          (unsigned long long)l->n, (unsigned long long)w->n);
+    traced.count = 0;
+    traced.trace = 1;
+    int rc = poison_with(w, nwords, GS_TRACE_EMPTY, e);
+    if (rc == GS_OK)
+        rc = gs_dev_launch(w->dev, &traced, 0, got, e);
+    if (rc != GS_OK || !got->accepted)
+        return rc;
+    rc = gs_dev_read(w->dev, w->dout, 0, words, nwords * sizeof *words, e);
+    if (rc == GS_OK)
+        rc = gs_dev_read(w->dev, w->dout, nwords * sizeof *words, guard, sizeof guard, e);
+    if (rc == GS_OK) {
+        gs_count_begin(0, &guard_check);
+        gs_count_end(guard, &guard_check);
+        *guard_hits = guard_check.guard_hits;
+    }
+    return rc;
+}
+
 int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
                       struct gs_launch_result *got, struct gs_verdict *v, struct gs_err *e)
 {

@@ -75,4 +75,13 @@ int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count
                      const void *want_ctx, struct gs_launch_result *got,
                      struct gs_count_verdict *cv, struct gs_err *e);
 
+/* The trace build of launch l (kernels/gs_kernels.h), in a workspace opened
+ * for GS_TRACE_WORDS x l->n elements or more: every word of out starts at
+ * GS_TRACE_EMPTY (proved like any poison), the launch records each element,
+ * and the l->n records (GS_TRACE_WORDS words each) are read back into
+ * `words`; *guard_hits counts the guard words past them that changed. No
+ * read-back when the API refuses. */
+int gs_checked_trace(struct gs_workspace *w, const struct gs_launch *l, uint32_t *words,
+                     struct gs_launch_result *got, uint64_t *guard_hits, struct gs_err *e);
+
 #endif

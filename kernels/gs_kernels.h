@@ -13,6 +13,9 @@
  *   GS_GRID_THREADS()   the launch's total thread count T, 64-bit
  *   gs_size, gs_float4  64-bit unsigned index, four packed floats
  *   GS_FLOAT4(x,y,z,w)  a gs_float4 value
+ *   GS_ATOMIC_INC(p), GS_ATOMIC_MIN_U64(p, v)
+ *                       the API's atomics on a 32-bit counter and a 64-bit
+ *                       word, for the count and trace builds below
  *
  * Every kernel takes the same arguments so that one launch path serves all:
  * (a, b, out, n, param). Copy kernels ignore b; param is described in
@@ -21,18 +24,35 @@
  * The traps of the course (a block stride, 32-bit arithmetic, an int loop)
  * are kernels too, in gs_pitfalls.h, written with the same macros.
  *
- * One kernel text, two builds. Every store to `out` goes through GS_STORE.
- * Built normally it is the store. Built with GS_COUNT_BUILD defined, each
- * kernel is named <name>_count and GS_STORE instead adds one to a 32-bit
- * counter per element, in `out` itself, with the API's atomics: the count
- * build measures how many times each element is written, with the very loop
- * under test and no copy of its body. */
+ * One kernel text, three builds. Every store to `out` goes through GS_STORE,
+ * and every kernel opens with GS_TRACE_STATE. Built normally GS_STORE is the
+ * store and GS_TRACE_STATE declares nothing. Built with GS_COUNT_BUILD
+ * defined, each kernel is named <name>_count and GS_STORE instead adds one to
+ * a 32-bit counter per element, in `out` itself, with the API's atomics: the
+ * count build measures how many times each element is written, with the very
+ * loop under test and no copy of its body.
+ *
+ * Built with GS_TRACE_BUILD defined, each kernel is named <name>_trace and
+ * records who wrote each element (`gridstride trace`). `out` then holds a
+ * record of four 32-bit words per element, all 0xFFFFFFFF before the launch:
+ *   word 0     the write count, plus one modulo 2^32 (atomic increment);
+ *   word 1     a fence that no store touches (a write there is a defect);
+ *   words 2-3  a 64-bit key, writer x 2^32 + pass, lowered by an atomic
+ *              minimum, so that the lowest-numbered writer is kept whatever
+ *              order the threads ran in: every API leaves the same map.
+ * The writer is the thread's linear global index (blockIdx.y x T + its index
+ * in x, T the threads along x); the pass is how many stores that thread made
+ * before this one (GS_TRACE_STATE's counter): the trip of a grid-stride loop,
+ * the step within a chunk. Both must stay below 2^32: the core launches
+ * traces of fewer than 2^32 threads over fewer than 2^32 elements. */
 
 #undef GS_NAME
 #undef GS_STORE
 #undef GS_STORE4
-#ifdef GS_COUNT_BUILD
+#undef GS_TRACE_STATE
+#if defined(GS_COUNT_BUILD)
 #define GS_NAME(kernel) kernel##_count
+#define GS_TRACE_STATE
 /* The value is still computed (and dropped), so that the count build reads
  * what the normal build reads. */
 #define GS_STORE(out, i, value)                                                                \
@@ -43,8 +63,31 @@
         for (int gs_k = 0; gs_k < 4; ++gs_k)                                                   \
             GS_ATOMIC_INC((GS_GLOBAL unsigned int *)(out4) + 4 * (i) + (gs_size)gs_k);          \
     } while (0)
+#elif defined(GS_TRACE_BUILD)
+#define GS_NAME(kernel) kernel##_trace
+/* The thread's store counter: its value at a store is that store's pass. */
+#define GS_TRACE_STATE gs_size gs_trace_pass = 0
+#define GS_TRACE_WRITER() ((gs_size)GS_BLOCK_IDX_Y() * GS_GRID_THREADS() + GS_GLOBAL_THREAD())
+#define GS_TRACE_KEY() ((GS_TRACE_WRITER() << 32) | (gs_trace_pass & (gs_size)0xFFFFFFFFu))
+/* Element e's record: count up, key down to the smallest writer's. */
+#define GS_TRACE_AT(out, e)                                                                    \
+    (GS_ATOMIC_INC((GS_GLOBAL unsigned int *)(out) + 4 * (gs_size)(e)),                        \
+     GS_ATOMIC_MIN_U64((GS_GLOBAL gs_size *)((GS_GLOBAL unsigned int *)(out) +                 \
+                                             4 * (gs_size)(e) + 2),                            \
+                       GS_TRACE_KEY()))
+#define GS_STORE(out, i, value)                                                                \
+    ((void)(value), (void)GS_TRACE_AT(out, i), (void)++gs_trace_pass)
+/* One vector store is one store of the thread: its four elements share a pass. */
+#define GS_STORE4(out4, i, value)                                                              \
+    do {                                                                                       \
+        (void)(value).x;                                                                       \
+        for (int gs_k = 0; gs_k < 4; ++gs_k)                                                   \
+            (void)GS_TRACE_AT(out4, 4 * (gs_size)(i) + (gs_size)gs_k);                         \
+        ++gs_trace_pass;                                                                       \
+    } while (0)
 #else
 #define GS_NAME(kernel) kernel
+#define GS_TRACE_STATE
 #define GS_STORE(out, i, value) ((out)[i] = (value))
 #define GS_STORE4(out4, i, value) ((out4)[i] = (value))
 #endif
@@ -55,6 +98,7 @@ GS_KERNEL void GS_NAME(gs_add_monolithic)(GS_THREAD_CTX GS_GLOBAL const float *a
                                  GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                  gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_size i = GS_GLOBAL_THREAD();
     (void)param;
     if (i < n)
@@ -68,6 +112,7 @@ GS_KERNEL void GS_NAME(gs_add_grid_stride)(GS_THREAD_CTX GS_GLOBAL const float *
                                   GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                   gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     (void)param;
     for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += step)
@@ -81,6 +126,7 @@ GS_KERNEL void GS_NAME(gs_add_chunked)(GS_THREAD_CTX GS_GLOBAL const float *a,
                               GS_GLOBAL const float *b, GS_GLOBAL float *out,
                               gs_size n, gs_size chunk)
 {
+    GS_TRACE_STATE;
     const gs_size begin = GS_GLOBAL_THREAD() * chunk;
     const gs_size end = (begin < n && n - begin > chunk) ? begin + chunk : n;
     for (gs_size i = begin; i < end; ++i)
@@ -93,6 +139,7 @@ GS_KERNEL void GS_NAME(gs_add_grid_stride_x4)(GS_THREAD_CTX GS_GLOBAL const floa
                                      GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                      gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     (void)param;
     for (gs_size base = GS_GLOBAL_THREAD(); base < n; base += 4 * step) {
@@ -111,6 +158,7 @@ GS_KERNEL void GS_NAME(gs_add_grid_stride_float4)(GS_THREAD_CTX GS_GLOBAL const 
                                                   GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                          gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     const gs_size n4 = n / 4;
     GS_GLOBAL const gs_float4 *a4 = (GS_GLOBAL const gs_float4 *)a;
@@ -131,6 +179,7 @@ GS_KERNEL void GS_NAME(gs_copy_grid_stride)(GS_THREAD_CTX GS_GLOBAL const float 
                                    GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                    gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     (void)b;
     (void)param;
@@ -143,6 +192,7 @@ GS_KERNEL void GS_NAME(gs_copy_chunked)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                gs_size n, gs_size chunk)
 {
+    GS_TRACE_STATE;
     const gs_size begin = GS_GLOBAL_THREAD() * chunk;
     const gs_size end = (begin < n && n - begin > chunk) ? begin + chunk : n;
     (void)b;
@@ -160,6 +210,7 @@ GS_KERNEL void GS_NAME(gs_copy_lane_strided)(GS_THREAD_CTX GS_GLOBAL const float
                                     GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                     gs_size n, gs_size stride)
 {
+    GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     const gs_size span = 32 * stride;
     const gs_size whole = n - (n & (span - 1));

@@ -2,7 +2,8 @@
  * macros of the preludes, so that the same trap runs through every API. The
  * model (core/gs_model.c) predicts each one exactly, element by element;
  * `gridstride pitfalls` shows them. Included after gs_kernels.h, whose
- * GS_NAME and GS_STORE it uses, so the count build counts these writes too.
+ * GS_NAME, GS_STORE and GS_TRACE_STATE it uses, so the count and trace
+ * builds see these writes too.
  *
  * The 32-bit arithmetic is written with the preludes' _U32 macros, the same
  * in every dialect: in CUDA it is what blockIdx.x * blockDim.x computes
@@ -17,6 +18,7 @@ GS_KERNEL void GS_NAME(gs_add_block_stride)(GS_THREAD_CTX GS_GLOBAL const float 
                                             GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                             gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     (void)param;
     for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_BLOCK_DIM_X())
         GS_STORE(out, i, a[i] + b[i]);
@@ -29,6 +31,7 @@ GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                         GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                         gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS_U32();
     (void)param;
     for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += step)
@@ -42,6 +45,7 @@ GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                        GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                        gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const unsigned int i = GS_GLOBAL_THREAD_U32();
     (void)param;
     if (i < n)
@@ -58,6 +62,7 @@ GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                         GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                         gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const int stride = (int)GS_GRID_THREADS_U32();
     (void)param;
     for (int i = (int)GS_GLOBAL_THREAD_U32(); (gs_size)i < n; i = GS_INT_ADD_WRAP(i, stride))
@@ -71,6 +76,7 @@ GS_KERNEL void GS_NAME(gs_add_int_loop_signed_n)(GS_THREAD_CTX GS_GLOBAL const f
                                                  GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                                  gs_size n, gs_size param)
 {
+    GS_TRACE_STATE;
     const gs_ssize signed_n = (gs_ssize)n;
     const int stride = (int)GS_GRID_THREADS_U32();
     (void)param;
@@ -85,6 +91,7 @@ GS_KERNEL void GS_NAME(gs_add_rows)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                     GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n,
                                     gs_size width)
 {
+    GS_TRACE_STATE;
     const gs_size row = GS_BLOCK_IDX_Y();
     for (gs_size c = GS_THREAD_IDX_X(); c < width; c += GS_BLOCK_DIM_X()) {
         const gs_size i = row * width + c;
@@ -100,6 +107,7 @@ GS_KERNEL void GS_NAME(gs_add_tile_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                          GS_GLOBAL const float *b, GS_GLOBAL float *out,
                                          gs_size n, gs_size tile)
 {
+    GS_TRACE_STATE;
     const gs_size start = (gs_size)GS_BLOCK_IDX_X() * tile;
     if (start >= n)
         return;

@@ -26,5 +26,7 @@ typedef float4 gs_float4;
  * (the conversion back to int is modulo 2^32 in C++20 and in nvcc). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
 #define GS_ATOMIC_INC(p) atomicAdd((p), 1u)
+/* gs_size is unsigned long long, the type of the 64-bit atomicMin (sm_35+). */
+#define GS_ATOMIC_MIN_U64(p, v) atomicMin((p), (v))
 
 #endif

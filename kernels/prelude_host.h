@@ -37,7 +37,8 @@ struct gs_host_thread {
 /* int + int with two's-complement wrap, from defined unsigned arithmetic
  * (the conversion back to int is GCC's and Clang's documented modulo). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
-/* The count build: threads run one at a time, so a plain increment. */
+/* The count and trace builds: threads run one at a time, so plain updates. */
 #define GS_ATOMIC_INC(p) (++*(p))
+#define GS_ATOMIC_MIN_U64(p, v) (*(p) = *(p) < (v) ? *(p) : (v))
 
 #endif

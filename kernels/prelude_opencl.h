@@ -42,4 +42,10 @@ typedef float4 gs_float4;
 /* int + int with two's-complement wrap, from defined unsigned arithmetic. */
 #define GS_INT_ADD_WRAP(x, y) ((int)((uint)(x) + (uint)(y)))
 #define GS_ATOMIC_INC(p) atomic_inc(p)
+/* The trace build's 64-bit minimum needs cl_khr_int64_extended_atomics; the
+ * backend builds that program only for a device that reports it. */
+#ifdef GS_TRACE_BUILD
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#define GS_ATOMIC_MIN_U64(p, v) atom_min((p), (v))
+#endif
 #define GS_FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))

@@ -1,0 +1,443 @@
+#include "gs_trace_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define GS_STRIP_CHARS 64u /* characters in a terminal strip */
+
+const char *gs_trace_num(uint64_t v, const char *sep, char buf[32])
+{
+    char digits[24];
+    const int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    int o = 0;
+    for (int i = 0; i < len; ++i) {
+        if (i > 0 && (len - i) % 3 == 0)
+            for (const char *s = sep; *s && o < 30; ++s)
+                buf[o++] = *s;
+        if (o < 31)
+            buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static const char *pass_word(const struct gs_trace_kernel *k, int plural)
+{
+    const struct gs_kernel_info *info = gs_kernel_info(k->launch.kernel);
+    if (info && info->param == GS_PARAM_CHUNK)
+        return plural ? "steps" : "step";
+    return plural ? "passes" : "pass";
+}
+
+void gs_trace_launch_words(const struct gs_launch *l, const char *sep, struct gs_str *o)
+{
+    const struct gs_kernel_info *info = gs_kernel_info(l->kernel);
+    char a[32], b[32];
+    if (l->grid_y > 1)
+        gs_str_printf(o, "<<<(1, %llu), %llu>>>, %s rows of %s", (unsigned long long)l->grid_y,
+                      (unsigned long long)l->block, gs_trace_num(l->grid_y, sep, a),
+                      gs_trace_num(l->param, sep, b));
+    else
+        gs_str_printf(o, "<<<%llu, %llu>>>, T = %s", (unsigned long long)l->grid,
+                      (unsigned long long)l->block, gs_trace_num(l->global, sep, a));
+    switch (info ? info->param : GS_PARAM_NONE) {
+    case GS_PARAM_CHUNK: gs_str_printf(o, ", C = %llu", (unsigned long long)l->param); break;
+    case GS_PARAM_STRIDE: gs_str_printf(o, ", S = %llu", (unsigned long long)l->param); break;
+    case GS_PARAM_TILE: gs_str_printf(o, ", tiles of %llu", (unsigned long long)l->param); break;
+    default: break;
+    }
+}
+
+void gs_trace_warp_words(const struct gs_warp_step *w, const char *sep, struct gs_str *o)
+{
+    char a[32];
+    if (w->elements == 0) {
+        gs_str_printf(o, "no element");
+        return;
+    }
+    gs_str_printf(o, "%u lane%s, element%s %llu", w->lanes, w->lanes == 1 ? "" : "s",
+                  w->elements == 1 ? "" : "s", (unsigned long long)w->first);
+    if (w->last != w->first)
+        gs_str_printf(o, "-%llu", (unsigned long long)w->last);
+    const uint64_t per_lane = w->lanes ? w->elements / w->lanes : 0;
+    if (w->lanes > 1 && w->apart == 1)
+        gs_str_printf(o, ": adjacent");
+    else if (w->lanes > 1 && w->apart == per_lane && w->elements == per_lane * w->lanes)
+        gs_str_printf(o, ": contiguous, %llu per lane", (unsigned long long)per_lane);
+    else if (w->lanes > 1 && w->apart > 1)
+        gs_str_printf(o, ": %s apart", gs_trace_num(w->apart, sep, a));
+    else if (w->lanes > 1)
+        gs_str_printf(o, ": not evenly spaced");
+    gs_str_printf(o, ", %s segment%s of 128 bytes", gs_trace_num(w->segments, sep, a),
+                  w->segments == 1 ? "" : "s");
+}
+
+/* "0, 1024, 2048 and 3072", or "0, 1, 2, ... (4096 in all)". */
+static void thread0_words(const struct gs_trace_kernel *k, const char *sep, struct gs_str *o)
+{
+    char a[32];
+    const int all = (uint64_t)k->nthread0 == k->thread0_total;
+    for (int i = 0; i < k->nthread0; ++i) {
+        const char *joint = i == 0 ? "" : (all && i + 1 == k->nthread0) ? " and " : ", ";
+        gs_str_printf(o, "%s%llu", joint, (unsigned long long)k->thread0[i]);
+    }
+    if (!all)
+        gs_str_printf(o, ", ... (%s in all)", gs_trace_num(k->thread0_total, sep, a));
+}
+
+static void coverage_words(const struct gs_trace_kernel *k, const char *sep, struct gs_str *o)
+{
+    char a[32], b[32];
+    const uint64_t n = k->launch.n;
+    const int prefix = k->written > 0 && k->written < n && k->first_unwritten == k->written;
+    if (k->written == n)
+        gs_str_printf(o, "writes all %s elements", gs_trace_num(n, sep, a));
+    else if (k->written == 0)
+        gs_str_printf(o, "writes none of its %s elements", gs_trace_num(n, sep, a));
+    else if (prefix)
+        gs_str_printf(o, "writes the first %s of %s elements", gs_trace_num(k->written, sep, a),
+                      gs_trace_num(n, sep, b));
+    else
+        gs_str_printf(o, "writes %s of %s elements, the first hollow one at %llu",
+                      gs_trace_num(k->written, sep, a), gs_trace_num(n, sep, b),
+                      (unsigned long long)k->first_unwritten);
+    if (k->passes == 1)
+        gs_str_printf(o, " in one %s", pass_word(k, 0));
+    else if (k->passes > 1)
+        gs_str_printf(o, " in %s %s", gs_trace_num(k->passes, sep, a), pass_word(k, 1));
+    if (prefix)
+        gs_str_printf(o, " and leaves the rest hollow");
+    if (k->duplicated)
+        gs_str_printf(o, ", %s of them more than once (up to %llu times)",
+                      gs_trace_num(k->duplicated, sep, a), (unsigned long long)k->max_count);
+}
+
+void gs_trace_sentence(const struct gs_trace_kernel *k, const char *sep, struct gs_str *o)
+{
+    const struct gs_kernel_info *info = gs_kernel_info(k->launch.kernel);
+    char a[32];
+    gs_str_printf(o, "The %s kernel ", info->name);
+    if (!k->cells) {
+        gs_str_printf(o, "was not traced: %s.", k->why);
+        return;
+    }
+    coverage_words(k, sep, o);
+    if (k->thread0_total) {
+        gs_str_printf(o, "; thread 0 writes ");
+        thread0_words(k, sep, o);
+    }
+    const struct gs_warp_step *w = &k->warp[0];
+    if (k->nsteps && w->lanes > 1 && w->apart == 1)
+        gs_str_printf(o, "; inside each %s the %u lanes of a warp are adjacent", pass_word(k, 0),
+                      w->lanes);
+    else if (k->nsteps && w->lanes > 1 && w->apart > 1)
+        gs_str_printf(o, "; at each %s the %u lanes of a warp are %s elements apart",
+                      pass_word(k, 0), w->lanes, gs_trace_num(w->apart, sep, a));
+    gs_str_printf(o, ".");
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static char strip_char(uint64_t v)
+{
+    return v < 10 ? (char)('0' + v) : v < 36 ? (char)('a' + v - 10) : '+';
+}
+
+enum strip_row { STRIP_BLOCK, STRIP_PASS, STRIP_TWICE };
+
+/* One character of a strip row for elements [lo, hi): the block or pass
+ * that all its written elements share, '~' when they differ, '.' when none
+ * was written; for the row of repeats, '*' when any was written twice. */
+static char strip_bin(const struct gs_trace_kernel *k, enum strip_row what, uint64_t lo,
+                      uint64_t hi)
+{
+    char ch = '.';
+    for (uint64_t i = lo; i < hi; ++i) {
+        const struct gs_trace_cell *x = &k->cells[i];
+        if (what == STRIP_TWICE && x->count > 1)
+            return '*';
+        if (what == STRIP_TWICE || x->writer == GS_TRACE_NONE)
+            continue;
+        const char here = strip_char(what == STRIP_BLOCK ? x->writer / k->launch.block : x->pass);
+        if (ch != '.' && ch != here)
+            return '~';
+        ch = here;
+    }
+    return ch;
+}
+
+static void strip(const struct gs_trace_kernel *k, enum strip_row what, struct gs_str *o)
+{
+    const uint64_t n = k->launch.n;
+    const uint64_t chars = n < GS_STRIP_CHARS ? n : GS_STRIP_CHARS;
+    static const char *const names[] = {"block", "pass ", "twice"};
+    gs_str_printf(o, "    %s |", names[what]);
+    for (uint64_t c = 0; c < chars; ++c)
+        gs_str_printf(o, "%c", strip_bin(k, what, n * c / chars, n * (c + 1) / chars));
+    gs_str_printf(o, "|\n");
+}
+
+static void text_kernel(const struct gs_trace_kernel *k, struct gs_str *o)
+{
+    const struct gs_kernel_info *info = gs_kernel_info(k->launch.kernel);
+    gs_str_printf(o, "  %-18s ", info->name);
+    gs_trace_launch_words(&k->launch, "", o);
+    gs_str_printf(o, "\n");
+    if (!k->cells) {
+        gs_str_printf(o, "    %s\n", k->why);
+        return;
+    }
+    strip(k, STRIP_BLOCK, o);
+    strip(k, STRIP_PASS, o);
+    if (k->duplicated)
+        strip(k, STRIP_TWICE, o);
+    gs_str_printf(o, "    %llu of %llu written", (unsigned long long)k->written,
+                  (unsigned long long)k->launch.n);
+    if (k->first_unwritten < k->launch.n)
+        gs_str_printf(o, ", the first unwritten %llu", (unsigned long long)k->first_unwritten);
+    gs_str_printf(o, "; %llu %s; ", (unsigned long long)k->passes, pass_word(k, k->passes != 1));
+    if (k->duplicated)
+        gs_str_printf(o, "%llu written more than once (up to %llu times)\n",
+                      (unsigned long long)k->duplicated, (unsigned long long)k->max_count);
+    else
+        gs_str_printf(o, "no element written twice\n");
+    if (k->thread0_total) {
+        gs_str_printf(o, "    thread 0 writes ");
+        thread0_words(k, "", o);
+        gs_str_printf(o, "\n");
+    }
+    for (int s = 0; s < k->nsteps; ++s) {
+        gs_str_printf(o, "    warp 0, %s %d: ", pass_word(k, 0), s);
+        gs_trace_warp_words(&k->warp[s], "", o);
+        gs_str_printf(o, "\n");
+    }
+    if (k->held)
+        gs_str_printf(o, "    map = model at all %llu elements%s%s\n",
+                      (unsigned long long)k->launch.n, k->why[0] ? "; " : "", k->why);
+    else
+        gs_str_printf(o, "    MAP DIFFERS FROM THE MODEL: %s\n", k->why);
+    for (int m = 0; m < k->listed; ++m) {
+        const struct gs_trace_mismatch *x = &k->list[m];
+        gs_str_printf(o, "      element %llu: recorded %u writes, writer %lld, pass %lld; model "
+                         "%u writes, writer %lld, pass %lld\n",
+                      (unsigned long long)x->index, x->got.count,
+                      x->got.writer == GS_TRACE_NONE ? -1 : (long long)x->got.writer,
+                      x->got.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->got.pass,
+                      x->want.count,
+                      x->want.writer == GS_TRACE_NONE ? -1 : (long long)x->want.writer,
+                      x->want.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->want.pass);
+    }
+}
+
+/* "host, opencl and cuda" */
+static void api_list(const struct gs_trace_report_in *in, struct gs_str *o)
+{
+    for (int r = 0; r < in->nruns; ++r)
+        gs_str_printf(o, "%s%s", r == 0 ? "" : r + 1 == in->nruns ? " and " : ", ",
+                      in->runs[r]->dev->backend->name);
+}
+
+static void agreement_text(const struct gs_trace_report_in *in, struct gs_str *o)
+{
+    const struct gs_trace *t0 = in->runs[0];
+    int compared = 0;
+    for (int k = 0; k < t0->nkernels; ++k)
+        compared += in->agree[k].compared > 1;
+    if (in->nruns < 2 || compared == 0) {
+        gs_str_printf(o, "Across APIs: one map per kernel here (%s); nothing to compare.\n",
+                      t0->dev->backend->name);
+        return;
+    }
+    if (in->agreed) {
+        gs_str_printf(o, "Across APIs: ");
+        api_list(in, o);
+        gs_str_printf(o, " recorded the same map, element by element, for every kernel traced "
+                         "on more than one.\n");
+        return;
+    }
+    for (int k = 0; k < t0->nkernels; ++k) {
+        const struct gs_trace_agreement *g = &in->agree[k];
+        if (g->equal)
+            continue;
+        gs_str_printf(o, "Across APIs: MAPS DIFFER for %s: %s and %s first differ at element "
+                         "%llu.\n",
+                      gs_kernel_info(t0->k[k].launch.kernel)->name,
+                      in->runs[g->a]->dev->backend->name, in->runs[g->b]->dev->backend->name,
+                      (unsigned long long)g->first_difference);
+    }
+}
+
+static void report_text(const struct gs_trace_report_in *in, struct gs_str *o)
+{
+    const struct gs_trace_plan *p = &in->runs[0]->plan;
+    const uint64_t n = p->n, chars = n < GS_STRIP_CHARS ? n : GS_STRIP_CHARS;
+    int maps = 0, failed = 0;
+    gs_str_printf(o, "gridstride trace: <<<%llu, %llu>>> (T = %llu threads) over n = %llu "
+                     "elements\n",
+                  (unsigned long long)p->grid, (unsigned long long)p->block,
+                  (unsigned long long)(p->grid * p->block), (unsigned long long)n);
+    gs_str_printf(o, "Recorded on the device by each kernel's trace build: per element its writes, "
+                     "the lowest\nglobal index of a thread that wrote it and that thread's pass; "
+                     "compared with the model\nelement by element. Strips: one character per "
+                     "%s%llu element%s, the block and the pass its written\nelements share (0-9, "
+                     "a-z, + from 36; '~' when they differ), '.' where none was written,\n'*' "
+                     "where one was written more than once.\n",
+                  n % chars ? "about " : "", (unsigned long long)(n / chars),
+                  n / chars == 1 ? "" : "s");
+    for (int r = 0; r < in->nruns; ++r) {
+        const struct gs_trace *t = in->runs[r];
+        gs_str_printf(o, "\n%s: %s | %s\n", t->dev->backend->name, t->dev->name,
+                      t->dev->api_version);
+        for (int k = 0; k < t->nkernels; ++k) {
+            text_kernel(&t->k[k], o);
+            maps += t->k[k].cells != NULL;
+        }
+        failed += t->failed;
+    }
+    gs_str_printf(o, "\n");
+    agreement_text(in, o);
+    if (failed)
+        gs_str_printf(o, "FAILED: %d of the traced kernels do not match the model.\n", failed);
+    else if (maps == 0)
+        gs_str_printf(o, "No map was recorded: every launch was refused or not launched, as "
+                         "predicted.\n");
+    else
+        gs_str_printf(o, "All %d recorded maps equal the model, element by element.\n", maps);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* Every element's record, for drawing elsewhere; only for small n. */
+#define GS_TRACE_JSON_CELLS 65536u
+
+static void json_cells(const struct gs_trace_kernel *k, struct gs_str *o)
+{
+    static const char *const fields[] = {"count", "writer", "pass"};
+    gs_str_printf(o, ",\n         \"cells\": {");
+    for (int f = 0; f < 3; ++f) {
+        gs_str_printf(o, "%s\"%s\": [", f ? ", " : "", fields[f]);
+        for (uint64_t i = 0; i < k->launch.n; ++i) {
+            const struct gs_trace_cell *c = &k->cells[i];
+            const char *comma = i ? "," : "";
+            if (f == 0)
+                gs_str_printf(o, "%s%u", comma, c->count);
+            else if (c->writer == GS_TRACE_NONE)
+                gs_str_printf(o, "%snull", comma);
+            else
+                gs_str_printf(o, "%s%llu", comma,
+                              (unsigned long long)(f == 1 ? c->writer : c->pass));
+        }
+        gs_str_printf(o, "]");
+    }
+    gs_str_printf(o, "}");
+}
+
+static void json_facts(const struct gs_trace_kernel *k, struct gs_str *o)
+{
+    gs_str_printf(o, ", \"written\": %llu, \"first_unwritten\": ", (unsigned long long)k->written);
+    if (k->first_unwritten < k->launch.n)
+        gs_str_printf(o, "%llu", (unsigned long long)k->first_unwritten);
+    else
+        gs_str_printf(o, "null");
+    gs_str_printf(o, ", \"writes\": %llu, \"duplicated\": %llu, \"max_count\": %llu, "
+                     "\"passes\": %llu, \"thread0_elements\": %llu, \"thread0_first\": [",
+                  (unsigned long long)k->writes, (unsigned long long)k->duplicated,
+                  (unsigned long long)k->max_count, (unsigned long long)k->passes,
+                  (unsigned long long)k->thread0_total);
+    for (int i = 0; i < k->nthread0; ++i)
+        gs_str_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)k->thread0[i]);
+    gs_str_printf(o, "],\n         \"warp0\": [");
+    for (int s = 0; s < k->nsteps; ++s) {
+        const struct gs_warp_step *w = &k->warp[s];
+        gs_str_printf(o, "%s{\"step\": %d, \"lanes\": %u, \"elements\": %llu, \"first\": %llu, "
+                         "\"last\": %llu, \"apart\": %llu, \"segments\": %llu}",
+                      s ? ", " : "", s, w->lanes, (unsigned long long)w->elements,
+                      (unsigned long long)w->first, (unsigned long long)w->last,
+                      (unsigned long long)w->apart, (unsigned long long)w->segments);
+    }
+    gs_str_printf(o, "],\n         \"mismatched\": %llu, \"guard_hits\": %llu, \"fence_hits\": "
+                     "%llu, \"mismatches\": [",
+                  (unsigned long long)k->mismatched, (unsigned long long)k->guard_hits,
+                  (unsigned long long)k->fence_hits);
+    for (int m = 0; m < k->listed; ++m) {
+        const struct gs_trace_mismatch *x = &k->list[m];
+        gs_str_printf(o, "%s{\"index\": %llu, \"count\": %u, \"writer\": %lld, \"pass\": %lld, "
+                         "\"model_count\": %u, \"model_writer\": %lld, \"model_pass\": %lld}",
+                      m ? ", " : "", (unsigned long long)x->index, x->got.count,
+                      x->got.writer == GS_TRACE_NONE ? -1 : (long long)x->got.writer,
+                      x->got.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->got.pass,
+                      x->want.count,
+                      x->want.writer == GS_TRACE_NONE ? -1 : (long long)x->want.writer,
+                      x->want.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->want.pass);
+    }
+    gs_str_printf(o, "]");
+}
+
+static void json_kernel(const struct gs_trace_kernel *k, struct gs_str *o)
+{
+    const struct gs_launch *l = &k->launch;
+    gs_str_printf(o, "        {");
+    gs_json_kv(o, "kernel", gs_kernel_info(l->kernel)->name, 1);
+    gs_str_printf(o, "\"grid\": %llu, \"grid_y\": %llu, \"block\": %llu, \"threads\": %llu, "
+                     "\"n\": %llu, \"param\": %llu, \"traced\": %s, \"map_equals_model\": %s, ",
+                  (unsigned long long)l->grid, (unsigned long long)(l->grid_y ? l->grid_y : 1),
+                  (unsigned long long)l->block, (unsigned long long)l->global,
+                  (unsigned long long)l->n, (unsigned long long)l->param,
+                  k->cells ? "true" : "false", k->held && k->cells ? "true" : "false");
+    gs_json_kv(o, "held", k->held ? "yes" : "no", 1);
+    gs_json_kv(o, "note", k->why, 0);
+    if (k->cells) {
+        json_facts(k, o);
+        if (l->n <= GS_TRACE_JSON_CELLS)
+            json_cells(k, o);
+    }
+    gs_str_printf(o, "}");
+}
+
+static void report_json(const struct gs_trace_report_in *in, struct gs_str *o)
+{
+    const struct gs_trace *t0 = in->runs[0];
+    int failed = 0;
+    for (int r = 0; r < in->nruns; ++r)
+        failed += in->runs[r]->failed;
+    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"report\": \"trace\", ");
+    gs_json_kv(o, "version", in->version, 1);
+    gs_json_kv(o, "command", in->command ? in->command : "", 0);
+    gs_str_printf(o, ",\n  \"grid\": %llu, \"block\": %llu, \"n\": %llu, \"failed\": %d, "
+                     "\"maps_equal_across_apis\": %s,\n  \"differences\": [",
+                  (unsigned long long)t0->plan.grid, (unsigned long long)t0->plan.block,
+                  (unsigned long long)t0->plan.n, failed, in->agreed ? "true" : "false");
+    for (int k = 0, first = 1; k < t0->nkernels; ++k) {
+        const struct gs_trace_agreement *g = &in->agree[k];
+        if (g->equal)
+            continue;
+        gs_str_printf(o, "%s{\"kernel\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"index\": %llu}",
+                      first ? "" : ", ", gs_kernel_info(t0->k[k].launch.kernel)->name,
+                      in->runs[g->a]->dev->backend->name, in->runs[g->b]->dev->backend->name,
+                      (unsigned long long)g->first_difference);
+        first = 0;
+    }
+    gs_str_printf(o, "],\n  \"devices\": [\n");
+    for (int r = 0; r < in->nruns; ++r) {
+        const struct gs_trace *t = in->runs[r];
+        gs_str_printf(o, "    {");
+        gs_json_device(t->dev, o);
+        gs_str_printf(o, "\"kernels\": [\n");
+        for (int k = 0; k < t->nkernels; ++k) {
+            json_kernel(&t->k[k], o);
+            gs_str_printf(o, "%s\n", k + 1 < t->nkernels ? "," : "");
+        }
+        gs_str_printf(o, "      ]}%s\n", r + 1 < in->nruns ? "," : "");
+    }
+    gs_str_printf(o, "  ]\n}\n");
+}
+
+void gs_trace_report(const struct gs_trace_report_in *in, enum gs_format f, struct gs_str *out)
+{
+    if (in->nruns == 0)
+        return;
+    if (f == GS_FMT_JSON)
+        report_json(in, out);
+    else
+        report_text(in, out);
+}

@@ -1,0 +1,556 @@
+/* The picture of `gridstride trace`: seed 000's index-tracer, drawn from the
+ * maps the devices recorded. One strip per kernel per API, side by side,
+ * one cell per element (or per bin of elements when n is too large to
+ * draw cell by cell): coloured by block, shaded by pass, hollow where
+ * nothing was written, hatched where an element was written more than
+ * once. Below, the first warp's first steps: the elements its 32 lanes
+ * wrote, and the 128-byte segments they fall in. Sized for a projector:
+ * large type, a legend, the API and device names on it, and a caption and
+ * alt text that say what the picture shows. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_trace_report.h"
+
+#define FONT "DejaVu Sans, Arial, Helvetica, sans-serif"
+#define LEFT 20.0
+#define LABEL_W 250.0  /* the kernels' names */
+#define PANEL_W 560.0  /* one strip */
+#define GAP 40.0       /* between strips */
+#define MIN_COLS 8u
+#define MAX_COLS 128u
+#define MAX_CELLS 8192u /* cells a strip draws; beyond, elements are binned */
+#define WARP_W 720.0    /* the warp view's address axis */
+#define WARP_ROW 30.0
+#define LINE 24.0
+
+/* Tableau's categorical colours, which stay apart in print and for most
+ * colour-blind readers. */
+static const unsigned palette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2,
+                                   0x59a14f, 0xedc948, 0xb07aa1, 0x9c755f};
+#define COLOURS (sizeof palette / sizeof palette[0])
+
+struct geometry {
+    uint64_t n, bin, cells, cols, rows;
+    double cell, height, width;
+};
+
+/* About four times as wide as high, in powers of two, so that seed 000's
+ * cells 0, 1024, 2048 and 3072 line up in one column at n = 4096. */
+static void geometry_of(uint64_t n, int panels, struct geometry *g)
+{
+    g->n = n;
+    g->bin = (n + MAX_CELLS - 1) / MAX_CELLS;
+    g->cells = (n + g->bin - 1) / g->bin;
+    g->cols = MIN_COLS;
+    while (g->cols < MAX_COLS && g->cols * g->cols < 4 * g->cells)
+        g->cols *= 2;
+    g->rows = (g->cells + g->cols - 1) / g->cols;
+    g->cell = PANEL_W / (double)g->cols;
+    const double strips = LEFT + LABEL_W + panels * (PANEL_W + GAP);
+    const double warp = LEFT + LABEL_W + WARP_W + 620.0; /* and its words */
+    g->width = strips > warp ? strips : warp;
+    g->height = (double)g->rows * g->cell;
+}
+
+/* Pass p of `passes`: lighter for the first, darker for the last. */
+static unsigned shade(unsigned rgb, uint64_t p, uint64_t passes)
+{
+    const double t = passes > 1 ? (double)p / (double)(passes - 1) : 0.5625;
+    const double f = 0.45 - 0.8 * t; /* > 0: towards white; < 0: towards black */
+    unsigned out = 0;
+    for (int s = 16; s >= 0; s -= 8) {
+        const double c = (double)((rgb >> s) & 0xffu);
+        const double v = f > 0 ? c + (255.0 - c) * f : c * (1.0 + f);
+        out |= (unsigned)(v + 0.5) << s;
+    }
+    return out;
+}
+
+static unsigned cell_colour(const struct gs_trace_kernel *k, const struct gs_trace_cell *c)
+{
+    return shade(palette[(c->writer / k->launch.block) % COLOURS], c->pass, k->passes);
+}
+
+/* ---- text helpers -------------------------------------------------------- */
+
+static void text_at(struct gs_str *o, double x, double y, double size, const char *attrs,
+                    const char *s)
+{
+    gs_str_printf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s%s>", x, y, size,
+                  attrs[0] ? " " : "", attrs);
+    gs_str_xml(o, s);
+    gs_str_printf(o, "</text>\n");
+}
+
+/* s in lines of at most `chars` characters, broken at spaces; returns the y
+ * below the last line. */
+static double wrapped(struct gs_str *o, double x, double y, double size, const char *attrs,
+                      const char *s, size_t chars)
+{
+    char line[512];
+    while (*s) {
+        size_t len = strlen(s);
+        if (len > chars) {
+            len = chars;
+            while (len > 0 && s[len] != ' ')
+                --len;
+            if (len == 0)
+                len = chars;
+        }
+        if (len >= sizeof line)
+            len = sizeof line - 1;
+        memcpy(line, s, len);
+        line[len] = '\0';
+        text_at(o, x, y, size, attrs, line);
+        y += size * 1.35;
+        s += len;
+        while (*s == ' ')
+            ++s;
+    }
+    return y;
+}
+
+/* ---- one strip ----------------------------------------------------------- */
+
+struct bin {
+    uint64_t written, size;
+    int twice;
+    unsigned colour; /* of its first written element */
+};
+
+static void bin_of(const struct gs_trace_kernel *k, const struct geometry *g, uint64_t b,
+                   struct bin *out)
+{
+    const uint64_t lo = b * g->bin, hi = lo + g->bin < g->n ? lo + g->bin : g->n;
+    *out = (struct bin){0, hi - lo, 0, 0};
+    for (uint64_t i = lo; i < hi; ++i) {
+        const struct gs_trace_cell *c = &k->cells[i];
+        if (c->count == 0)
+            continue;
+        if (out->written++ == 0)
+            out->colour = cell_colour(k, c);
+        out->twice |= c->count > 1;
+    }
+}
+
+static int same_run(const struct bin *a, const struct bin *b)
+{
+    return a->written == a->size && b->written == b->size && a->colour == b->colour &&
+           a->twice == b->twice;
+}
+
+static void draw_run(struct gs_str *o, const struct geometry *g, uint64_t row, uint64_t c0,
+                     uint64_t c1, const struct bin *b)
+{
+    const double x = (double)c0 * g->cell, y = (double)row * g->cell;
+    const double w = (double)(c1 - c0) * g->cell;
+    const double fill = (double)b->written / (double)b->size; /* a partly written bin */
+    gs_str_printf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#%06x\"/>",
+                  x, y + g->cell * (1.0 - fill), w, g->cell * fill, b->colour);
+    if (b->twice)
+        gs_str_printf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                         "fill=\"url(#twice)\"/>",
+                      x, y, w, g->cell);
+    gs_str_printf(o, "\n");
+}
+
+/* Runs of equal cells along each row: one rectangle each. */
+static void draw_cells(struct gs_str *o, const struct gs_trace_kernel *k, const struct geometry *g)
+{
+    for (uint64_t r = 0; r < g->rows; ++r) {
+        struct bin run, b;
+        uint64_t start = 0;
+        int open = 0;
+        for (uint64_t c = 0; c <= g->cols; ++c) {
+            const uint64_t idx = r * g->cols + c;
+            const int have = c < g->cols && idx < g->cells;
+            if (have)
+                bin_of(k, g, idx, &b);
+            if (open && (!have || !same_run(&run, &b))) {
+                draw_run(o, g, r, start, c, &run);
+                open = 0;
+            }
+            if (have && !open && b.written) {
+                run = b;
+                start = c;
+                open = 1;
+            }
+        }
+    }
+}
+
+/* Thread 0's elements outlined, so that seed 000's "thread 0 owning cells
+ * 0, 1024, 2048 and 3072" can be checked on the picture. */
+static void mark_thread0(struct gs_str *o, const struct gs_trace_kernel *k,
+                         const struct geometry *g)
+{
+    if (g->bin > 1)
+        return;
+    for (uint64_t i = 0, marked = 0; i < g->n && marked < 256; ++i) {
+        if (k->cells[i].writer != 0)
+            continue;
+        gs_str_printf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                         "fill=\"none\" stroke=\"#000000\" stroke-width=\"1.5\"/>",
+                      (double)(i % g->cols) * g->cell - 0.75, (double)(i / g->cols) * g->cell - 0.75,
+                      g->cell + 1.5, g->cell + 1.5);
+        ++marked;
+    }
+    gs_str_printf(o, "\n");
+}
+
+static void draw_strip(struct gs_str *o, const struct gs_trace_kernel *k,
+                       const struct geometry *g, double x, double y)
+{
+    gs_str_printf(o, "<g transform=\"translate(%.1f %.1f)\">\n", x, y);
+    if (k->cells) {
+        draw_cells(o, k, g);
+        /* every cell outlined: hollow cells are the white ones */
+        gs_str_printf(o, "<rect width=\"%.2f\" height=\"%.2f\" fill=\"url(#cells)\"/>\n",
+                      (double)g->cols * g->cell, g->height);
+        mark_thread0(o, k, g);
+    } else {
+        gs_str_printf(o, "<rect width=\"%.1f\" height=\"%.2f\" fill=\"#f2f2f2\"/>\n", PANEL_W,
+                      g->height);
+    }
+    gs_str_printf(o, "<rect width=\"%.1f\" height=\"%.2f\" fill=\"none\" stroke=\"#555555\" "
+                     "stroke-width=\"1\"/>\n</g>\n",
+                  PANEL_W, g->height);
+}
+
+/* Two lines under a strip: what was written, and thread 0. */
+static double strip_facts(struct gs_str *o, const struct gs_trace_kernel *k, double x, double y)
+{
+    struct gs_str s = {0};
+    char a[32], b[32];
+    if (!k->cells) {
+        gs_str_printf(&s, "not traced: %s", k->why);
+        y = wrapped(o, x, y, 16, "fill=\"#333333\"", s.data ? s.data : "", 64);
+        gs_str_free(&s);
+        return y;
+    }
+    gs_str_printf(&s, "%s of %s written, %llu %s", gs_trace_num(k->written, ",", a),
+                  gs_trace_num(k->launch.n, ",", b), (unsigned long long)k->passes,
+                  k->passes == 1 ? "pass" : "passes");
+    if (k->duplicated)
+        gs_str_printf(&s, ", %s written twice or more", gs_trace_num(k->duplicated, ",", a));
+    text_at(o, x, y, 16, "", s.data ? s.data : "");
+    gs_str_free(&s);
+    if (k->first_unwritten < k->launch.n)
+        gs_str_printf(&s, "first hollow: %llu; ", (unsigned long long)k->first_unwritten);
+    if (k->thread0_total) {
+        gs_str_printf(&s, "thread 0:");
+        for (int i = 0; i < k->nthread0; ++i)
+            gs_str_printf(&s, "%s %llu", i ? "," : "", (unsigned long long)k->thread0[i]);
+        if ((uint64_t)k->nthread0 < k->thread0_total)
+            gs_str_printf(&s, ", ...");
+    }
+    text_at(o, x, y + 21, 16, "", s.data ? s.data : "");
+    gs_str_free(&s);
+    if (!k->held)
+        text_at(o, x, y + 42, 16, "fill=\"#c0392b\" font-weight=\"bold\"",
+                "the map differs from the model");
+    return y + (k->held ? 42 : 63);
+}
+
+/* ---- the warp view ------------------------------------------------------- */
+
+/* The segments a step's elements span, whole. */
+static void warp_window(const struct gs_warp_step *w, uint64_t *lo, uint64_t *hi)
+{
+    *lo = w->first / GS_TRACE_SEGMENT * GS_TRACE_SEGMENT;
+    *hi = (w->last / GS_TRACE_SEGMENT + 1) * GS_TRACE_SEGMENT;
+}
+
+/* cw: the width of one element, the same for every kernel, so that 32
+ * adjacent elements and 32 elements C apart are drawn to one scale. */
+static void warp_row(struct gs_str *o, const struct gs_trace_kernel *k, int s, double cw,
+                     double x, double y)
+{
+    const struct gs_warp_step *w = &k->warp[s];
+    uint64_t lo, hi;
+    warp_window(w, &lo, &hi);
+    const double span = (double)(hi - lo);
+    const double h = WARP_ROW - 10;
+    const unsigned colour = shade(palette[0], (uint64_t)s, k->passes);
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"#eeeeee\"/>\n",
+                  x, y, span * cw, h);
+    for (uint64_t i = w->first; i <= w->last; ++i) {
+        const struct gs_trace_cell *c = &k->cells[i];
+        if (c->writer < GS_TRACE_WARP && c->writer < k->launch.block && c->pass == (uint32_t)s)
+            gs_str_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+                             "fill=\"#%06x\"/>",
+                          x + (double)(i - lo) * cw, y, cw > 1.5 ? cw : 1.5, h, colour);
+    }
+    /* segment boundaries: a warp's access costs one transaction per segment */
+    for (uint64_t b = lo; b <= hi && (hi - lo) / GS_TRACE_SEGMENT <= 256; b += GS_TRACE_SEGMENT)
+        gs_str_printf(o, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#333333\" "
+                         "stroke-width=\"1\"/>",
+                      x + (double)(b - lo) * cw, y - 3, x + (double)(b - lo) * cw, y + h + 3);
+    gs_str_printf(o, "\n");
+    char label[32];
+    snprintf(label, sizeof label, "%s %d", gs_kernel_info(k->launch.kernel)->param ==
+                                                   GS_PARAM_CHUNK ? "step" : "pass", s);
+    text_at(o, x - 12, y + h - 4, 16, "text-anchor=\"end\"", label);
+    struct gs_str words = {0};
+    gs_trace_warp_words(w, ",", &words);
+    text_at(o, x + WARP_W + 16, y + h - 4, 16, "", words.data ? words.data : "");
+    gs_str_free(&words);
+}
+
+/* The first run that recorded kernel k. */
+static const struct gs_trace_kernel *recorded(const struct gs_trace_report_in *in, int k,
+                                              const char **api)
+{
+    for (int r = 0; r < in->nruns; ++r)
+        if (in->runs[r]->k[k].cells && in->runs[r]->k[k].nsteps) {
+            *api = in->runs[r]->dev->backend->name;
+            return &in->runs[r]->k[k];
+        }
+    return NULL;
+}
+
+/* One element's width in the warp view: the widest window fills it. */
+static double warp_scale(const struct gs_trace_report_in *in)
+{
+    uint64_t widest = GS_TRACE_SEGMENT;
+    for (int k = 0; k < in->runs[0]->nkernels; ++k) {
+        const char *api;
+        const struct gs_trace_kernel *tk = recorded(in, k, &api);
+        for (int s = 0; tk && s < tk->nsteps; ++s) {
+            uint64_t lo, hi;
+            warp_window(&tk->warp[s], &lo, &hi);
+            if (hi - lo > widest)
+                widest = hi - lo;
+        }
+    }
+    return WARP_W / (double)widest < 24.0 ? WARP_W / (double)widest : 24.0;
+}
+
+static double warp_view(struct gs_str *o, const struct gs_trace_report_in *in, double y)
+{
+    const struct gs_trace *t0 = in->runs[0];
+    const double cw = warp_scale(in);
+    text_at(o, LEFT, y, 22, "font-weight=\"bold\"",
+            "Warp 0 (threads 0-31 of block 0), first steps: the elements its lanes wrote");
+    y += 26;
+    text_at(o, LEFT, y, 16, "fill=\"#333333\"",
+            "Read off the recorded map; vertical lines are 128-byte segment boundaries (32 "
+            "floats): one memory transaction per segment touched.");
+    y += 30;
+    for (int k = 0; k < t0->nkernels; ++k) {
+        const char *api = "";
+        const struct gs_trace_kernel *tk = recorded(in, k, &api);
+        if (!tk)
+            continue;
+        char head[160];
+        snprintf(head, sizeof head, "%s (recorded on %s)", gs_kernel_info(tk->launch.kernel)->name,
+                 api);
+        text_at(o, LEFT, y + 16, 18, "font-weight=\"bold\"", head);
+        y += 26;
+        for (int s = 0; s < tk->nsteps; ++s, y += WARP_ROW)
+            warp_row(o, tk, s, cw, LEFT + LABEL_W, y);
+        y += 12;
+    }
+    return y;
+}
+
+/* ---- frame: title, legend, headers, caption ------------------------------ */
+
+static void api_words(const struct gs_trace_report_in *in, struct gs_str *o)
+{
+    for (int r = 0; r < in->nruns; ++r)
+        gs_str_printf(o, "%s%s (%s)", r == 0 ? "" : r + 1 == in->nruns ? " and " : ", ",
+                      in->runs[r]->dev->backend->name, in->runs[r]->dev->name);
+}
+
+static int launches_all_accepted(const struct gs_trace_report_in *in)
+{
+    for (int r = 0; r < in->nruns; ++r)
+        for (int k = 0; k < in->runs[r]->nkernels; ++k)
+            if (!in->runs[r]->k[k].got.accepted)
+                return 0;
+    return 1;
+}
+
+static int all_held(const struct gs_trace_report_in *in)
+{
+    for (int r = 0; r < in->nruns; ++r)
+        if (in->runs[r]->failed)
+            return 0;
+    return 1;
+}
+
+/* What the picture shows, in sentences: the caption and the alt text. */
+static void caption_text(const struct gs_trace_report_in *in, const struct geometry *g,
+                         struct gs_str *o)
+{
+    const struct gs_trace_plan *p = &in->runs[0]->plan;
+    char a[32], b[32];
+    gs_str_printf(o, "A grid of %s threads (%llu blocks of %llu) over %s elements, recorded on "
+                     "the device through ",
+                  gs_trace_num(p->grid * p->block, ",", a), (unsigned long long)p->grid,
+                  (unsigned long long)p->block, gs_trace_num(p->n, ",", b));
+    api_words(in, o);
+    gs_str_printf(o, ". ");
+    for (int k = 0; k < in->runs[0]->nkernels; ++k) {
+        const char *api;
+        const struct gs_trace_kernel *tk = recorded(in, k, &api);
+        gs_trace_sentence(tk ? tk : &in->runs[0]->k[k], ",", o);
+        gs_str_printf(o, " ");
+    }
+    if (launches_all_accepted(in))
+        gs_str_printf(o, "Every API reported success for every launch: only the map shows the "
+                         "difference. ");
+    if (all_held(in) && in->agreed)
+        gs_str_printf(o, "Each map equals the model's prediction element by element%s.",
+                      in->nruns > 1 ? ", and every API recorded the same map" : "");
+    else
+        gs_str_printf(o, "SOME MAPS DIFFER from the model or between the APIs: see the text "
+                         "report.");
+    if (g->bin > 1)
+        gs_str_printf(o, " Too many elements to draw one by one: each cell is a bin of %s, "
+                         "coloured by its first written element, filled in proportion to the "
+                         "elements written, hatched when any was written twice.",
+                      gs_trace_num(g->bin, ",", a));
+}
+
+static double legend(struct gs_str *o, const struct gs_trace_report_in *in, double y)
+{
+    const struct gs_trace *t0 = in->runs[0];
+    uint64_t passes = 1;
+    double x = LEFT;
+    char label[32];
+    for (int k = 0; k < t0->nkernels; ++k)
+        if (t0->k[k].passes > passes)
+            passes = t0->k[k].passes;
+    const uint64_t blocks = t0->plan.grid < COLOURS ? t0->plan.grid : COLOURS;
+    for (uint64_t b = 0; b < blocks; ++b, x += 104) {
+        gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
+                      x, y - 16, palette[b]);
+        snprintf(label, sizeof label, "block %llu", (unsigned long long)b);
+        text_at(o, x + 26, y, 17, "", label);
+    }
+    if (t0->plan.grid > COLOURS)
+        text_at(o, x, y, 17, "", "(colours repeat every 8 blocks)"), x += 270;
+    const int ramp = passes < 4 ? (int)passes : 4;
+    x += 20;
+    for (int s = 0; s < ramp; ++s, x += 24)
+        gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
+                      x, y - 16, shade(palette[0], ramp > 1 ? (passes - 1) * (uint64_t)s / (uint64_t)(ramp - 1) : 0, passes));
+    text_at(o, x + 4, y, 17, "", passes > 1 ? "each kernel's passes, first (light) to last (dark)"
+                                           : "one pass");
+    y += 32;
+    x = LEFT;
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"white\" "
+                     "stroke=\"#888888\"/>",
+                  x, y - 16);
+    text_at(o, x + 26, y, 17, "", "never written (hollow)");
+    x += 250;
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>"
+                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"url(#twice)\"/>",
+                  x, y - 16, palette[0], x, y - 16);
+    text_at(o, x + 26, y, 17, "", "written more than once (hatched)");
+    x += 340;
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\" "
+                     "stroke=\"#000000\" stroke-width=\"2.5\"/>",
+                  x, y - 16, palette[0]);
+    text_at(o, x + 26, y, 17, "", "written by thread 0 (outlined)");
+    return y;
+}
+
+static void defs(struct gs_str *o, const struct geometry *g)
+{
+    gs_str_printf(o, "<defs>\n<pattern id=\"cells\" width=\"%.3f\" height=\"%.3f\" "
+                     "patternUnits=\"userSpaceOnUse\"><path d=\"M %.3f 0 L 0 0 0 %.3f\" "
+                     "fill=\"none\" stroke=\"#9a9a9a\" stroke-width=\"%.2f\"/></pattern>\n",
+                  g->cell, g->cell, g->cell, g->cell, g->cell < 8 ? 0.5 : 1.0);
+    gs_str_printf(o, "<pattern id=\"twice\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
+                     "patternTransform=\"rotate(45)\"><rect width=\"1.6\" height=\"5\" "
+                     "fill=\"#111111\" fill-opacity=\"0.6\"/></pattern>\n</defs>\n");
+}
+
+static double headers(struct gs_str *o, const struct gs_trace_report_in *in, double y)
+{
+    for (int r = 0; r < in->nruns; ++r) {
+        const struct gs_device *d = in->runs[r]->dev;
+        const double x = LEFT + LABEL_W + r * (PANEL_W + GAP);
+        char line[200];
+        text_at(o, x, y, 24, "font-weight=\"bold\"", d->backend->name);
+        snprintf(line, sizeof line, "%.52s", d->name);
+        text_at(o, x, y + 24, 18, "", line);
+        snprintf(line, sizeof line, "%.68s", d->api_version);
+        text_at(o, x, y + 45, 14, "fill=\"#444444\"", line);
+    }
+    return y + 70;
+}
+
+static double kernel_row(struct gs_str *o, const struct gs_trace_report_in *in, int k,
+                         const struct geometry *g, double y)
+{
+    const struct gs_trace_kernel *k0 = &in->runs[0]->k[k];
+    struct gs_str words = {0};
+    text_at(o, LEFT, y + 22, 22, "font-weight=\"bold\"", gs_kernel_info(k0->launch.kernel)->name);
+    gs_trace_launch_words(&k0->launch, ",", &words);
+    wrapped(o, LEFT, y + 46, 15, "fill=\"#444444\"", words.data ? words.data : "", 24);
+    gs_str_free(&words);
+    double bottom = y;
+    for (int r = 0; r < in->nruns; ++r) {
+        const struct gs_trace_kernel *tk = &in->runs[r]->k[k];
+        const double x = LEFT + LABEL_W + r * (PANEL_W + GAP);
+        draw_strip(o, tk, g, x, y);
+        const double b = strip_facts(o, tk, x, y + g->height + 22);
+        if (b > bottom)
+            bottom = b;
+    }
+    return bottom + 26;
+}
+
+void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
+{
+    if (in->nruns == 0)
+        return;
+    const struct gs_trace *t0 = in->runs[0];
+    struct geometry g;
+    struct gs_str body = {0}, caption = {0}, title = {0};
+    char a[32];
+    geometry_of(t0->plan.n, in->nruns, &g);
+    const size_t chars = (size_t)((g.width - 2 * LEFT) / 9.6);
+
+    /* the body first: its height sizes the picture */
+    double y = 40;
+    gs_str_printf(&title, "Who wrote each element: <<<%llu, %llu>>> over %s elements, recorded "
+                          "on the device",
+                  (unsigned long long)t0->plan.grid, (unsigned long long)t0->plan.block,
+                  gs_trace_num(t0->plan.n, ",", a));
+    text_at(&body, LEFT, y, 30, "font-weight=\"bold\"", title.data ? title.data : "");
+    y += 32;
+    text_at(&body, LEFT, y, 18, "fill=\"#333333\"",
+            "Each kernel's trace build records, per element, its writes, the lowest-numbered "
+            "thread that wrote it and that thread's pass.");
+    y += 44;
+    y = legend(&body, in, y) + 44;
+    y = headers(&body, in, y);
+    for (int k = 0; k < t0->nkernels; ++k)
+        y = kernel_row(&body, in, k, &g, y);
+    y = warp_view(&body, in, y + 10) + 16;
+    caption_text(in, &g, &caption);
+    y = wrapped(&body, LEFT, y, 18, "", caption.data ? caption.data : "", chars) + 10;
+
+    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
+                     "aria-labelledby=\"title desc\">\n<title id=\"title\">",
+                  g.width, y, g.width, y, FONT);
+    gs_str_xml(o, title.data ? title.data : "");
+    gs_str_printf(o, "</title>\n<desc id=\"desc\">");
+    gs_str_xml(o, caption.data ? caption.data : "");
+    gs_str_printf(o, "</desc>\n");
+    defs(o, &g);
+    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
+                  body.data ? body.data : "");
+    if (body.failed || caption.failed || title.failed)
+        o->failed = 1;
+    gs_str_free(&body);
+    gs_str_free(&caption);
+    gs_str_free(&title);
+}
