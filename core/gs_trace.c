@@ -138,10 +138,10 @@ static void compare_part(void *ctx, unsigned p)
     }
 }
 
-/* Every element against the model; parts are merged in index order, so the
- * first mismatch and the listed ones are those of one pass. */
-static int compare_with_model(struct gs_trace_kernel *k, unsigned t_bits, struct gs_pool *pool,
-                              struct gs_err *e)
+/* Parts are merged in index order, so the first mismatch and the listed
+ * ones are those of one pass. */
+int gs_trace_compare(struct gs_trace_kernel *k, unsigned t_bits, struct gs_pool *pool,
+                     struct gs_err *e)
 {
     struct compare_job *j = calloc(1, sizeof *j);
     if (!j)
@@ -149,7 +149,13 @@ static int compare_with_model(struct gs_trace_kernel *k, unsigned t_bits, struct
     j->k = k;
     j->t_bits = t_bits;
     j->parts = GS_TRACE_PARTS;
-    gs_pool_run(pool, compare_part, j, j->parts);
+    k->mismatched = k->first_mismatch = 0;
+    k->listed = 0;
+    if (pool)
+        gs_pool_run(pool, compare_part, j, j->parts);
+    else
+        for (unsigned p = 0; p < j->parts; ++p)
+            compare_part(j, p);
     for (unsigned p = 0; p < j->parts; ++p) {
         const struct compare_part *part = &j->part[p];
         if (part->mismatched && k->mismatched == 0)
@@ -279,7 +285,7 @@ static int trace_kernel(struct gs_trace *t, struct gs_workspace *w, struct gs_tr
         return rc;
     }
     k->fence_hits = decode(k->cells, k->launch.n);
-    if ((rc = compare_with_model(k, t->t_bits, w->pool, e)) != GS_OK)
+    if ((rc = gs_trace_compare(k, t->t_bits, w->pool, e)) != GS_OK)
         return rc;
     gs_trace_facts(k);
     k->held = k->mismatched == 0 && k->guard_hits == 0 && k->fence_hits == 0;

@@ -120,6 +120,13 @@ int gs_trace_run(struct gs_device *dev, const struct gs_trace_plan *plan, struct
                  struct gs_err *e);
 void gs_trace_free(struct gs_trace *t);
 
+struct gs_pool;
+/* Compare k's recorded cells with the model, element by element, into its
+ * mismatched, first_mismatch and list (gs_trace_run does); on the pool's
+ * threads, or on this one when pool is NULL. */
+int gs_trace_compare(struct gs_trace_kernel *k, unsigned t_bits, struct gs_pool *pool,
+                     struct gs_err *e);
+
 /* Fill the facts of k from its recorded cells (gs_trace_run does). */
 void gs_trace_facts(struct gs_trace_kernel *k);
 

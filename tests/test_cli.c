@@ -24,6 +24,8 @@ static char tmpdir[256];
 /* Input files for `gridstride check`, in a folder of their own. */
 static char indir[256], empty_src[300], binary_src[300], text_src[300], helper_src[300],
     int_n_src[300], broken_src[300];
+/* Where bad trace command lines are told to draw: nothing may appear there. */
+static char trace_svg[300];
 
 struct result {
     int code;
@@ -200,6 +202,62 @@ BAD(check_arch_without_compile_only, "--arch goes with --compile-only", "check",
 BAD(check_option_of_table, "--kernels does not apply to 'gridstride check'", "check", helper_src,
     "--kernels", "chunked")
 BAD(entry_outside_check, "--entry belongs to 'gridstride check'", "--entry", "solve")
+BAD(trace_zero_n, "--n", "trace", "--backend", "host", "--n", "0", "--svg", trace_svg)
+BAD(trace_n_too_large, "--n", "trace", "--backend", "host", "--n", "16777217", "--svg", trace_svg)
+BAD(trace_unknown_kernel, "unknown kernel 'warp-shuffle'", "trace", "--backend", "host",
+    "--kernels", "warp-shuffle", "--svg", trace_svg)
+BAD(trace_kernel_twice, "'chunked' given twice", "trace", "--backend", "host", "--kernels",
+    "chunked,chunked", "--svg", trace_svg)
+BAD(trace_csv, "trace writes text or json", "trace", "--backend", "host", "--format", "csv",
+    "--svg", trace_svg)
+BAD(trace_table_option, "--sizes does not apply to 'gridstride trace'", "trace", "--sizes", "1")
+BAD(n_outside_trace, "--n belongs to 'gridstride trace'", "--backend", "host", "--n", "5")
+BAD(trace_too_many_threads, "2^32 threads or more", "trace", "--backend", "host", "--grid",
+    "16777216", "--block", "256", "--svg", trace_svg)
+BAD(trace_block_beyond_device, "choose --block 1 to 1024", "trace", "--backend", "host",
+    "--block", "2048", "--svg", trace_svg)
+BAD(trace_unwritable_svg, "cannot write '/nonexistent-dir/trace.svg'", "trace", "--backend",
+    "host", "--svg", "/nonexistent-dir/trace.svg")
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = calloc(1, 4u << 20);
+    assert_non_null(buf);
+    assert_true(fread(buf, 1, (4u << 20) - 1, f) > 0);
+    fclose(f);
+    return buf;
+}
+
+/* The seed's picture on the host: the report and the SVG, each whole. */
+static void trace_writes_report_and_picture(void **state)
+{
+    (void)state;
+    char out_path[300], svg_path[300];
+    snprintf(out_path, sizeof out_path, "%s/trace.txt", tmpdir);
+    snprintf(svg_path, sizeof svg_path, "%s/trace.svg", tmpdir);
+    const char *args[] = {"trace", "--backend", "host", "--output", out_path, "--svg", svg_path,
+                          NULL};
+    struct result *r = calloc(1, sizeof *r);
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_string_equal(r->out, "");
+    char *text = slurp(out_path), *svg = slurp(svg_path);
+    assert_non_null(strstr(text, "1024 of 4096 written, the first unwritten 1024"));
+    assert_non_null(strstr(text, "thread 0 writes 0, 1024, 2048 and 3072"));
+    assert_non_null(strstr(text, "All 3 recorded maps equal the model"));
+    assert_true(strncmp(svg, "<svg ", 5) == 0);
+    assert_non_null(strstr(svg, "<title id=\"title\">"));
+    assert_non_null(strstr(svg, "thread 0 writes 0, 1024, 2048 and 3072"));
+    assert_true(strcmp(svg + strlen(svg) - 7, "</svg>\n") == 0);
+    free(text);
+    free(svg);
+    unlink(out_path);
+    unlink(svg_path);
+    assert_int_equal(dir_entries(tmpdir), 0);
+    free(r);
+}
 
 static void unwritable_output(void **state)
 {
@@ -388,6 +446,7 @@ int main(int argc, char **argv)
         perror("test inputs");
         return 2;
     }
+    snprintf(trace_svg, sizeof trace_svg, "%s/trace.svg", tmpdir);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(negative_size),
         cmocka_unit_test(non_numeric_size),
@@ -434,6 +493,17 @@ int main(int argc, char **argv)
         cmocka_unit_test(check_help_names_the_contract),
         cmocka_unit_test(t4_grid_table_matches_seed_002),
         cmocka_unit_test(list_shows_backends_and_grids),
+        cmocka_unit_test(trace_zero_n),
+        cmocka_unit_test(trace_n_too_large),
+        cmocka_unit_test(trace_unknown_kernel),
+        cmocka_unit_test(trace_kernel_twice),
+        cmocka_unit_test(trace_csv),
+        cmocka_unit_test(trace_table_option),
+        cmocka_unit_test(n_outside_trace),
+        cmocka_unit_test(trace_too_many_threads),
+        cmocka_unit_test(trace_block_beyond_device),
+        cmocka_unit_test(trace_unwritable_svg),
+        cmocka_unit_test(trace_writes_report_and_picture),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(tmpdir);
