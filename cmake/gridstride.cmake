@@ -3,7 +3,10 @@
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)
   target_compile_definitions(${target} PRIVATE _POSIX_C_SOURCE=200809L)
+  # __FILE__ relative to the project, so that API errors name
+  # backend_cuda/gs_cuda.c:123 and not a build machine's path.
   target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow -Wstrict-prototypes -ffp-contract=off>
     $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${GS_WERROR}>>:-Werror>)
 endfunction()
