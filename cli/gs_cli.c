@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gs_pitfalls.h"
+#include "gs_registry.h"
 #include "gs_table.h"
 
 enum opt_id {
@@ -31,7 +32,8 @@ struct opt {
 
 /* The one table behind parsing and --help. */
 static const struct opt options[OPT_COUNT] = {
-    {OPT_BACKEND, "--backend", "NAMES", "host, opencl, cuda, a comma list, or all (default: all present)", 0, CMD_ALL},
+    {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
+                                    "                         (default: all present)", 0, CMD_ALL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
                                     "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL},
     {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE},
@@ -124,9 +126,13 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "prediction, in either direction, fails.\n\n"
         "options:\n");
     usage_options(CMD_TABLE | CMD_BW | CMD_PITFALLS, o);
+    char built[160], known[160];
+    gs_registry_names(built, sizeof built, 1);
+    gs_registry_names(known, sizeof known, 0);
+    gs_str_printf(o, "\nbackends compiled in: %s (known to this source: %s)\n", built, known);
     gs_str_printf(o,
-        "\nexit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
-        "environment: GRIDSTRIDE_REQUIRE=cuda,opencl makes a missing backend an error (exit 2)\n");
+        "exit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
+        "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an error (exit 2)\n");
 }
 
 static const struct opt *find_opt(const char *arg, const char **inline_value)

@@ -9,6 +9,7 @@
 #include "gs_commands.h"
 #include "gs_output.h"
 #include "gs_memory.h"
+#include "gs_registry.h"
 #include "gs_plan.h"
 
 #define GS_BENCH_DEFAULT_BYTES (1ull << 30)     /* GPUs: far beyond any L2 */
@@ -113,11 +114,15 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     struct progress prog;
 
     for (int i = 0; i < s->ndevs; ++i)
-        if (strcmp(cli->backend, "all") != 0 || strcmp(s->devs[i]->backend->name, "host") != 0)
+        if (strcmp(cli->backend, "all") != 0 || !gs_registry_is_reference(s->devs[i]->backend))
             devs[ndevs++] = s->devs[i];
     if (ndevs == 0) {
+        const char *reference = "";
+        for (int i = 0; gs_registry_known[i].name; ++i)
+            if (gs_registry_known[i].reference)
+                reference = gs_registry_known[i].name;
         gs_err_set(e, GS_NO_DEVICE, "bandwidth: no GPU API backend has a device; name "
-                                    "--backend host to time the CPU reference");
+                                    "--backend %s to time the CPU reference", reference);
         return 2;
     }
     struct gs_bench_plan plan = {0};
