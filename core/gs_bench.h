@@ -12,8 +12,7 @@
 #define GS_BENCH_H
 
 #include "gs_backend.h"
-#include "gs_str.h"
-#include "gs_report.h"
+#include "gs_format.h"
 
 enum gs_bench_group { GS_BG_CEILING, GS_BG_ADD, GS_BG_ACCESS, GS_BG_LAUNCH };
 

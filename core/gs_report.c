@@ -5,18 +5,6 @@
 
 #define CELL 14
 
-int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
-{
-    static const char *const names[] = {"text", "md", "csv", "json"};
-    for (int i = 0; i < 4; ++i)
-        if (s && strcmp(s, names[i]) == 0) {
-            *f = (enum gs_format)i;
-            return GS_OK;
-        }
-    return gs_err_set(e, GS_USAGE, "--format: unknown format '%s'; use text, md, csv or json",
-                      s ? s : "");
-}
-
 void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
 {
     /* * = the prediction failed; ! = accepted beyond the device's report */
@@ -34,21 +22,6 @@ void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
     default:
         snprintf(buf, size, "wrong@%llu%s", (unsigned long long)c->verdict.first_wrong, mark);
     }
-}
-
-void gs_json_string(struct gs_str *out, const char *s)
-{
-    gs_str_printf(out, "\"");
-    for (; *s; ++s) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            gs_str_printf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            gs_str_printf(out, "\\u%04x", ch);
-        else
-            gs_str_printf(out, "%c", ch);
-    }
-    gs_str_printf(out, "\"");
 }
 
 static const char *outcome_word(enum gs_outcome o)
@@ -445,14 +418,6 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
 
 /* ---- csv ----------------------------------------------------------------- */
 
-void gs_csv_field(struct gs_str *o, const char *s)
-{
-    gs_str_printf(o, "\"");
-    for (; *s; ++s)
-        gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-    gs_str_printf(o, "\",");
-}
-
 static const char *section_name(enum gs_section s)
 {
     return s == GS_SEC_SIZES ? "sizes" : s == GS_SEC_SHAPES ? "shapes" : "ragged";
@@ -501,14 +466,6 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
 }
 
 /* ---- json ---------------------------------------------------------------- */
-
-void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
-{
-    gs_str_printf(o, "\"%s\": ", key);
-    gs_json_string(o, value);
-    if (comma)
-        gs_str_printf(o, ", ");
-}
 
 void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o)
 {
