@@ -9,6 +9,7 @@
 #include "gs_memory.h"
 #include "gs_output.h"
 #include "gs_report.h"
+#include "gs_run.h"
 
 
 int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
@@ -176,8 +177,10 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
         }
         failed += tables[i]->failed;
     }
+    char date[32];
+    gs_utc_now(date, sizeof date);
     const struct gs_report_in in = {(const struct gs_table *const *)tables, s->ndevs, &plan,
-                                    GS_VERSION_STRING, command};
+                                    GS_VERSION_STRING, command, date, GS_TOOLKIT};
     gs_report_table(&in, cli->format, &text);
     const struct gs_str *texts[] = {&text};
     if (gs_outputs_commit(&out, texts, e) != GS_OK)

@@ -24,6 +24,21 @@ function(gs_add_backend name target symbol)
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_NAMES ${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_TARGETS ${target})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_SYMBOLS ${symbol})
+  # What the backend was built with, for the "toolkit" of results files:
+  # a function sees the variables of the backend folder that calls it.
+  if(DEFINED CUDAToolkit_VERSION AND name STREQUAL "cuda")
+    set_property(GLOBAL APPEND PROPERTY GS_TOOLKIT "CUDA ${CUDAToolkit_VERSION}")
+  elseif(DEFINED OpenCL_VERSION_STRING AND name STREQUAL "opencl")
+    set_property(GLOBAL APPEND PROPERTY GS_TOOLKIT "OpenCL headers ${OpenCL_VERSION_STRING}")
+  endif()
+endfunction()
+
+# The toolkit line of results files: the C compiler and each backend's.
+function(gs_toolkit_string out)
+  get_property(parts GLOBAL PROPERTY GS_TOOLKIT)
+  list(PREPEND parts "${CMAKE_C_COMPILER_ID} C ${CMAKE_C_COMPILER_VERSION}")
+  list(JOIN parts ", " joined)
+  set(${out} "${joined}" PARENT_SCOPE)
 endfunction()
 
 # Write the table of compiled-in backends (core/gs_registry.h declares it)

@@ -81,6 +81,8 @@ struct gs_device {
     uint64_t peak_bytes_per_s; /* theoretical memory bandwidth, 0 when the API does not say */
     char peak_rule[128];    /* how peak_bytes_per_s was computed */
     unsigned caps;          /* GS_CAP_* */
+    char pci[24];           /* PCI address, "0000:17:00.0", when the API reports one: the
+                               same GPU seen through two APIs has the same address */
     /* Kept by the core (gs_dev_probe_grid), never written by a backend. */
     int probed;                 /* probe holds the answer */
     struct gs_grid_probe probe;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gs_bench.h"
+#include "gs_results.h"
 
 static const char *const group_titles[] = {
     "ceiling", "vector add, same bytes", "copy access patterns, same bytes",
@@ -191,26 +192,18 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
 
 static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
 {
-    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"mode\": \"bandwidth\", \"version\": ");
-    gs_json_string(o, in->version);
-    gs_str_printf(o, ", \"command\": ");
-    gs_json_string(o, in->command ? in->command : "");
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
+    gs_results_header(o, "bandwidth", &run);
     gs_str_printf(o, ",\n  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / 1e9\",\n"
                      "  \"runs\": [\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
-        gs_str_printf(o, "    {\"backend\": ");
-        gs_json_string(o, d->backend->name);
-        gs_str_printf(o, ", \"device\": ");
-        gs_json_string(o, d->name);
-        gs_str_printf(o, ", \"api_version\": ");
-        gs_json_string(o, d->api_version);
-        gs_str_printf(o, ", \"driver_version\": ");
-        gs_json_string(o, d->driver_version);
-        gs_str_printf(o, ", \"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, "
+        gs_str_printf(o, "    {");
+        gs_results_device(o, d);
+        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, "
                          "\"n\": %llu, \"reps\": %u, \"warmup\": %u, \"peak_gbps\": %.1f, \"peak_rule\": ",
-                      d->compute_units, b->block, (unsigned long long)b->grid,
+                      b->block, (unsigned long long)b->grid,
                       (unsigned long long)b->threads, (unsigned long long)b->n, b->reps, b->warmup,
                       (double)d->peak_bytes_per_s / 1e9);
         gs_json_string(o, d->peak_rule);

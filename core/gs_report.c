@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gs_results.h"
+
 #define CELL 14
 
 int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
@@ -506,12 +508,19 @@ static void json_kv(struct gs_str *o, const char *key, const char *value, int co
         gs_str_printf(o, ", ");
 }
 
-static void json_case(const struct gs_case *c, struct gs_str *o)
+static void json_case(const struct gs_case *c, const struct gs_plan *p, struct gs_str *o)
 {
     const struct gs_launch *l = &c->launch;
     const struct gs_verdict *v = &c->verdict;
-    char diag[640];
-    gs_str_printf(o, "{\"section\": \"%s\", \"column\": \"%s\", \"kernel\": \"%s\", \"n\": %llu, "
+    char diag[640], label[64];
+    /* The shape as the plan wrote it (G = the device grid), so that runs on
+     * devices with different G line up in `gridstride compare`. */
+    gs_str_printf(o, "{");
+    if (c->section == GS_SEC_SHAPES) {
+        shape_label(p, c->row, label, sizeof label);
+        gs_str_printf(o, "\"shape\": \"%s\", ", label);
+    }
+    gs_str_printf(o, "\"section\": \"%s\", \"column\": \"%s\", \"kernel\": \"%s\", \"n\": %llu, "
                      "\"grid\": %llu, \"block\": %llu, \"global\": %llu, \"param\": %llu, ",
                   section_name(c->section), gs_column_letter(c->column),
                   gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
@@ -559,26 +568,17 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
 {
     int failed;
     const int total = total_cases(in, &failed);
-    gs_str_printf(o, "{\n  ");
-    json_kv(o, "tool", "gridstride", 1);
-    json_kv(o, "version", in->version, 1);
-    json_kv(o, "command", in->command ? in->command : "", 0);
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
+    gs_results_header(o, "table", &run);
     gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"held\": %s,\n  \"devices\": [\n",
                   total, failed, failed ? "false" : "true");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
         gs_str_printf(o, "    {");
-        json_kv(o, "backend", d->backend->name, 1);
-        json_kv(o, "device", d->name, 1);
-        json_kv(o, "id", d->id, 1);
-        json_kv(o, "platform", d->platform, 1);
-        json_kv(o, "api_version", d->api_version, 1);
-        json_kv(o, "driver_version", d->driver_version, 1);
-        json_kv(o, "arch", d->arch, 1);
-        gs_str_printf(o, "\"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, ",
-                      d->compute_units, t->block, (unsigned long long)t->grid,
-                      (unsigned long long)t->threads);
+        gs_results_device(o, d);
+        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", t->block,
+                      (unsigned long long)t->grid, (unsigned long long)t->threads);
         json_kv(o, "grid_rule", t->grid_rule, 1);
         if (d->probed && d->probe.status == GS_OK)
             gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
@@ -594,7 +594,7 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
                       t->deviations);
         for (int k = 0; k < t->ncases; ++k) {
             gs_str_printf(o, "        ");
-            json_case(&t->cases[k], o);
+            json_case(&t->cases[k], in->plan, o);
             gs_str_printf(o, "%s\n", k + 1 < t->ncases ? "," : "");
         }
         gs_str_printf(o, "      ]}%s\n", i + 1 < in->ntables ? "," : "");

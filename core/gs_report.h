@@ -18,6 +18,8 @@ struct gs_report_in {
     const struct gs_plan *plan;
     const char *version; /* gridstride's version */
     const char *command; /* the command line, recorded in the report */
+    const char *date;    /* UTC, ISO 8601; JSON only (gs_results.h) */
+    const char *toolkit; /* what the suite was built with; JSON only */
 };
 
 void gs_report_table(const struct gs_report_in *in, enum gs_format f, struct gs_str *out);
