@@ -10,6 +10,17 @@ static const char *const group_titles[] = {
     "ceiling", "vector add, same bytes", "copy access patterns, same bytes",
     "launch size (grid-stride add)"};
 
+/* Run i's device as reports name it (gs_device_label). */
+static const char *run_label(const struct gs_bench_report_in *in, int i, char *buf,
+                             unsigned size)
+{
+    int same = 0;
+    for (int k = 0; k < in->nruns; ++k)
+        same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;
+    gs_device_label(in->runs[i]->dev, same > 1, buf, size);
+    return buf;
+}
+
 static void header_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
     const struct gs_bench *b0 = in->runs[0];
@@ -64,13 +75,14 @@ static double times(double ratio)
 
 static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
+    char name[64];
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         if (b->chunked_ratio <= 0 || b->stride32_ratio <= 0)
             continue;
         gs_str_printf(o, "%s%-7s coalescing: chunked / coalesced = %.3f (%.1fx %s); "
                          "stride 32 / coalesced = %.3f (%.1fx %s)\n",
-                      pre, b->dev->backend->name, b->chunked_ratio, times(b->chunked_ratio),
+                      pre, run_label(in, i, name, sizeof name), b->chunked_ratio, times(b->chunked_ratio),
                       b->chunked_ratio < 1 ? "slower" : "faster", b->stride32_ratio,
                       times(b->stride32_ratio), b->stride32_ratio < 1 ? "slower" : "faster");
     }
@@ -78,25 +90,27 @@ static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, c
 
 static void wrong_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
+    char name[64];
     for (int i = 0; i < in->nruns; ++i)
         for (int k = 0; k < in->runs[i]->nrows; ++k) {
             const struct gs_bench_row *r = &in->runs[i]->rows[k];
             if (!r->verified)
                 gs_str_printf(o, "%sWRONG: %s %s: %s (not timed)\n", pre,
-                              in->runs[i]->dev->backend->name, r->label, r->wrong);
+                              run_label(in, i, name, sizeof name), r->label, r->wrong);
         }
 }
 
 static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_bench *b0 = in->runs[0];
+    char name[64];
     header_lines(in, o, "");
     gs_str_printf(o, "\n");
     for (int i = 0; i < in->nruns; ++i)
         device_lines(in->runs[i], o, "");
     gs_str_printf(o, "\n%-40s %9s", "", "");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " | %-28s", in->runs[i]->dev->backend->name);
+        gs_str_printf(o, " | %-28s", run_label(in, i, name, sizeof name));
     gs_str_printf(o, "%s\n%-40s %9s", in->nruns > 1 ? " | spread" : "", "variant", "MB/launch");
     for (int i = 0; i < in->nruns; ++i)
         gs_str_printf(o, " | %9s %6s %11s", "GB/s", "%copy", "min..max ms");
@@ -130,6 +144,7 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
 static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_bench *b0 = in->runs[0];
+    char name[64];
     gs_str_printf(o, "# gridstride bandwidth\n\n");
     if (in->command)
         gs_str_printf(o, "Command: `%s`\n\n", in->command);
@@ -139,8 +154,7 @@ static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
         device_lines(in->runs[i], o, "");
     gs_str_printf(o, "```\n\n| variant | MB/launch |");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " %s GB/s | %s %%copy |", in->runs[i]->dev->backend->name,
-                      in->runs[i]->dev->backend->name);
+        gs_str_printf(o, " %s GB/s | %s %%copy |", run_label(in, i, name, sizeof name), name);
     gs_str_printf(o, "%s\n|---|---:|", in->nruns > 1 ? " spread |" : "");
     for (int i = 0; i < in->nruns; ++i)
         gs_str_printf(o, "---:|---:|");

@@ -1,5 +1,7 @@
 #include "gs_results.h"
 
+#include <stdio.h>
+
 #include "gs_report.h"
 
 static void kv(struct gs_str *o, const char *key, const char *value)
@@ -34,4 +36,12 @@ void gs_results_device(struct gs_str *o, const struct gs_device *d)
         gs_str_printf(o, ", ");
     }
     gs_str_printf(o, "\"compute_units\": %u, ", d->compute_units);
+}
+
+void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned size)
+{
+    if (qualify)
+        snprintf(buf, size, "%s [%s]", d->backend->name, d->id);
+    else
+        snprintf(buf, size, "%s", d->backend->name);
 }

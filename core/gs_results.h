@@ -29,4 +29,9 @@ void gs_results_header(struct gs_str *o, const char *mode, const struct gs_run_i
  * pci, platform, api_version, driver_version, arch, compute_units. */
 void gs_results_device(struct gs_str *o, const struct gs_device *d);
 
+/* How a report names a device: its backend ("cuda"), and, when the run
+ * has another device of the same backend (--device all), its id too
+ * ("cuda [1]"). */
+void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned size);
+
 #endif
