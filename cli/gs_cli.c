@@ -31,7 +31,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0},
     {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0},
-    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
+                                    "                         ctest-resources: CTest's resource spec of the GPUs", 0},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0},
@@ -160,7 +161,13 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         c->block = (unsigned)x;
         break;
     case OPT_KERNELS: rc = parse_kernels(v, &c->columns, e); break;
-    case OPT_FORMAT: rc = gs_format_parse(v, &c->format, e); break;
+    case OPT_FORMAT:
+        if (strcmp(v, "ctest-resources") == 0) {
+            c->ctest_resources = 1; /* --list only: checked once parsing is done */
+            break;
+        }
+        rc = gs_format_parse(v, &c->format, e);
+        break;
     case OPT_OUTPUT:
         if (!*v)
             return gs_err_set(e, GS_USAGE, "--output: empty file name");
@@ -229,6 +236,10 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         if (rc != GS_OK)
             return rc;
     }
+    if (c->ctest_resources && c->mode != GS_MODE_LIST && c->mode != GS_MODE_HELP &&
+        c->mode != GS_MODE_VERSION)
+        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
+                                       "use gridstride --list --format ctest-resources");
     if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
         return GS_OK;
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];

@@ -29,6 +29,7 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    int ctest_resources; /* --list --format ctest-resources */
 };
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
