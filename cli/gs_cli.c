@@ -48,7 +48,8 @@ void gs_cli_usage(struct gs_str *o)
     gs_str_printf(o,
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
-        "       gridstride --list\n\n"
+        "       gridstride --list\n"
+        "       gridstride compare FILE.json...   results files side by side (compare --help)\n\n"
         "The table runs one vector add four ways at each size, on every backend side by side:\n"
         "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
         "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
@@ -202,6 +203,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     int first = 1;
     enum gs_mode command = GS_MODE_TABLE;
 
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return gs_compare_parse(argc, argv, c, e);
     memset(c, 0, sizeof *c);
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;

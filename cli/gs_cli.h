@@ -8,7 +8,10 @@
 #include "gs_plan.h"
 #include "gs_report.h"
 
-enum gs_mode { GS_MODE_TABLE, GS_MODE_BANDWIDTH, GS_MODE_LIST, GS_MODE_HELP, GS_MODE_VERSION };
+enum gs_mode { GS_MODE_TABLE, GS_MODE_BANDWIDTH, GS_MODE_LIST, GS_MODE_HELP, GS_MODE_VERSION,
+               GS_MODE_COMPARE };
+
+#define GS_MAX_COMPARE 16
 
 struct gs_cli {
     enum gs_mode mode;
@@ -30,9 +33,15 @@ struct gs_cli {
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
     int ctest_resources; /* --list --format ctest-resources */
+    /* compare */
+    const char *files[GS_MAX_COMPARE];
+    int nfiles;
+    int compare_help; /* gridstride compare --help */
 };
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
+/* `gridstride compare ...` (argv[1] is "compare"): its own options. */
+int gs_compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
 void gs_cli_usage(struct gs_str *out);
 
 #endif

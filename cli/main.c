@@ -38,6 +38,12 @@ int main(int argc, char **argv)
         gs_str_free(&text);
         return 0;
     }
+    if (cli.mode == GS_MODE_COMPARE) {
+        code = gs_cmd_compare(&cli, &e);
+        if (code == 2)
+            fprintf(stderr, "gridstride: %s\n", e.msg);
+        return code;
+    }
     join_args(argc, argv, command, sizeof command);
     const int rc = gs_session_open(&cli, cli.mode != GS_MODE_LIST, &s, &e);
     if (rc != GS_OK) {
