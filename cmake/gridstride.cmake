@@ -1,5 +1,15 @@
 # Helpers shared by every folder of the project.
 
+# Sanitizers for the C code and every executable (the ci-sanitize preset):
+# a comma list as -fsanitize takes it, e.g. address,undefined.
+set(GS_SANITIZE "" CACHE STRING "Sanitizers, e.g. address,undefined (empty: none)")
+if(GS_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=${GS_SANITIZE}>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=${GS_SANITIZE})
+endif()
+
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)
   target_compile_definitions(${target} PRIVATE _POSIX_C_SOURCE=200809L)
