@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gs_str.h"
+
 struct parser {
     const char *s;
     size_t len, pos;
@@ -55,27 +57,11 @@ static int literal(struct parser *p, const char *word, struct gs_json *v, enum g
 
 /* ---- strings -------------------------------------------------------------- */
 
-struct buf {
-    char *data;
-    size_t len, cap;
-};
-
-static int put(struct buf *b, const char *bytes, size_t n)
+/* Append n bytes (never a NUL: the parser refuses those) to b. */
+static int put(struct gs_str *b, const char *bytes, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 32;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            return 0;
-        b->data = d;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, bytes, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return 1;
+    gs_str_printf(b, "%.*s", (int)n, bytes);
+    return !b->failed;
 }
 
 static int hex4(struct parser *p, unsigned *out)
@@ -123,7 +109,7 @@ static size_t utf8_encode(unsigned cp, char *out)
 }
 
 /* \uXXXX, with a surrogate pair joined into one code point. */
-static int unicode_escape(struct parser *p, struct buf *b)
+static int unicode_escape(struct parser *p, struct gs_str *b)
 {
     unsigned cp, lo;
     char enc[4];
@@ -147,7 +133,7 @@ static int unicode_escape(struct parser *p, struct buf *b)
     return put(b, enc, utf8_encode(cp, enc)) ? GS_OK : gs_err_set(p->e, GS_NOMEM, "out of memory");
 }
 
-static int escape(struct parser *p, struct buf *b)
+static int escape(struct parser *p, struct gs_str *b)
 {
     static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
     const int c = peek(p);
@@ -193,7 +179,7 @@ static size_t utf8_length(const struct parser *p)
 
 static int string_body(struct parser *p, char **out)
 {
-    struct buf b = {0};
+    struct gs_str b = {0};
     int rc = GS_OK;
     ++p->pos; /* the opening quote */
     if (!put(&b, "", 0))
@@ -211,7 +197,14 @@ static int string_body(struct parser *p, char **out)
         } else if (c < 0x20) {
             rc = fail(p, "a control character inside a string; escape it (\\n, \\t, \\uXXXX)");
         } else if (c < 0x80) {
-            rc = put(&b, p->s + p->pos++, 1) ? GS_OK : gs_err_set(p->e, GS_NOMEM, "out of memory");
+            /* A run of plain characters at once. */
+            size_t n = 1;
+            while (p->pos + n < p->len && (unsigned char)p->s[p->pos + n] >= 0x20 &&
+                   (unsigned char)p->s[p->pos + n] < 0x80 && p->s[p->pos + n] != '"' &&
+                   p->s[p->pos + n] != '\\')
+                ++n;
+            rc = put(&b, p->s + p->pos, n) ? GS_OK : gs_err_set(p->e, GS_NOMEM, "out of memory");
+            p->pos += n;
         } else {
             const size_t n = utf8_length(p);
             if (n == 0)
@@ -225,7 +218,9 @@ static int string_body(struct parser *p, char **out)
         free(b.data);
         return rc;
     }
-    *out = b.data;
+    /* gs_str grows in kilobytes; a file has thousands of short strings. */
+    char *fit = realloc(b.data, b.len + 1);
+    *out = fit ? fit : b.data;
     return GS_OK;
 }
 

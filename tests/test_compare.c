@@ -67,6 +67,21 @@ static int compare_files(const char *a, const char *b, struct gs_str *out, int *
     return rc;
 }
 
+static struct gs_str report;
+
+/* Compare two files that must both load; the text in `report`, and the
+ * count of rows that differ returned. */
+static int compare_ok(const char *a, const char *b)
+{
+    struct gs_err e = {0};
+    int differ = -1;
+    gs_str_free(&report);
+    memset(&report, 0, sizeof report);
+    if (compare_files(a, b, &report, &differ, &e) != GS_OK)
+        fail_msg("%s", e.msg);
+    return differ;
+}
+
 /* Whether the first line of text that contains `at` also contains needle. */
 static int line_has(const char *text, const char *at, const char *needle)
 {
@@ -84,17 +99,13 @@ static int line_has(const char *text, const char *at, const char *needle)
 static void the_reference_reads_and_matches_itself(void **state)
 {
     (void)state;
-    struct gs_str out = {0};
-    struct gs_err e = {0};
-    int differ = -1;
-    assert_int_equal(compare_files(reference, reference, &out, &differ, &e), GS_OK);
-    assert_int_equal(differ, 0);
+    assert_int_equal(compare_ok(reference, reference), 0);
+    const struct gs_str out = report;
     assert_non_null(strstr(out.data, "RECONSTRUCTED"));
     /* Seed 002's B column: wrong@40960 from n = 40961 on, on both sides. */
     assert_true(line_has(out.data, "       40961 ",
                          "|             ok   wrong@40960            ok "
                          "|             ok   wrong@40960            ok |"));
-    gs_str_free(&out);
 }
 
 /* One device refuses the empty launch that another runs; sizes only one
@@ -112,18 +123,14 @@ static void differing_outcomes_are_flagged(void **state)
                                CASE("sizes", "A", 0, "ok", "false") ","
                                CASE("sizes", "B", 0, "ok", "true") ","
                                CASE("sizes", "B", 7, "ok", "true"));
-    struct gs_str out = {0};
-    struct gs_err e = {0};
-    int differ = -1;
-    assert_int_equal(compare_files(a_path, b, &out, &differ, &e), GS_OK);
-    assert_int_equal(differ, 1);
+    assert_int_equal(compare_ok(a_path, b), 1);
+    const struct gs_str out = report;
     assert_true(line_has(out.data, "           0 ", "differs: A"));
     assert_true(line_has(out.data, "           5 ", "-"));
     assert_false(line_has(out.data, "           5 ", "differs"));
     assert_non_null(strstr(out.data, "  sizes 0 A: refused on 1; ok on 2\n"));
     assert_true(line_has(out.data, "           0 ", "ok*")); /* did not hold */
     assert_non_null(strstr(out.data, "1 case did not hold its own device's prediction"));
-    gs_str_free(&out);
 }
 
 static void bandwidth_ratios_and_wrong_rows(void **state)
@@ -143,16 +150,12 @@ static void bandwidth_ratios_and_wrong_rows(void **state)
                              "\"device\": \"Y\", \"id\": \"0:0\", \"n\": 1024, \"rows\": "
                              "[{\"variant\": \"copy\", \"verified\": true, \"gbps\": 50}, "
                              "{\"variant\": \"add\", \"verified\": false, \"wrong\": \"x\"}]}]}");
-    struct gs_str out = {0};
-    struct gs_err e = {0};
-    int differ = -1;
-    assert_int_equal(compare_files(a, b, &out, &differ, &e), GS_OK);
-    assert_int_equal(differ, 1);
+    assert_int_equal(compare_ok(a, b), 1);
+    const struct gs_str out = report;
     assert_true(line_has(out.data, "copy ", "0.25x"));
     assert_true(line_has(out.data, "add ", "WRONG"));
     assert_non_null(strstr(out.data, "  add: WRONG on 2\n"));
     assert_null(strstr(out.data, "different sizes"));
-    gs_str_free(&out);
 }
 
 /* Each bad file: GS_USAGE or GS_IO, one line, naming nothing else. */
@@ -249,6 +252,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_command_leaves_no_output_on_bad_input),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    gs_str_free(&report);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

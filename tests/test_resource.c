@@ -127,41 +127,49 @@ static int setup_env(void **state)
     return 0;
 }
 
+/* What the test of backend o would run on; why and the error stay in
+ * `picked` for the assertions. */
+static struct {
+    struct gs_device *dev;
+    char why[300];
+    struct gs_err e;
+} picked;
+
+static int pick(const struct gs_opened *o)
+{
+    memset(&picked, 0, sizeof picked);
+    return gs_resource_test_device(o, &picked.dev, picked.why, sizeof picked.why, &picked.e);
+}
+
 static void the_allocated_gpu_wins(void **state)
 {
     (void)state;
     struct gs_opened o = opened_with(two_gpu_list, 2, &cuda_like);
-    struct gs_device *dev = NULL;
-    struct gs_err e = {0};
-    char why[300];
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_OK);
-    assert_ptr_equal(dev, &two_gpus[0]); /* no CTest allocation: the default */
+    assert_int_equal(pick(&o), GS_OK);
+    assert_ptr_equal(picked.dev, &two_gpus[0]); /* no CTest allocation: the default */
     setenv("GRIDSTRIDE_DEVICE", "1", 1);
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_OK);
-    assert_ptr_equal(dev, &two_gpus[1]);
+    assert_int_equal(pick(&o), GS_OK);
+    assert_ptr_equal(picked.dev, &two_gpus[1]);
     setenv("CTEST_RESOURCE_GROUP_COUNT", "1", 1);
     setenv("CTEST_RESOURCE_GROUP_0_GPUS", "id:pci_0000_17_00_0,slots:1", 1);
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_OK);
-    assert_ptr_equal(dev, &two_gpus[0]); /* CTest's allocation over GRIDSTRIDE_DEVICE */
-    assert_non_null(strstr(why, "pci_0000_17_00_0"));
+    assert_int_equal(pick(&o), GS_OK);
+    assert_ptr_equal(picked.dev, &two_gpus[0]); /* CTest's allocation over GRIDSTRIDE_DEVICE */
+    assert_non_null(strstr(picked.why, "pci_0000_17_00_0"));
     setenv("CTEST_RESOURCE_GROUP_0_GPUS", "id:pci_0000_65_00_0,slots:1", 1);
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_OK);
-    assert_ptr_equal(dev, &two_gpus[1]);
+    assert_int_equal(pick(&o), GS_OK);
+    assert_ptr_equal(picked.dev, &two_gpus[1]);
 }
 
 static void an_unknown_gpu_is_an_error_where_gpus_exist(void **state)
 {
     (void)state;
     struct gs_opened o = opened_with(two_gpu_list, 2, &cuda_like);
-    struct gs_device *dev = NULL;
-    struct gs_err e = {0};
-    char why[300];
     setenv("CTEST_RESOURCE_GROUP_COUNT", "1", 1);
     setenv("CTEST_RESOURCE_GROUP_0_GPUS", "id:pci_0000_99_00_0,slots:1", 1);
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_USAGE);
-    assert_non_null(strstr(e.msg, "pci_0000_99_00_0"));
+    assert_int_equal(pick(&o), GS_USAGE);
+    assert_non_null(strstr(picked.e.msg, "pci_0000_99_00_0"));
     setenv("CTEST_RESOURCE_GROUP_0_GPUS", "slots:1", 1);
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_USAGE);
+    assert_int_equal(pick(&o), GS_USAGE);
 }
 
 /* OpenCL on a CPU only (PoCL) holds a GPU slot it cannot use: it runs on
@@ -173,14 +181,11 @@ static void a_backend_without_gpus_runs_its_default(void **state)
     cpu.is_gpu = 0;
     struct gs_device *list[] = {&cpu};
     struct gs_opened o = opened_with(list, 1, &opencl_like);
-    struct gs_device *dev = NULL;
-    struct gs_err e = {0};
-    char why[300];
     setenv("CTEST_RESOURCE_GROUP_COUNT", "1", 1);
     setenv("CTEST_RESOURCE_GROUP_0_GPUS", "id:pci_0000_17_00_0,slots:1", 1);
-    assert_int_equal(gs_resource_test_device(&o, &dev, why, sizeof why, &e), GS_OK);
-    assert_ptr_equal(dev, &cpu);
-    assert_non_null(strstr(why, "default device"));
+    assert_int_equal(pick(&o), GS_OK);
+    assert_ptr_equal(picked.dev, &cpu);
+    assert_non_null(strstr(picked.why, "default device"));
 }
 
 int main(void)
