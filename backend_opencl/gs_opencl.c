@@ -28,6 +28,7 @@
 
 #include "gs_backend.h"
 #include "gs_sysmem.h"
+#include "gs_user.h"
 
 #if !defined(CL_VERSION_3_0)
 #error "the OpenCL backend needs the OpenCL 3.0 headers (opencl-c-headers 2020 or later)"
@@ -210,6 +211,8 @@ struct ocl_device {
     cl_command_queue queue;
     cl_program program;
     cl_kernel kernels[GS_KERNEL_COUNT];
+    cl_program count_program; /* the count build (GS_COUNT_BUILD), built on first use */
+    cl_kernel count_kernels[GS_KERNEL_COUNT];
     cl_kernel probe;         /* gs_probe_grid, created on first use */
     cl_kernel fill;          /* gs_fill_u32, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
@@ -418,7 +421,7 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
     g->peak_bytes_per_s = 0;
     gs_strlcpy(g->peak_rule, "unknown: OpenCL reports no memory clock or bus width",
                sizeof g->peak_rule);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL | GS_CAP_2D | GS_CAP_COUNT;
     return GS_OK;
 }
 
@@ -481,23 +484,24 @@ static int choose_build(struct ocl_device *d, struct gs_err *e)
 }
 
 /* The build log's first lines, on one line, after e's message. */
-static void append_build_log(struct ocl_device *d, struct gs_err *e)
+static void append_build_log(struct ocl_device *d, cl_program program, const char *options,
+                             struct gs_err *e)
 {
     size_t len = 0;
-    if (!e || clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
+    if (!e || clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
                   CL_SUCCESS)
         return;
     char *log = calloc(1, len + 1);
     if (!log)
         return;
-    if (clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
         CL_SUCCESS) {
         for (char *p = log; *p; ++p)
             if (*p == '\n' || *p == '\r' || *p == '\t')
                 *p = ' ';
         const size_t used = strlen(e->msg);
         snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s",
-                 d->build_options, log);
+                 options, log);
     }
     free(log);
 }
@@ -525,7 +529,7 @@ static int build_kernels(struct ocl_device *d, struct gs_err *e)
         return st;
     st = OCL(e, clBuildProgram(d->program, 1, &d->id, d->build_options, NULL, NULL));
     if (st != GS_OK) {
-        append_build_log(d, e);
+        append_build_log(d, d->program, d->build_options, e);
         return st;
     }
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
@@ -583,6 +587,11 @@ static void release_device(struct ocl_device *d)
     for (int k = 0; k < GS_KERNEL_COUNT; ++k)
         if (d->kernels[k])
             clReleaseKernel(d->kernels[k]);
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k)
+        if (d->count_kernels[k])
+            clReleaseKernel(d->count_kernels[k]);
+    if (d->count_program)
+        clReleaseProgram(d->count_program);
     if (d->probe)
         clReleaseKernel(d->probe);
     if (d->fill)
@@ -934,10 +943,16 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
                  d->address_bits);
         return 0;
     }
-    if (l->grid > dev->max_grid) {
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
+    if (rows > range / (l->global ? l->global : 1)) {
+        snprintf(why, why_size, "a 2D range of %llu x %llu above the device's %u-bit size_t",
+                 (unsigned long long)l->global, (unsigned long long)rows, d->address_bits);
+        return 0;
+    }
+    if (l->grid > dev->max_grid || (!dev->is_gpu && rows > dev->max_grid / (l->grid ? l->grid : 1))) {
         snprintf(why, why_size,
                  "%llu work-groups is above the suite's cap of %llu for this %s device (%s)",
-                 (unsigned long long)l->grid, (unsigned long long)dev->max_grid,
+                 (unsigned long long)(l->grid * rows), (unsigned long long)dev->max_grid,
                  dev->is_gpu ? "GPU" : "CPU",
                  dev->is_gpu ? "CUDA's grid limit, kept so both APIs are asked the same"
                              : "a CPU runs the work-items a few at a time: hours, not seconds");
@@ -1180,6 +1195,41 @@ static void record_refusal(cl_int rc, size_t global, size_t local, struct gs_lau
              "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global, local, err->text);
 }
 
+/* The count build of the same source (kernels/gs_kernels.h), built on the
+ * first count launch: most runs never need it. */
+static int count_kernel(struct ocl_device *d, enum gs_kernel_id k, cl_kernel *out,
+                        struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    int st;
+    if (!d->count_program) {
+        char options[160];
+        const char *src = gs_opencl_source;
+        snprintf(options, sizeof options, "%s%s-DGS_COUNT_BUILD", d->build_options,
+                 d->build_options[0] ? " " : "");
+        if ((st = OCL(e, (d->count_program = clCreateProgramWithSource(d->context, 1, &src,
+                                                                       NULL, &rc),
+                          rc))) != GS_OK)
+            return st;
+        if ((st = OCL(e, clBuildProgram(d->count_program, 1, &d->id, options, NULL, NULL))) !=
+            GS_OK) {
+            append_build_log(d, d->count_program, options, e);
+            clReleaseProgram(d->count_program);
+            d->count_program = NULL;
+            return st;
+        }
+    }
+    if (!d->count_kernels[k]) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_count", ocl_kernel_names[k]);
+        if ((st = OCL(e, (d->count_kernels[k] = clCreateKernel(d->count_program, name, &rc),
+                          rc))) != GS_OK)
+            return st;
+    }
+    *out = d->count_kernels[k];
+    return GS_OK;
+}
+
 static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                       struct gs_launch_result *r, struct gs_err *e)
 {
@@ -1201,12 +1251,18 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
         return GS_OK;
     }
     cl_kernel k = d->kernels[l->kernel];
-    int st = set_args(k, l, e);
+    int st = l->count ? count_kernel(d, l->kernel, &k, e) : GS_OK;
+    if (st == GS_OK)
+        st = set_args(k, l, e);
     if (st != GS_OK)
         return st;
     cl_event ev = NULL;
+    /* A 2D launch: global (x, rows), local (x, 1). */
+    const size_t global2[2] = {global, l->grid_y ? (size_t)l->grid_y : 1};
+    const size_t local2[2] = {local, 1};
+    const cl_uint dims = l->grid_y > 1 ? 2 : 1;
     /* Not through OCL(): a refused shape is the result being measured. */
-    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL,
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, dims, NULL, global2, local2, 0, NULL,
                                              timed ? &ev : NULL);
     if (rc != CL_SUCCESS && is_refusal(rc)) {
         record_refusal(rc, global, local, r);
@@ -1325,6 +1381,160 @@ static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *sr
     return st;
 }
 
+/* ---- User kernels (ABI 2) ------------------------------------------------ */
+
+/* `gridstride check`: a user's OpenCL C, or the portable dialect after the
+ * OpenCL prelude, built by the driver like the suite's own kernels (same
+ * build options), with its own program and kernel object. */
+
+extern const char gs_opencl_prelude[]; /* kernels/prelude_opencl.h, embedded */
+
+struct gs_user_kernel {
+    cl_program program;
+    cl_kernel kernel;
+};
+
+static void ocl_user_free(struct gs_device *dev, struct gs_user_kernel *k)
+{
+    (void)dev;
+    if (!k)
+        return;
+    if (k->kernel)
+        clReleaseKernel(k->kernel);
+    if (k->program)
+        clReleaseProgram(k->program);
+    free(k);
+}
+
+/* The program's build log, whole, in malloc'd memory (NULL when none). */
+static char *user_build_log(const struct ocl_device *d, cl_program program)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+        return NULL;
+    char *log = calloc(1, len + 1);
+    if (log && clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
+                   CL_SUCCESS)
+        log[0] = '\0';
+    return log;
+}
+
+static int user_compile_program(struct ocl_device *d, const struct gs_user_source *src,
+                                struct gs_user_kernel *k, struct gs_build_info *info,
+                                struct gs_err *e)
+{
+    char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_opencl_prelude : NULL);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    cl_int rc = CL_SUCCESS;
+    const char *sources[] = {text};
+    int st = OCL(e, (k->program = clCreateProgramWithSource(d->context, 1, sources, NULL, &rc), rc));
+    free(text);
+    if (st != GS_OK)
+        return st;
+    snprintf(info->compiler, sizeof info->compiler, "clBuildProgram on %.60s, %.100s%s%.20s",
+             d->base.platform, d->base.api_version, d->build_options[0] ? ", " : "",
+             d->build_options);
+    rc = clBuildProgram(k->program, 1, &d->id, d->build_options, NULL, NULL);
+    info->log = user_build_log(d, k->program);
+    if (rc == CL_BUILD_PROGRAM_FAILURE)
+        return gs_err_set(e, GS_BUILD, "%s does not compile as OpenCL C on %s", src->path,
+                          d->base.name);
+    return OCL(e, rc);
+}
+
+/* clCreateKernel's answer for the entry, and its parameters: OpenCL tells
+ * their count, and clSetKernelArg refuses an argument of the wrong size. */
+static int user_find_entry(struct gs_user_kernel *k, const struct gs_user_source *src,
+                           struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    k->kernel = clCreateKernel(k->program, src->entry, &rc);
+    if (rc == CL_INVALID_KERNEL_NAME) {
+        char names[160] = "";
+        clGetProgramInfo(k->program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+        return gs_user_no_entry(src, names, e);
+    }
+    int st = OCL(e, rc);
+    cl_uint count = 0;
+    if (st == GS_OK)
+        st = OCL(e, clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, NULL));
+    if (st != GS_OK)
+        return st;
+    if (count != 4)
+        return gs_user_bad_params(src, (int)count, -1, e);
+    const cl_mem none = NULL;
+    const cl_ulong n = 0;
+    for (cl_uint i = 0; i < 4; ++i) {
+        rc = i < 3 ? clSetKernelArg(k->kernel, i, sizeof none, &none)
+                   : clSetKernelArg(k->kernel, i, sizeof n, &n);
+        if (rc == CL_INVALID_ARG_SIZE || rc == CL_INVALID_ARG_VALUE)
+            return gs_user_bad_params(src, 4, (int)i, e);
+        if ((st = OCL(e, rc)) != GS_OK)
+            return st;
+    }
+    return GS_OK;
+}
+
+static int ocl_user_build(struct gs_device *dev, const struct gs_user_source *src,
+                          struct gs_user_kernel **out, struct gs_build_info *info,
+                          struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if (src->dialect == GS_DIALECT_CUDA)
+        return gs_err_set(e, GS_UNSUPPORTED, "opencl cannot build CUDA C++ (%s)", src->path);
+    struct gs_user_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    int st = user_compile_program(d, src, k, info, e);
+    if (st == GS_OK)
+        st = user_find_entry(k, src, e);
+    if (st != GS_OK) {
+        ocl_user_free(dev, k);
+        return st;
+    }
+    *out = k;
+    return GS_OK;
+}
+
+/* A fault shows when the queue drains: NVIDIA answers CL_OUT_OF_RESOURCES
+ * (or an event error) for a kernel that touched an illegal address. */
+static int user_wait(struct ocl_device *d, struct gs_err *e)
+{
+    const int st = OCL(e, clFinish(d->queue));
+    if (st == GS_API && e)
+        e->status = GS_FAULT;
+    return st == GS_API ? GS_FAULT : st;
+}
+
+static int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
+                           struct gs_launch_result *r, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    const size_t global = (size_t)l->global, local = (size_t)l->block;
+    const cl_mem a = l->a->mem, b = l->b->mem, out = l->out->mem;
+    const cl_ulong n = l->n;
+    cl_kernel k = l->user->kernel;
+    int st;
+    if ((st = OCL(e, clSetKernelArg(k, 0, sizeof a, &a))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 1, sizeof b, &b))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 2, sizeof out, &out))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 3, sizeof n, &n))) != GS_OK)
+        return st;
+    if (local == 0) /* undefined in OpenCL (see ocl_launch); --shape never asks for it */
+        return gs_err_set(e, GS_USAGE, "opencl: a user kernel needs a local size of 1 or more");
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (rc != CL_SUCCESS && is_refusal(rc)) {
+        record_refusal(rc, global, local, r);
+        return GS_OK;
+    }
+    st = OCL(e, rc);
+    if (st == GS_OK)
+        st = user_wait(d, e);
+    r->accepted = st == GS_OK;
+    return st;
+}
+
 const struct gs_backend gs_backend_opencl = {
     .abi = GS_BACKEND_ABI,
     .name = "opencl",
@@ -1345,4 +1555,8 @@ const struct gs_backend gs_backend_opencl = {
     .staging_free = ocl_staging_free,
     .mem_available = ocl_mem_available,
     .probe_grid = ocl_probe_grid,
+    .user_dialects = (1u << GS_DIALECT_OPENCL) | (1u << GS_DIALECT_PORTABLE),
+    .user_build = ocl_user_build,
+    .user_launch = ocl_user_launch,
+    .user_free = ocl_user_free,
 };

@@ -8,8 +8,16 @@
 #include "gs_plan.h"
 #include "gs_report.h"
 
-enum gs_mode { GS_MODE_TABLE, GS_MODE_BANDWIDTH, GS_MODE_LIST, GS_MODE_HELP, GS_MODE_VERSION,
-               GS_MODE_COMPARE };
+enum gs_mode {
+    GS_MODE_TABLE,
+    GS_MODE_BANDWIDTH,
+    GS_MODE_PITFALLS,
+    GS_MODE_CHECK,
+    GS_MODE_LIST,
+    GS_MODE_HELP,
+    GS_MODE_VERSION,
+    GS_MODE_COMPARE
+};
 
 #define GS_MAX_COMPARE 16
 
@@ -32,6 +40,15 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    /* pitfalls mode */
+    unsigned traps; /* bit per enum gs_trap */
+    /* check mode */
+    int check;             /* `gridstride check`: also set under --help */
+    const char *file;      /* the kernel's source */
+    const char *entry;     /* NULL: "solve" */
+    int compile_only;      /* compile for --arch, run nothing */
+    const char *arch;      /* comma list of targets, "sm_75,sm_90" */
+    unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
     int ctest_resources; /* --list --format ctest-resources */
     /* compare */
     const char *files[GS_MAX_COMPARE];
@@ -42,6 +59,7 @@ struct gs_cli {
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
 /* `gridstride compare ...` (argv[1] is "compare"): its own options. */
 int gs_compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
-void gs_cli_usage(struct gs_str *out);
+/* The help: of `gridstride check` when c->check, else the general one. */
+void gs_cli_usage(const struct gs_cli *c, struct gs_str *out);
 
 #endif

@@ -87,11 +87,6 @@ static int check_usable(struct gs_device *const *devs, int ndevs, const struct g
     return GS_OK;
 }
 
-/* stderr, once the run has taken a second, at most a line a second. */
-struct table_progress {
-    struct timespec start, last;
-};
-
 static double since(const struct timespec *t0)
 {
     struct timespec t;
@@ -99,10 +94,16 @@ static double since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void show_progress(void *ctx, const char *label, const char *phase, uint64_t done,
-                          uint64_t total)
+void gs_stderr_progress_start(struct gs_stderr_progress *p)
 {
-    struct table_progress *p = ctx;
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    p->last = p->start;
+}
+
+void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_t done,
+                        uint64_t total)
+{
+    struct gs_stderr_progress *p = ctx;
     if (since(&p->start) < 1.0 || since(&p->last) < 1.0)
         return;
     clock_gettime(CLOCK_MONOTONIC, &p->last);
@@ -156,10 +157,9 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     for (int i = 0; i < s->ndevs; ++i)
         if (gs_memory_preflight(s->devs[i], gs_table_max_n(&plan), e) != GS_OK)
             return 2;
-    struct table_progress prog;
-    const struct gs_progress progress = {show_progress, &prog};
-    clock_gettime(CLOCK_MONOTONIC, &prog.start);
-    prog.last = prog.start;
+    struct gs_stderr_progress prog;
+    const struct gs_progress progress = {gs_stderr_progress, &prog};
+    gs_stderr_progress_start(&prog);
     plan.progress = &progress;
     if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK) {
         gs_outputs_abort(&out);

@@ -3,6 +3,8 @@
 #ifndef GS_COMMANDS_H
 #define GS_COMMANDS_H
 
+#include <time.h>
+
 #include "gs_cli.h"
 #include "gs_session.h"
 
@@ -15,6 +17,20 @@ int gs_cmd_compare(const struct gs_cli *cli, struct gs_err *e);
 int gs_cmd_ctest_resources(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e);
+int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,
+                    struct gs_err *e);
+
+/* Progress of long runs on stderr: nothing in the first second, then at
+ * most a line a second. fn/ctx for a struct gs_progress. */
+struct gs_stderr_progress {
+    struct timespec start, last;
+};
+void gs_stderr_progress_start(struct gs_stderr_progress *p);
+void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_t done,
+                        uint64_t total);
+/* `gridstride check FILE`: opens its own session, with the backends that can
+ * build FILE's dialect; compiler logs and notes go to stderr. */
+int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e);
 
 /* The version, from CMake's project(). */
 #ifndef GS_VERSION

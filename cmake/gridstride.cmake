@@ -76,3 +76,15 @@ const struct gs_backend *const gs_registry_table[] = {
   target_link_libraries(gs_backends PUBLIC gs_core ${targets})
   gs_c_target(gs_backends)
 endfunction()
+
+# Generate `out_c` defining `const char <name>[]`: the text of the files that
+# follow, each after a #line directive naming kernels/<file> (gs_embed.cmake).
+function(gs_embed name out_c)
+  add_custom_command(
+    OUTPUT ${out_c}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${out_c} "-DSOURCES=${ARGN}" -DNAME=${name}
+            -P ${PROJECT_SOURCE_DIR}/cmake/gs_embed.cmake
+    DEPENDS ${ARGN} ${PROJECT_SOURCE_DIR}/cmake/gs_embed.cmake
+    COMMENT "Embedding ${name}"
+    VERBATIM)
+endfunction()

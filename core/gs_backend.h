@@ -20,8 +20,12 @@
  *
  *   ABI 1: open .. launch, copy.
  *   ABI 2: read and write take a byte offset (so very large buffers move in
- *          chunks); fill32, staging_alloc/staging_free, mem_available,
- *          probe_grid. */
+ *          chunks); predicts_accept answers an enum gs_accept; fill32,
+ *          staging_alloc/staging_free, mem_available, probe_grid; 2D
+ *          launches and the count build (gs_launch.grid_y and .count, behind
+ *          GS_CAP_2D and GS_CAP_COUNT); user kernels for `gridstride check`
+ *          (user_dialects, user_build, user_launch, user_free, user_compile,
+ *          gs_launch.user). */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -33,13 +37,16 @@
 #define GS_BACKEND_ABI 2
 
 struct gs_backend;
-struct gs_buf; /* a device buffer, defined by each backend */
+struct gs_buf;         /* a device buffer, defined by each backend */
+struct gs_user_kernel; /* a user kernel built by user_build() (ABI 2), defined by each backend */
 
 /* Capability bits in gs_device.caps. */
 #define GS_CAP_TIMING 0x1u       /* launch() can time with device timers */
 #define GS_CAP_COPY 0x2u         /* copy(): the API's own device-to-device copy */
 #define GS_CAP_RAGGED_GLOBAL 0x4u /* the API can express a global size that is not a
                                      multiple of the block (OpenCL's NDRange) */
+#define GS_CAP_2D 0x8u            /* ABI 2: launch() honours gs_launch.grid_y */
+#define GS_CAP_COUNT 0x10u        /* ABI 2: launch() runs the count build for gs_launch.count */
 
 /* What the API's own work-item functions return in a launch of 2^32 threads
  * or more, measured (NVIDIA's OpenCL returns get_global_size(0) modulo 2^32).
@@ -97,6 +104,14 @@ struct gs_launch {
     uint64_t n;      /* elements */
     uint64_t param;  /* see gs_catalog.h: chunk or stride */
     struct gs_buf *a, *b, *out;
+    /* ABI 2, each behind a capability bit; the core sends neither to a
+     * backend without it. */
+    uint64_t grid_y; /* blocks along y (GS_CAP_2D); 0 or 1: a 1D launch */
+    int count;       /* run the count build (GS_CAP_COUNT): out holds 32-bit counters
+                        that each GS_STORE increments (kernels/gs_kernels.h) */
+    /* ABI 2: when set, launch this user kernel (user_launch) with (a, b, out, n);
+     * `kernel` then only names the owner map the verifier uses. */
+    struct gs_user_kernel *user;
 };
 
 /* What the API should do with a launch, as predicts_accept() answers. */
@@ -116,6 +131,26 @@ struct gs_launch_result {
     char api_error[64];      /* its name: "cudaErrorInvalidConfiguration", "CL_INVALID_GLOBAL_WORK_SIZE" */
     char api_message[160];   /* its description, as the API gives it, or the rule that refused */
     double ms;               /* device-timed duration, when timing was asked for; else 0 */
+};
+
+/* ABI 2: a user's kernel, as `gridstride check` read it from a file. */
+enum gs_dialect {
+    GS_DIALECT_PORTABLE, /* kernels/' GS_* macros: the backend prepends its own prelude */
+    GS_DIALECT_OPENCL,   /* OpenCL C; n is ulong */
+    GS_DIALECT_CUDA      /* CUDA C++; n is size_t */
+};
+
+struct gs_user_source {
+    const char *path;  /* as the user gave it: compiler messages name it */
+    const char *text;  /* the whole file, NUL-terminated */
+    const char *entry; /* the kernel to launch */
+    enum gs_dialect dialect;
+};
+
+/* ABI 2: what building a user kernel said. */
+struct gs_build_info {
+    char compiler[256]; /* which compiler, version and target: "NVRTC 13.0 for sm_90" */
+    char *log;          /* the compiler's messages (malloc'd, the caller frees), or NULL */
 };
 
 struct gs_backend {
@@ -190,6 +225,32 @@ struct gs_backend {
      * p->status = GS_UNSUPPORTED with why, when the device should not run it
      * (a CPU device, a grid beyond the device). Errors are API failures. */
     int (*probe_grid)(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e);
+    /* ---- ABI 2, optional: user kernels (`gridstride check`) ---- */
+
+    /* ABI 2. Bit (1u << enum gs_dialect) for each dialect user_build() takes;
+     * 0 when the backend builds no user kernel. */
+    unsigned user_dialects;
+
+    /* ABI 2. Build src's kernel for dev. GS_OK: *k is owned by the caller until
+     * user_free(). GS_BUILD: the compiler refused the source; info->log has its
+     * messages, line numbers pointing into src->path. GS_USAGE: it compiled, but
+     * the entry is missing, is not a kernel, or takes other parameters (e says
+     * which, in one line). GS_UNSUPPORTED: this backend cannot build the
+     * dialect (e says why). info->compiler is filled whenever a compiler ran. */
+    int (*user_build)(struct gs_device *dev, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
+    /* ABI 2. launch() for l->user, with arguments (a, b, out, n), untimed.
+     * One outcome more: a kernel that faulted (an illegal address) is GS_FAULT
+     * with the API's error in e, and the device may refuse every later call. */
+    int (*user_launch)(struct gs_device *dev, const struct gs_launch *l,
+                       struct gs_launch_result *r, struct gs_err *e);
+    /* ABI 2. Free what user_build() made; accepts NULL. */
+    void (*user_free)(struct gs_device *dev, struct gs_user_kernel *k);
+    /* ABI 2. Compile src for a named target ("sm_75") with no device or
+     * driver, and discard the result: proves the compile path where no GPU
+     * is. Statuses as user_build(). */
+    int (*user_compile)(const struct gs_user_source *src, const char *target,
+                        struct gs_build_info *info, struct gs_err *e);
 };
 
 #endif

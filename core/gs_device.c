@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether member `m`, added in ABI `v`, may be read and called: a backend
+ * built against an older ABI has no such member at all. */
+#define GS_HAS(b, v, m) ((b)->abi >= (v) && (b)->m != NULL)
+
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
 {
     if (!b)
@@ -68,14 +72,11 @@ int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *
     return d->backend->read(d, buf, offset, dst, bytes, e);
 }
 
-/* An optional member exists when the backend is new enough to have it and
- * did not leave it NULL. */
-#define GS_HAS(d, member, since) ((d)->backend->abi >= (since) && (d)->backend->member != NULL)
 
 int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
                   uint32_t pattern, struct gs_err *e)
 {
-    if (!GS_HAS(d, fill32, 2))
+    if (!GS_HAS(d->backend, 2, fill32))
         return unsupported(d, "fill32", e);
     if (offset % 4 || bytes % 4)
         return gs_err_set(e, GS_USAGE, "fill32: offset %llu and size %llu must be multiples of 4",
@@ -88,7 +89,7 @@ int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void *
 {
     *ptr = *handle = NULL;
     *pinned = 0;
-    if (GS_HAS(d, staging_alloc, 2) && GS_HAS(d, staging_free, 2)) {
+    if (GS_HAS(d->backend, 2, staging_alloc) && GS_HAS(d->backend, 2, staging_free)) {
         int rc = d->backend->staging_alloc(d, bytes, ptr, handle, e);
         if (rc != GS_NOMEM) {
             *pinned = rc == GS_OK;
@@ -117,7 +118,7 @@ void gs_dev_staging_free(struct gs_device *d, void *ptr, void *handle, int pinne
 int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e)
 {
     *bytes = 0;
-    if (!GS_HAS(d, mem_available, 2))
+    if (!GS_HAS(d->backend, 2, mem_available))
         return unsupported(d, "mem_available", e);
     return d->backend->mem_available(d, bytes, e);
 }
@@ -128,7 +129,7 @@ int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struc
     if (d->probed)
         return GS_OK;
     memset(&d->probe, 0, sizeof d->probe);
-    if (!GS_HAS(d, probe_grid, 2)) {
+    if (!GS_HAS(d->backend, 2, probe_grid)) {
         d->probe.status = GS_UNSUPPORTED;
         snprintf(d->probe.why, sizeof d->probe.why,
                  "the %s backend's T is computed in 64 bits from its own launch arguments; "
@@ -155,6 +156,15 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     *r = (struct gs_launch_result){0};
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
+    if (l->user) {
+        if (timed || !GS_HAS(d->backend, 2, user_launch))
+            return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
+        return d->backend->user_launch(d, l, r, e);
+    }
+    if (l->grid_y > 1 && !(d->caps & GS_CAP_2D))
+        return unsupported(d, "2D launches", e);
+    if (l->count && !(d->caps & GS_CAP_COUNT))
+        return unsupported(d, "the count build", e);
     /* The suite's own caps are kept here, once, for every backend. */
     if (gs_dev_predicts_accept(d, l, why, sizeof why) == GS_NOT_SENT) {
         r->not_sent = 1;
@@ -189,4 +199,39 @@ int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, u
     if (*grid > d->max_grid)
         *grid = d->max_grid; /* the launch must stay legal; rule says how G was found */
     return GS_OK;
+}
+
+int gs_backend_has_user_kernels(const struct gs_backend *b)
+{
+    return GS_HAS(b, 2, user_build) && GS_HAS(b, 2, user_launch) && GS_HAS(b, 2, user_free);
+}
+
+int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e)
+{
+    *k = NULL;
+    if (!gs_backend_has_user_kernels(d->backend))
+        return unsupported(d, "user kernels", e);
+    return d->backend->user_build(d, src, k, info, e);
+}
+
+void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k)
+{
+    if (k && gs_backend_has_user_kernels(d->backend))
+        d->backend->user_free(d, k);
+}
+
+int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
+                            const char *target, struct gs_build_info *info, struct gs_err *e)
+{
+    if (!GS_HAS(b, 2, user_compile))
+        return gs_err_set(e, GS_UNSUPPORTED, "backend '%s' cannot compile without a device",
+                          b->name);
+    return b->user_compile(src, target, info, e);
+}
+
+void gs_build_info_free(struct gs_build_info *info)
+{
+    free(info->log);
+    info->log = NULL;
 }

@@ -38,6 +38,20 @@ int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e)
  * into d. p->status says whether it was measured. Errors are API failures. */
 int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struct gs_err *e);
 
+/* ---- ABI 2: user kernels. Each answers GS_UNSUPPORTED for a backend built
+ * before ABI 2 or one that leaves the member NULL. gs_dev_launch() sends a
+ * launch whose `user` is set to user_launch(). */
+
+/* 1 when the backend can build user kernels at all. */
+int gs_backend_has_user_kernels(const struct gs_backend *b);
+int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
+void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k);
+/* No device needed: the backend's compiler alone, for a named target. */
+int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
+                            const char *target, struct gs_build_info *info, struct gs_err *e);
+void gs_build_info_free(struct gs_build_info *info);
+
 /* The device grid G: resident blocks per unit x compute units, for `kernel`
  * at `block` threads. rule receives how it was derived. */
 int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, uint64_t *grid,

@@ -52,42 +52,128 @@ uint64_t gs_model_trip_budget(const struct gs_device *dev)
     return dev->is_gpu ? GS_GPU_TRIP_BUDGET : GS_CPU_TRIP_BUDGET;
 }
 
-/* How many leading elements a launch of T threads writes, by the kernel's
- * rule: one per thread, C per thread, or all of them once any thread runs. */
-static uint64_t coverage(const struct gs_kernel_info *k, const struct gs_launch *l)
+#define GS_2_31 (1ull << 31)
+#define GS_2_32 (1ull << 32)
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
 {
-    const uint64_t T = l->global;
-    if (T == 0)
-        return 0;
-    if (k->rule == GS_RULE_COVER)
-        return T;
-    if (k->param == GS_PARAM_CHUNK)
-        return (l->param && T > UINT64_MAX / l->param) ? UINT64_MAX : T * l->param;
-    return UINT64_MAX;
+    return a < b ? a : b;
 }
 
-/* Whether the launch can finish: the catalogue's loops step by T (the
- * chunked kernels loop over their chunk, the monolithic one not at all). */
+/* The stride a grid-stride loop steps by on dev: T as its prelude computes
+ * it, or T mod 2^32 for the kernel that leaves out the cast. */
+static uint64_t loop_stride(const struct gs_kernel_info *k, const struct gs_launch *l,
+                            unsigned t_bits)
+{
+    return gs_model_stride(k->rule == GS_RULE_STRIDE32 ? 32 : t_bits, l->global);
+}
+
+static int steps_by_t(const struct gs_kernel_info *k)
+{
+    return (k->rule == GS_RULE_ANY && k->param != GS_PARAM_CHUNK) || k->rule == GS_RULE_STRIDE32;
+}
+
+/* The first element the launch leaves unwritten (every rule's unwritten
+ * elements are a tail), or n when it writes them all. */
+static uint64_t covered_prefix(const struct gs_kernel_info *k, const struct gs_launch *l)
+{
+    const uint64_t T = l->global, n = l->n;
+    if (T == 0)
+        return 0;
+    switch (k->rule) {
+    case GS_RULE_COVER:
+        return min_u64(n, T);
+    case GS_RULE_INDEX32: /* a 32-bit index reaches below 2^32 only */
+        return min_u64(n, min_u64(T, GS_2_32));
+    case GS_RULE_INT_LOOP: /* an int index reaches below 2^31 only */
+        return min_u64(n, GS_2_31);
+    case GS_RULE_TILE:
+        return (l->param && l->grid > UINT64_MAX / l->param) ? n
+                                                             : min_u64(n, l->grid * l->param);
+    case GS_RULE_ROWS: {
+        const uint64_t rows = l->grid_y ? l->grid_y : 1;
+        return (l->param && rows > UINT64_MAX / l->param) ? n : min_u64(n, rows * l->param);
+    }
+    default:
+        if (k->param == GS_PARAM_CHUNK)
+            return (l->param && T > UINT64_MAX / l->param) ? n : min_u64(n, T * l->param);
+        return n;
+    }
+}
+
+uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    const uint64_t T = l->global;
+    if (!k || i >= covered_prefix(k, l))
+        return 0;
+    switch (k->rule) {
+    case GS_RULE_BLOCK_STRIDE: /* every block b <= i / B */
+        return min_u64(l->grid, i / l->block + 1);
+    case GS_RULE_INDEX32: /* threads i, i + 2^32, ... below T */
+        return (T - 1 - i) / GS_2_32 + 1;
+    default:
+        break;
+    }
+    if (!steps_by_t(k))
+        return 1;
+    /* Threads t <= i with t = i mod s, t < T: a stride below T over-covers. */
+    const uint64_t s = loop_stride(k, l, t_bits);
+    if (s == 0)
+        return 0; /* never launched */
+    const uint64_t last = min_u64(i, T - 1), r = i % s;
+    return r > last ? 0 : (last - r) / s + 1;
+}
+
+/* Loop trips of all threads, by the kernel's rule: what the launch costs. */
+static uint64_t total_trips(const struct gs_kernel_info *k, const struct gs_launch *l,
+                            unsigned t_bits)
+{
+    if (steps_by_t(k))
+        return gs_model_trips(l->n, l->global, loop_stride(k, l, t_bits));
+    if (k->rule == GS_RULE_BLOCK_STRIDE && l->block) {
+        /* block b is a grid-stride loop of B threads over n - bB elements */
+        const unsigned __int128 m = min_u64(l->grid, l->n / l->block + (l->n % l->block != 0));
+        const unsigned __int128 t = m * l->n - (unsigned __int128)l->block * m * (m - 1) / 2;
+        return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+    }
+    return min_u64(l->n, l->global) + l->grid; /* one pass at most */
+}
+
+/* Whether the launch can finish, and can run safely at all. */
 static int cannot_finish(const struct gs_device *dev, const struct gs_kernel_info *k,
                          const struct gs_launch *l, char *why, unsigned size)
 {
-    if (k->rule != GS_RULE_ANY || k->param == GS_PARAM_CHUNK)
-        return 0;
     const unsigned bits = gs_model_t_bits(dev);
-    const uint64_t s = gs_model_stride(bits, l->global);
-    const uint64_t trips = gs_model_trips(l->n, l->global, s);
-    if (trips == UINT64_MAX && s == 0) {
+    if (k->rule == GS_RULE_INT_LOOP_SIGNED && l->n > 0 &&
+        (unsigned __int128)l->n + l->global > GS_2_31) {
         snprintf(why, size,
-                 "would not terminate: the loop steps by T mod 2^%u = 0 at T = %llu (the grid "
-                 "probe measured this device's T in %u bits)",
-                 bits, (unsigned long long)l->global, bits);
+                 "would write before the buffer: an index past 2^31 - 1 wraps negative, and "
+                 "with a signed n it passes i < n (n = %llu, T = %llu)",
+                 (unsigned long long)l->n, (unsigned long long)l->global);
         return 1;
     }
+    if ((k->rule == GS_RULE_INT_LOOP || k->rule == GS_RULE_INT_LOOP_SIGNED) &&
+        l->global >= GS_2_31) {
+        snprintf(why, size,
+                 "T = %llu >= 2^31: the int stride is negative, a loop the suite does not "
+                 "launch", (unsigned long long)l->global);
+        return 1;
+    }
+    if (steps_by_t(k) && l->n > 0 && l->global > 0 && loop_stride(k, l, bits) == 0) {
+        snprintf(why, size,
+                 "would not terminate: the loop steps by T mod 2^32 = 0 at T = %llu%s",
+                 (unsigned long long)l->global,
+                 k->rule == GS_RULE_STRIDE32 ? " (the product without the cast)"
+                                             : " (the grid probe measured this device's T in "
+                                               "32 bits)");
+        return 1;
+    }
+    const uint64_t trips = total_trips(k, l, bits);
     if (trips > gs_model_trip_budget(dev)) {
         snprintf(why, size,
-                 "would not finish in time: stride %llu at T = %llu makes %llu%s loop trips for "
-                 "%llu elements (the suite waits for %llu)",
-                 (unsigned long long)s, (unsigned long long)l->global,
+                 "would not finish in time: %llu%s loop trips for %llu elements (the suite "
+                 "waits for %llu on this device)",
                  (unsigned long long)trips, trips == UINT64_MAX ? "+" : "",
                  (unsigned long long)l->n, (unsigned long long)gs_model_trip_budget(dev));
         return 1;
@@ -99,7 +185,7 @@ static int cannot_finish(const struct gs_device *dev, const struct gs_kernel_inf
 static void predict_coverage(const struct gs_kernel_info *k, const struct gs_launch *l,
                              const char *api, struct gs_prediction *p)
 {
-    const uint64_t covered = coverage(k, l);
+    const uint64_t covered = covered_prefix(k, l);
     if (covered < l->n) {
         p->outcome = GS_OUT_WRONG;
         p->first_wrong = covered;

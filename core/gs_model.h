@@ -73,6 +73,10 @@ uint64_t gs_model_trips(uint64_t n, uint64_t T, uint64_t s);
 /* The width in which dev's kernels compute T: 64 unless the grid probe
  * measured the prelude's T wrong (then 32). */
 unsigned gs_model_t_bits(const struct gs_device *dev);
+/* How many times launch l writes element i (i < l->n), by its kernel's
+ * rule, on a device whose kernels compute T in t_bits bits: the prediction
+ * the count build is checked against, element by element. */
+uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i);
 /* The most loop trips the suite waits for on dev. */
 uint64_t gs_model_trip_budget(const struct gs_device *dev);
 

@@ -289,6 +289,20 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
+void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct gs_str *o)
+{
+    gs_str_printf(o, "%s%12s %10s %8s %6s  %s\n", indent, "index", "block", "thread", "pass",
+                  "found");
+    for (int w = 0; w < v->listed; ++w) {
+        const struct gs_wrong *x = &v->list[w];
+        gs_str_printf(o, "%s%12llu %10llu %8llu %6llu  %s%s\n", indent,
+                      (unsigned long long)x->index, (unsigned long long)x->owner.block,
+                      (unsigned long long)x->owner.thread, (unsigned long long)x->owner.pass,
+                      x->unwritten ? "unwritten" : "wrong value",
+                      x->owner.launched ? "" : " (no such thread in this launch)");
+    }
+}
+
 static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
 {
     char diag[640], name[64];
@@ -309,17 +323,7 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
                           (unsigned long long)v->n, (unsigned long long)c->launch.grid,
                           (unsigned long long)c->launch.block, (unsigned long long)v->wrong,
                           (unsigned long long)v->n, (unsigned long long)v->first_wrong, diag);
-            gs_str_printf(o, "    %12s %10s %8s %6s  %s\n", "index", "block", "thread", "pass",
-                          "found");
-            for (int w = 0; w < v->listed; ++w) {
-                const struct gs_wrong *x = &v->list[w];
-                gs_str_printf(o, "    %12llu %10llu %8llu %6llu  %s%s\n",
-                              (unsigned long long)x->index, (unsigned long long)x->owner.block,
-                              (unsigned long long)x->owner.thread,
-                              (unsigned long long)x->owner.pass,
-                              x->unwritten ? "unwritten" : "wrong value",
-                              x->owner.launched ? "" : " (no such thread in this launch)");
-            }
+            gs_report_wrong_list(v, "    ", o);
         }
     }
 }
@@ -478,7 +482,7 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
 
 /* ---- csv ----------------------------------------------------------------- */
 
-static void csv_field(struct gs_str *o, const char *s)
+void gs_csv_field(struct gs_str *o, const char *s)
 {
     gs_str_printf(o, "\"");
     for (; *s; ++s)
@@ -505,12 +509,12 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
             const struct gs_case *c = &t->cases[k];
             const struct gs_launch *l = &c->launch;
             const struct gs_verdict *v = &c->verdict;
-            csv_field(o, d->backend->name);
-            csv_field(o, d->name);
-            csv_field(o, d->id);
-            csv_field(o, d->platform);
-            csv_field(o, d->api_version);
-            csv_field(o, d->driver_version);
+            gs_csv_field(o, d->backend->name);
+            gs_csv_field(o, d->name);
+            gs_csv_field(o, d->id);
+            gs_csv_field(o, d->platform);
+            gs_csv_field(o, d->api_version);
+            gs_csv_field(o, d->driver_version);
             gs_str_printf(o, "%u,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%s,%llu,%s,%llu,"
                              "%llu,%llu,%llu,",
                           d->compute_units, t->block, (unsigned long long)t->grid,
@@ -523,11 +527,11 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
                           outcome_word(gs_observed(&c->got, v)),
                           (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
                           (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits);
-            csv_field(o, c->got.accepted ? "" : c->got.api_error);
+            gs_csv_field(o, c->got.accepted ? "" : c->got.api_error);
             gs_str_printf(o, "%ld,", c->got.accepted ? 0L : c->got.api_code);
-            csv_field(o, c->got.accepted ? "" : c->got.api_message);
+            gs_csv_field(o, c->got.accepted ? "" : c->got.api_message);
             gs_diagnosis(v, diag, sizeof diag);
-            csv_field(o, diag);
+            gs_csv_field(o, diag);
             gs_str_printf(o, "%d,%d\n", c->held, c->deviation);
         }
     }
@@ -535,12 +539,38 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
 
 /* ---- json ---------------------------------------------------------------- */
 
-static void json_kv(struct gs_str *o, const char *key, const char *value, int comma)
+void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
 {
     gs_str_printf(o, "\"%s\": ", key);
     gs_json_string(o, value);
     if (comma)
         gs_str_printf(o, ", ");
+}
+
+void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o)
+{
+    gs_str_printf(o, "\"first_wrong_indices\": [");
+    for (int w = 0; w < v->listed; ++w) {
+        const struct gs_wrong *x = &v->list[w];
+        gs_str_printf(o, "%s{\"index\": %llu, \"block\": %llu, \"thread\": %llu, \"pass\": %llu, "
+                         "\"launched\": %s, \"unwritten\": %s}",
+                      w ? ", " : "", (unsigned long long)x->index,
+                      (unsigned long long)x->owner.block, (unsigned long long)x->owner.thread,
+                      (unsigned long long)x->owner.pass, x->owner.launched ? "true" : "false",
+                      x->unwritten ? "true" : "false");
+    }
+    gs_str_printf(o, "]");
+}
+
+void gs_json_device(const struct gs_device *d, struct gs_str *o)
+{
+    gs_json_kv(o, "backend", d->backend->name, 1);
+    gs_json_kv(o, "device", d->name, 1);
+    gs_json_kv(o, "id", d->id, 1);
+    gs_json_kv(o, "platform", d->platform, 1);
+    gs_json_kv(o, "api_version", d->api_version, 1);
+    gs_json_kv(o, "driver_version", d->driver_version, 1);
+    gs_json_kv(o, "arch", d->arch, 1);
 }
 
 static void json_case(const struct gs_case *c, const struct gs_plan *p, struct gs_str *o)
@@ -564,37 +594,28 @@ static void json_case(const struct gs_case *c, const struct gs_plan *p, struct g
     gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
                   outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
                   (unsigned long long)c->pred.wrong);
-    json_kv(o, "rule", c->pred.why, 0);
+    gs_json_kv(o, "rule", c->pred.why, 0);
     gs_str_printf(o, "}, \"observed\": {\"outcome\": \"%s\", \"accepted\": %s, ",
                   outcome_word(gs_observed(&c->got, v)), c->got.accepted ? "true" : "false");
     if (c->got.not_sent)
-        json_kv(o, "not_launched", c->got.api_message, 1);
+        gs_json_kv(o, "not_launched", c->got.api_message, 1);
     if (!c->got.accepted) {
-        json_kv(o, "api_error", c->got.api_error, 1);
+        gs_json_kv(o, "api_error", c->got.api_error, 1);
         gs_str_printf(o, "\"api_code\": %ld, ", c->got.api_code);
-        json_kv(o, "api_message", c->got.api_message, 1);
+        gs_json_kv(o, "api_message", c->got.api_message, 1);
     }
     gs_diagnosis(v, diag, sizeof diag);
     gs_str_printf(o, "\"wrong\": %llu, \"unwritten\": %llu, \"first_wrong\": %llu, "
                      "\"guard_hits\": %llu, ",
                   (unsigned long long)v->wrong, (unsigned long long)v->unwritten,
                   (unsigned long long)v->first_wrong, (unsigned long long)v->guard_hits);
-    json_kv(o, "diagnosis", diag, 1);
-    gs_str_printf(o, "\"first_wrong_indices\": [");
-    for (int w = 0; w < v->listed; ++w) {
-        const struct gs_wrong *x = &v->list[w];
-        gs_str_printf(o, "%s{\"index\": %llu, \"block\": %llu, \"thread\": %llu, \"pass\": %llu, "
-                         "\"launched\": %s, \"unwritten\": %s}",
-                      w ? ", " : "", (unsigned long long)x->index,
-                      (unsigned long long)x->owner.block, (unsigned long long)x->owner.thread,
-                      (unsigned long long)x->owner.pass, x->owner.launched ? "true" : "false",
-                      x->unwritten ? "true" : "false");
-    }
-    gs_str_printf(o, "]}, \"held\": %s, \"deviation\": %s", c->held ? "true" : "false",
+    gs_json_kv(o, "diagnosis", diag, 1);
+    gs_json_wrong_list(v, o);
+    gs_str_printf(o, "}, \"held\": %s, \"deviation\": %s", c->held ? "true" : "false",
                   c->deviation ? "true" : "false");
     if (!c->held || c->deviation) {
         gs_str_printf(o, ", ");
-        json_kv(o, "mismatch", c->mismatch, 0);
+        gs_json_kv(o, "mismatch", c->mismatch, 0);
     }
     gs_str_printf(o, "}");
 }
@@ -614,7 +635,7 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
         gs_results_device(o, d);
         gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", t->block,
                       (unsigned long long)t->grid, (unsigned long long)t->threads);
-        json_kv(o, "grid_rule", t->grid_rule, 1);
+        gs_json_kv(o, "grid_rule", t->grid_rule, 1);
         if (d->probed && d->probe.status == GS_OK)
             gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
                              "\"get_global_size\": %llu, \"get_global_id\": %llu, "

@@ -4,37 +4,23 @@
 
 #include "gs_report.h"
 
-static void kv(struct gs_str *o, const char *key, const char *value)
-{
-    gs_str_printf(o, "\"%s\": ", key);
-    gs_json_string(o, value ? value : "");
-}
-
 void gs_results_header(struct gs_str *o, const char *mode, const struct gs_run_info *run)
 {
     gs_str_printf(o, "{\n  \"schema\": \"%s\", \"schema_version\": %d, \"mode\": \"%s\",\n  ",
                   GS_RESULTS_SCHEMA, GS_RESULTS_SCHEMA_VERSION, mode);
-    kv(o, "tool", "gridstride");
-    gs_str_printf(o, ", ");
-    kv(o, "version", run->version);
-    gs_str_printf(o, ", ");
-    kv(o, "date", run->date);
+    gs_json_kv(o, "tool", "gridstride", 1);
+    gs_json_kv(o, "version", run->version ? run->version : "", 1);
+    gs_json_kv(o, "date", run->date ? run->date : "", 0);
     gs_str_printf(o, ",\n  ");
-    kv(o, "toolkit", run->toolkit);
+    gs_json_kv(o, "toolkit", run->toolkit ? run->toolkit : "", 0);
     gs_str_printf(o, ",\n  ");
-    kv(o, "command", run->command);
+    gs_json_kv(o, "command", run->command ? run->command : "", 0);
 }
 
 void gs_results_device(struct gs_str *o, const struct gs_device *d)
 {
-    const char *const keys[] = {"backend", "device", "id", "pci", "platform", "api_version",
-                                "driver_version", "arch"};
-    const char *const values[] = {d->backend->name, d->name, d->id, d->pci, d->platform,
-                                  d->api_version, d->driver_version, d->arch};
-    for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
-        kv(o, keys[i], values[i]);
-        gs_str_printf(o, ", ");
-    }
+    gs_json_device(d, o);
+    gs_json_kv(o, "pci", d->pci, 1);
     gs_str_printf(o, "\"compute_units\": %u, ", d->compute_units);
 }
 

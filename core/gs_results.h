@@ -25,8 +25,9 @@ struct gs_run_info {
  * "bandwidth". */
 void gs_results_header(struct gs_str *o, const char *mode, const struct gs_run_info *run);
 
-/* The members naming a device, each followed by ", ": backend, device, id,
- * pci, platform, api_version, driver_version, arch, compute_units. */
+/* The members naming a device, each followed by ", ": gs_json_device's
+ * (backend, device, id, platform, api_version, driver_version, arch), then
+ * pci and compute_units. */
 void gs_results_device(struct gs_str *o, const struct gs_device *d);
 
 /* How a report names a device: its backend ("cuda"), and, when the run

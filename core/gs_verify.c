@@ -109,7 +109,31 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
     uint64_t thread = i, pass = 0;
 
     *o = (struct gs_owner){0};
-    if (k && k->rule == GS_RULE_COVER) {
+    if (k && k->rule == GS_RULE_TILE && l->param) {
+        /* block i / tile, then a block-stride walk of its tile */
+        const uint64_t in_tile = i % l->param;
+        o->launched = i / l->param < l->grid;
+        o->block = i / l->param;
+        o->thread = in_tile % B;
+        o->pass = in_tile / B;
+        return;
+    }
+    if (k && k->rule == GS_RULE_ROWS && l->param) {
+        const uint64_t c = i % l->param;
+        o->launched = i / l->param < (l->grid_y ? l->grid_y : 1);
+        o->block = i / l->param; /* blockIdx.y */
+        o->thread = c % B;
+        o->pass = c / B;
+        return;
+    }
+    if (k && k->rule == GS_RULE_BLOCK_STRIDE) {
+        /* its first writer: block 0 walks every element */
+        o->launched = l->grid > 0;
+        o->thread = i % B;
+        o->pass = i / B;
+        return;
+    }
+    if (k && (k->rule == GS_RULE_COVER || k->rule == GS_RULE_INDEX32)) {
         thread = i;
     } else if (k && k->param == GS_PARAM_CHUNK) {
         const uint64_t C = l->param ? l->param : 1;
@@ -203,10 +227,17 @@ void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verd
         }
     }
     if (v->unwritten > 0) {
-        /* Seed 002's "short grid": nothing but the tail from T on is missing. */
-        const int tail_only = value_wrong == 0 && l->global < n && v->first_wrong == l->global &&
-                              v->unwritten == n - l->global;
-        v->diag |= tail_only ? GS_DIAG_SHORT_GRID : GS_DIAG_HOLES;
+        /* Nothing but a tail is missing: from T on, seed 002's "short grid";
+         * from 2^32 or 2^31, an index that cannot count that far. */
+        const int tail = value_wrong == 0 && v->unwritten == n - v->first_wrong;
+        if (tail && v->first_wrong == l->global)
+            v->diag |= GS_DIAG_SHORT_GRID;
+        else if (tail && v->first_wrong == (1ull << 32))
+            v->diag |= GS_DIAG_INDEX_WRAP;
+        else if (tail && v->first_wrong == (1ull << 31))
+            v->diag |= GS_DIAG_INT_WRAP;
+        else
+            v->diag |= tail && v->first_wrong > 0 ? GS_DIAG_TAIL : GS_DIAG_HOLES;
     }
     if (value_wrong > 0)
         v->diag |= GS_DIAG_WRONG_VALUES;
@@ -223,6 +254,55 @@ void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
     gs_verify_span(out, ref, k ? k->op : GS_OP_ADD, 0, l->n, &part);
     gs_verify_merge(l, &part, v);
     gs_verify_end(l, out + l->n, v);
+}
+
+void gs_count_begin(uint64_t n, struct gs_count_verdict *v)
+{
+    *v = (struct gs_count_verdict){0};
+    v->n = n;
+}
+
+void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_count_fn want,
+                   const void *ctx, struct gs_count_verdict *p)
+{
+    *p = (struct gs_count_verdict){0};
+    for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t i = first + k;
+        const uint64_t got = (uint32_t)(counters[k] - GS_COUNT_BASE), expect = want(ctx, i);
+        p->total += got;
+        p->predicted_total += expect;
+        if (got > p->max)
+            p->max = got;
+        if (expect > p->predicted_max)
+            p->predicted_max = expect;
+        if (got == expect)
+            continue;
+        if (p->mismatched++ == 0)
+            p->first_mismatch = i;
+        if (p->listed < GS_LISTED)
+            p->list[p->listed++] = (struct gs_count_wrong){i, got, expect};
+    }
+}
+
+void gs_count_merge(const struct gs_count_verdict *p, struct gs_count_verdict *v)
+{
+    if (p->mismatched && v->mismatched == 0)
+        v->first_mismatch = p->first_mismatch;
+    v->mismatched += p->mismatched;
+    v->total += p->total;
+    v->predicted_total += p->predicted_total;
+    if (p->max > v->max)
+        v->max = p->max;
+    if (p->predicted_max > v->predicted_max)
+        v->predicted_max = p->predicted_max;
+    for (int k = 0; k < p->listed && v->listed < GS_LISTED; ++k)
+        v->list[v->listed++] = p->list[k];
+}
+
+void gs_count_end(const float *guard, struct gs_count_verdict *v)
+{
+    for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g)
+        v->guard_hits += bits_of(guard[g]) != GS_GUARD_BITS;
 }
 
 static void append(char *buf, unsigned size, const char *text)
@@ -249,6 +329,23 @@ void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
                  "short grid: every wrong index is >= T = %llu; the launch processed the first "
                  "%llu elements only (use a grid-stride loop, or more blocks)",
                  (unsigned long long)v->threads, (unsigned long long)v->threads);
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_INDEX_WRAP) {
+        append(buf, size, "index wrap: every wrong index is >= 2^32 = 4294967296; a 32-bit index "
+                          "cannot reach them, and the threads past 2^32 wrote the front again "
+                          "(widen the index: (size_t)blockIdx.x * blockDim.x)");
+    }
+    if (v->diag & GS_DIAG_INT_WRAP) {
+        append(buf, size, "int wrap: every wrong index is >= 2^31 = 2147483648; an int index "
+                          "wraps negative there and the loop ends (use a 64-bit index and "
+                          "stride)");
+    }
+    if (v->diag & GS_DIAG_TAIL) {
+        snprintf(part, sizeof part,
+                 "unwritten tail: every wrong index is >= %llu; the launch wrote the first "
+                 "%llu elements only",
+                 (unsigned long long)v->first_wrong, (unsigned long long)v->first_wrong);
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_HOLES) {

@@ -84,12 +84,17 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 
 /* ---- open and close ---------------------------------------------------- */
 
+/* One chunk's comparison: values against the closed form, or the count
+ * build's counters against the model (want != NULL). */
 struct verify_job {
     const float *out;
     uint64_t first, count;
     enum gs_op op;
+    gs_count_fn want;
+    const void *want_ctx;
     unsigned parts;
     struct gs_vpart part[GS_MAX_PARTS];
+    struct gs_count_verdict cpart[GS_MAX_PARTS];
 };
 
 struct gs_verify_jobs {
@@ -162,10 +167,10 @@ static void fill_bits(float *dst, uint64_t count, uint32_t bits)
 }
 
 /* Without an API fill: upload the poison from a staging area. */
-static int upload_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e)
+static int upload_poison(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
     int rc = GS_OK;
-    fill_bits(w->stage[0], w->stage_elems, GS_POISON_BITS);
+    fill_bits(w->stage[0], w->stage_elems, pattern);
     for (uint64_t off = 0; off < n && rc == GS_OK; off += w->stage_elems) {
         const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
         rc = gs_dev_write(w->dev, w->dout, off * sizeof(float), w->stage[0],
@@ -198,32 +203,38 @@ static int prove_span(struct gs_workspace *w, uint64_t first, uint64_t count, ui
 }
 
 /* The head, the tail, five places between and the whole guard. */
-static int prove_fill(struct gs_workspace *w, uint64_t n, struct gs_err *e)
+static int prove_fill(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
     const uint64_t span = n < GS_SAMPLE_ELEMS ? n : GS_SAMPLE_ELEMS;
-    int rc = prove_span(w, 0, span, GS_POISON_BITS, e);
+    int rc = prove_span(w, 0, span, pattern, e);
     for (int k = 1; k <= 5 && rc == GS_OK && n > 2 * span; ++k)
-        rc = prove_span(w, (n - span) / 6 * (uint64_t)k, span, GS_POISON_BITS, e);
+        rc = prove_span(w, (n - span) / 6 * (uint64_t)k, span, pattern, e);
     if (rc == GS_OK)
-        rc = prove_span(w, n - span, span, GS_POISON_BITS, e);
+        rc = prove_span(w, n - span, span, pattern, e);
     if (rc == GS_OK)
         rc = prove_span(w, n, GS_GUARD_ELEMS, GS_GUARD_BITS, e);
     return rc;
 }
 
-int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e)
+/* out[0, n) = pattern, the guard after it = GS_GUARD_BITS, proved. */
+static int poison_with(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
-    int rc = gs_dev_fill32(w->dev, w->dout, 0, n * sizeof(float), GS_POISON_BITS, e);
+    int rc = gs_dev_fill32(w->dev, w->dout, 0, n * sizeof(float), pattern, e);
     if (rc == GS_OK)
         rc = gs_dev_fill32(w->dev, w->dout, n * sizeof(float), GS_GUARD_ELEMS * sizeof(float),
                            GS_GUARD_BITS, e);
     if (rc == GS_UNSUPPORTED) {
         gs_err_clear(e);
         w->filled_on_device = 0;
-        return upload_poison(w, n, e);
+        return upload_poison(w, n, pattern, e);
     }
     w->filled_on_device = 1;
-    return rc == GS_OK ? prove_fill(w, n, e) : rc;
+    return rc == GS_OK ? prove_fill(w, n, pattern, e) : rc;
+}
+
+int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e)
+{
+    return poison_with(w, n, GS_POISON_BITS, e);
 }
 
 /* ---- read back and compare --------------------------------------------- */
@@ -233,35 +244,46 @@ static void verify_part(void *ctx, unsigned k)
     struct verify_job *j = ctx;
     uint64_t lo, hi;
     slice(j->count, j->parts, k, &lo, &hi);
-    gs_verify_span(j->out + lo, NULL, j->op, j->first + lo, hi - lo, &j->part[k]);
+    if (j->want)
+        gs_count_span((const uint32_t *)(const void *)(j->out + lo), j->first + lo, hi - lo,
+                      j->want, j->want_ctx, &j->cpart[k]);
+    else
+        gs_verify_span(j->out + lo, NULL, j->op, j->first + lo, hi - lo, &j->part[k]);
 }
 
-static void merge_job(const struct gs_launch *l, const struct verify_job *j, struct gs_verdict *v)
+/* Where one stream's results go: a value verdict or a count verdict. */
+struct sink {
+    const struct gs_launch *l;
+    struct gs_verdict *v;
+    struct gs_count_verdict *cv;
+};
+
+static void merge_job(const struct sink *to, const struct verify_job *j)
 {
-    for (unsigned k = 0; k < j->parts; ++k)
-        gs_verify_merge(l, &j->part[k], v);
+    for (unsigned k = 0; k < j->parts; ++k) {
+        if (to->cv)
+            gs_count_merge(&j->cpart[k], to->cv);
+        else
+            gs_verify_merge(to->l, &j->part[k], to->v);
+    }
 }
 
 /* Chunk k is read into staging area k % 2 while the pool compares chunk
- * k - 1 in the other; parts are merged in index order. */
-int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struct gs_verdict *v,
-                        struct gs_err *e)
+ * k - 1 in the other; parts are merged in index order. The guard is read
+ * last, into *guard. */
+static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
+                      const struct sink *to, float *guard, struct gs_err *e)
 {
     struct verify_job *jobs = w->jobs->job;
-    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
-    const enum gs_op op = k ? k->op : GS_OP_ADD;
-    const uint64_t n = l->n;
-    float guard[GS_GUARD_ELEMS];
+    const uint64_t n = to->l->n;
     int pending = -1, rc = GS_OK, s = 0;
-
-    gs_verify_begin(l, v);
     for (uint64_t off = 0; off < n; off += w->stage_elems, s ^= 1) {
         const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
         rc = gs_dev_read(w->dev, w->dout, off * sizeof(float), w->stage[s], count * sizeof(float),
                          e);
         if (pending >= 0) {
             gs_pool_wait(w->pool);
-            merge_job(l, &jobs[pending], v);
+            merge_job(to, &jobs[pending]);
             pending = -1;
         }
         if (rc != GS_OK)
@@ -270,7 +292,9 @@ int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struc
         j->out = w->stage[s];
         j->first = off;
         j->count = count;
-        j->op = op;
+        j->op = proto->op;
+        j->want = proto->want;
+        j->want_ctx = proto->want_ctx;
         j->parts = parts_for(w, count);
         gs_pool_start(w->pool, verify_part, j, j->parts);
         pending = s;
@@ -278,11 +302,49 @@ int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struc
     }
     if (pending >= 0) {
         gs_pool_wait(w->pool);
-        merge_job(l, &jobs[pending], v);
+        merge_job(to, &jobs[pending]);
     }
-    rc = gs_dev_read(w->dev, w->dout, n * sizeof(float), guard, sizeof guard, e);
+    return gs_dev_read(w->dev, w->dout, n * sizeof(float), guard,
+                       GS_GUARD_ELEMS * sizeof(float), e);
+}
+
+int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struct gs_verdict *v,
+                        struct gs_err *e)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    struct verify_job proto = {0};
+    const struct sink to = {l, v, NULL};
+    float guard[GS_GUARD_ELEMS];
+    proto.op = k ? k->op : GS_OP_ADD;
+    gs_verify_begin(l, v);
+    int rc = stream_out(w, &proto, &to, guard, e);
     if (rc == GS_OK)
         gs_verify_end(l, guard, v);
+    return rc;
+}
+
+int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count_fn want,
+                     const void *want_ctx, struct gs_launch_result *got,
+                     struct gs_count_verdict *cv, struct gs_err *e)
+{
+    struct gs_launch counted = *l;
+    struct verify_job proto = {0};
+    const struct sink to = {l, NULL, cv};
+    float guard[GS_GUARD_ELEMS];
+    if (l->n > w->n)
+        return gs_err_set(e, GS_USAGE, "a launch over %llu elements in a workspace of %llu",
+                          (unsigned long long)l->n, (unsigned long long)w->n);
+    counted.count = 1;
+    proto.want = want;
+    proto.want_ctx = want_ctx;
+    gs_count_begin(l->n, cv);
+    int rc = poison_with(w, l->n, GS_COUNT_BASE, e);
+    if (rc == GS_OK)
+        rc = gs_dev_launch(w->dev, &counted, 0, got, e);
+    if (rc == GS_OK && got->accepted)
+        rc = stream_out(w, &proto, &to, guard, e);
+    if (rc == GS_OK && got->accepted)
+        gs_count_end(guard, cv);
     return rc;
 }
 

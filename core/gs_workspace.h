@@ -68,4 +68,11 @@ int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struc
 int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
                       struct gs_launch_result *got, struct gs_verdict *v, struct gs_err *e);
 
+/* The count build of launch l (kernels/gs_kernels.h): out's counters start
+ * at GS_COUNT_BASE, the launch adds one per write, and every element's count
+ * is compared with want(want_ctx, i). No comparison when the API refuses. */
+int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count_fn want,
+                     const void *want_ctx, struct gs_launch_result *got,
+                     struct gs_count_verdict *cv, struct gs_err *e);
+
 #endif

@@ -12,6 +12,7 @@
  * 2^32 (a ragged part is smaller than a work-group, so the wrap cannot hide
  * it). The grid probe (kernels/opencl_only.cl) checks this on every GPU. */
 typedef ulong gs_size;
+typedef long gs_ssize;
 typedef float4 gs_float4;
 
 #if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
@@ -29,3 +30,16 @@ typedef float4 gs_float4;
 #define GS_GRID_THREADS()                                                                      \
     (GS_ROUNDED_THREADS() -                                                                    \
      ((GS_ROUNDED_THREADS() - (gs_size)get_global_size(0)) & (gs_size)0xFFFFFFFFu))
+#define GS_BLOCK_IDX_X() ((gs_size)get_group_id(0))
+#define GS_BLOCK_IDX_Y() ((gs_size)get_group_id(1))
+#define GS_THREAD_IDX_X() ((gs_size)get_local_id(0))
+#define GS_BLOCK_DIM_X() ((gs_size)get_local_size(0))
+/* The pitfalls' 32-bit arithmetic, spelled out: get_global_id(0) is size_t
+ * and right past 2^32, so the trap is written as CUDA computes it. */
+#define GS_GLOBAL_THREAD_U32()                                                                 \
+    ((uint)get_group_id(0) * (uint)get_local_size(0) + (uint)get_local_id(0))
+#define GS_GRID_THREADS_U32() ((uint)get_num_groups(0) * (uint)get_local_size(0))
+/* int + int with two's-complement wrap, from defined unsigned arithmetic. */
+#define GS_INT_ADD_WRAP(x, y) ((int)((uint)(x) + (uint)(y)))
+#define GS_ATOMIC_INC(p) atomic_inc(p)
+#define GS_FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))

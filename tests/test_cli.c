@@ -21,6 +21,9 @@
 
 static const char *binary;
 static char tmpdir[256];
+/* Input files for `gridstride check`, in a folder of their own. */
+static char indir[256], empty_src[300], binary_src[300], text_src[300], helper_src[300],
+    int_n_src[300], broken_src[300];
 
 struct result {
     int code;
@@ -179,6 +182,24 @@ BAD(bandwidth_bytes_malformed, "not a size", "bandwidth", "--backend", "host", "
 BAD(bandwidth_too_few_reps, "--reps", "bandwidth", "--backend", "host", "--reps", "2")
 BAD(table_option_in_bandwidth, "belong to the table", "bandwidth", "--backend", "host", "--sizes", "1")
 BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10")
+BAD(check_missing_file, "cannot read /nonexistent/solve.cu", "check", "/nonexistent/solve.cu")
+BAD(check_empty_file, "is empty", "check", empty_src)
+BAD(check_binary_file, "is not source text", "check", binary_src)
+BAD(check_wrong_extension, "unknown extension '.txt'", "check", text_src)
+BAD(check_directory, "is a directory", "check", indir)
+BAD(check_without_file, "check needs a FILE", "check", "--backend", "host")
+BAD(check_bad_entry_name, "is not a kernel name", "check", helper_src, "--entry", "1x")
+BAD(check_entry_not_a_kernel, "'add' is not a kernel", "check", helper_src, "--backend", "host",
+    "--entry", "add")
+BAD(check_entry_missing, "has no kernel named 'nothere'", "check", helper_src, "--backend", "host",
+    "--entry", "nothere")
+BAD(check_wrong_parameters, "does not take the contract's parameters", "check", int_n_src,
+    "--backend", "host")
+BAD(check_arch_without_compile_only, "--arch goes with --compile-only", "check", helper_src,
+    "--arch", "sm_90")
+BAD(check_option_of_table, "--kernels does not apply to 'gridstride check'", "check", helper_src,
+    "--kernels", "chunked")
+BAD(entry_outside_check, "--entry belongs to 'gridstride check'", "--entry", "solve")
 
 static void unwritable_output(void **state)
 {
@@ -256,6 +277,38 @@ static void help_and_version_exit_zero(void **state)
     free(r);
 }
 
+/* A file that does not compile: the compiler's own messages, pointing at
+ * the file's line 3, then one line saying so; exit 2 and no report. */
+static void check_compile_error_shows_the_log(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    char needle[320];
+    const char *args[] = {"check", broken_src, "--backend", "host", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 2);
+    assert_string_equal(r->out, "");
+    snprintf(needle, sizeof needle, "%s:3:", broken_src);
+    if (!strstr(r->err, needle) || !strstr(r->err, "does not compile"))
+        fail_msg("expected the compiler's message at %s; stderr:\n%s", needle, r->err);
+    free(r);
+}
+
+static void check_help_names_the_contract(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"check", "--help", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "usage: gridstride check FILE"));
+    assert_non_null(strstr(r->out, "__global__ void solve(const float *a, const float *b, float *out, size_t n)"));
+    assert_non_null(strstr(r->out, "__global float *out, ulong n)"));
+    assert_non_null(strstr(r->out, "--entry"));
+    assert_null(strstr(r->out, "--kernels"));
+    free(r);
+}
+
 static void t4_grid_table_matches_seed_002(void **state)
 {
     (void)state;
@@ -282,6 +335,47 @@ static void list_shows_backends_and_grids(void **state)
     free(r);
 }
 
+static int write_input(char *path, const char *name, const char *text, size_t len)
+{
+    snprintf(path, 300, "%s/%s", indir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    const size_t w = fwrite(text, 1, len, f);
+    return fclose(f) == 0 && w == len ? 0 : -1;
+}
+
+#define KERNEL_HEAD "GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, "
+
+static int make_inputs(void)
+{
+    static const char binary_text[] = {'\x7f', 'E', 'L', 'F', 2, 1, 1, 0, 0, 0};
+    static const char helper[] =
+        "static float add(float x, float y) { return x + y; }\n" KERNEL_HEAD
+        "GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
+        "{ for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_GRID_THREADS()) out[i] = add(a[i], b[i]); }\n";
+    static const char int_n[] = KERNEL_HEAD "GS_GLOBAL const float *b, GS_GLOBAL float *out, int n)\n"
+                                "{ (void)a; (void)b; (void)out; (void)n; }\n";
+    static const char broken[] = KERNEL_HEAD "GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
+                                 "{\n    out[0] = a[0] + c[0];\n}\n";
+    snprintf(indir, sizeof indir, "/tmp/gs_test_cli_in.XXXXXX");
+    if (!mkdtemp(indir))
+        return -1;
+    return write_input(empty_src, "empty.cl", "", 0) | write_input(binary_src, "binary.cu", binary_text, sizeof binary_text) |
+           write_input(text_src, "notes.txt", "solve\n", 6) |
+           write_input(helper_src, "helper.gs", helper, strlen(helper)) |
+           write_input(int_n_src, "int_n.gs", int_n, strlen(int_n)) |
+           write_input(broken_src, "broken.gs", broken, strlen(broken));
+}
+
+static void remove_inputs(void)
+{
+    const char *files[] = {empty_src, binary_src, text_src, helper_src, int_n_src, broken_src};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i)
+        unlink(files[i]);
+    rmdir(indir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -290,8 +384,8 @@ int main(int argc, char **argv)
     }
     binary = argv[1];
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gs_test_cli.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!mkdtemp(tmpdir) || make_inputs() != 0) {
+        perror("test inputs");
         return 2;
     }
     const struct CMUnitTest tests[] = {
@@ -323,10 +417,26 @@ int main(int argc, char **argv)
         cmocka_unit_test(output_file_is_written_whole),
         cmocka_unit_test(interrupted_run_leaves_no_file),
         cmocka_unit_test(help_and_version_exit_zero),
+        cmocka_unit_test(check_missing_file),
+        cmocka_unit_test(check_empty_file),
+        cmocka_unit_test(check_binary_file),
+        cmocka_unit_test(check_wrong_extension),
+        cmocka_unit_test(check_directory),
+        cmocka_unit_test(check_without_file),
+        cmocka_unit_test(check_bad_entry_name),
+        cmocka_unit_test(check_entry_not_a_kernel),
+        cmocka_unit_test(check_entry_missing),
+        cmocka_unit_test(check_wrong_parameters),
+        cmocka_unit_test(check_arch_without_compile_only),
+        cmocka_unit_test(check_option_of_table),
+        cmocka_unit_test(entry_outside_check),
+        cmocka_unit_test(check_compile_error_shows_the_log),
+        cmocka_unit_test(check_help_names_the_contract),
         cmocka_unit_test(t4_grid_table_matches_seed_002),
         cmocka_unit_test(list_shows_backends_and_grids),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(tmpdir);
+    remove_inputs();
     return failed;
 }

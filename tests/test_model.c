@@ -269,6 +269,78 @@ static void endless_launch_is_predicted_not_launched(void **state)
     assert_int_equal(p.wrong, 5);
 }
 
+/* The pitfalls' per-element counts, against a walk over the threads that
+ * could write element i, at the sizes where each trap bites. */
+static uint64_t writers_stepping(uint64_t i, uint64_t T, uint64_t s)
+{
+    uint64_t w = 0; /* threads t = i, i - s, i - 2s, ... that exist (t < T) */
+    for (uint64_t t = i;; t -= s) {
+        w += t < T;
+        if (t < s)
+            break;
+    }
+    return w;
+}
+
+static void pitfall_counts_match_a_walk_over_the_threads(void **state)
+{
+    (void)state;
+    const uint64_t T = (1ull << 32) + (1ull << 30), s = 1ull << 30;
+    struct gs_launch l = launch_of(GS_K_ADD_STRIDE32, T, T / 256, 256);
+    const uint64_t probes[] = {0, 1, s - 1, s, 3 * s + 7, (1ull << 32) - 1, (1ull << 32), T - 1};
+    for (size_t k = 0; k < sizeof probes / sizeof probes[0]; ++k)
+        assert_int_equal(gs_model_count(&l, 64, probes[k]), writers_stepping(probes[k], T, s));
+    assert_int_equal(gs_model_count(&l, 64, T - 1), 5);
+
+    /* the 32-bit index at T = 2^32 + 256: threads i and i + 2^32 */
+    l = launch_of(GS_K_ADD_INDEX32, (1ull << 32) + 5, 16777217, 256);
+    assert_int_equal(gs_model_count(&l, 64, 0), 2);
+    assert_int_equal(gs_model_count(&l, 64, 255), 2);
+    assert_int_equal(gs_model_count(&l, 64, 256), 1);
+    assert_int_equal(gs_model_count(&l, 64, (1ull << 32) - 1), 1);
+    assert_int_equal(gs_model_count(&l, 64, 1ull << 32), 0);
+
+    /* the int loop stops at 2^31 */
+    l = launch_of(GS_K_ADD_INT_LOOP, (1ull << 31) + 5, 1056, 256);
+    assert_int_equal(gs_model_count(&l, 64, (1ull << 31) - 1), 1);
+    assert_int_equal(gs_model_count(&l, 64, 1ull << 31), 0);
+    struct gs_prediction p;
+    struct gs_device gpu = fake_gpu(64);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_WRONG);
+    assert_int_equal(p.first_wrong, 1ull << 31);
+    assert_int_equal(p.wrong, 5);
+
+    /* the block stride: every block b <= i / B */
+    l = launch_of(GS_K_ADD_BLOCK_STRIDE, 4194304, 1056, 256);
+    for (uint64_t i = 0; i < 4194304; i += 4099) {
+        uint64_t w = 0;
+        for (uint64_t b = 0; b < 1056; ++b)
+            w += b * 256 <= i;
+        assert_int_equal(gs_model_count(&l, 64, i), w);
+    }
+    /* a wrapped grid-stride prelude over-covers like the missing cast */
+    l = launch_of(GS_K_ADD_GS, T, T / 256, 256);
+    assert_int_equal(gs_model_count(&l, 32, T - 1), 5);
+    assert_int_equal(gs_model_count(&l, 64, T - 1), 1);
+}
+
+/* Seed 001's signed form writes before the buffer once n + T passes 2^31:
+ * predicted, never launched. Below that it is an ordinary loop. */
+static void signed_int_loop_is_never_launched_past_2_31(void **state)
+{
+    (void)state;
+    struct gs_device gpu = fake_gpu(64);
+    struct gs_prediction p;
+    struct gs_launch l = launch_of(GS_K_ADD_INT_LOOP_SIGNED, (1ull << 31) + 5, 1056, 256);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+    assert_non_null(strstr(p.why, "before the buffer"));
+    l = launch_of(GS_K_ADD_INT_LOOP_SIGNED, 1000000, 1056, 256);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+}
+
 static void refused_launch_must_leave_output_untouched(void **state)
 {
     (void)state;
@@ -298,6 +370,8 @@ int main(void)
         cmocka_unit_test(stride_wraps_only_in_32_bits),
         cmocka_unit_test(backends_t_width),
         cmocka_unit_test(endless_launch_is_predicted_not_launched),
+        cmocka_unit_test(pitfall_counts_match_a_walk_over_the_threads),
+        cmocka_unit_test(signed_int_loop_is_never_launched_past_2_31),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
