@@ -1,5 +1,13 @@
 # Helpers shared by every folder of the project.
 
+# A library on the link line that nothing uses is not a dependency: CUDA::nvrtc
+# brings the driver stub (libcuda.so), and a program that needs libcuda.so.1
+# cannot start, and skip CUDA, where no driver is installed. Debian's GCC
+# passes --as-needed by default, but not with -fsanitize, nor do all distros.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_link_options(LINKER:--as-needed)
+endif()
+
 # Sanitizers for the C code and every executable (the ci-sanitize preset):
 # a comma list as -fsanitize takes it, e.g. address,undefined.
 set(GS_SANITIZE "" CACHE STRING "Sanitizers, e.g. address,undefined (empty: none)")
