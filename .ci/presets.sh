@@ -18,6 +18,9 @@ if ! command -v help2man >/dev/null 2>&1; then
   fi
 fi
 
+echo "== every source file carries its SPDX licence line"
+scripts/spdx-headers.sh --check
+
 echo "== cmake --preset ci (GS_WERROR=ON), build, ctest --preset ci"
 cmake --preset ci
 cmake --build --preset ci -j "$jobs"
