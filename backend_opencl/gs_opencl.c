@@ -1423,7 +1423,8 @@ static int user_compile_program(struct ocl_device *d, const struct gs_user_sourc
                                 struct gs_user_kernel *k, struct gs_build_info *info,
                                 struct gs_err *e)
 {
-    char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_opencl_prelude : NULL);
+    const char *prelude = src->dialect == GS_DIALECT_PORTABLE ? gs_opencl_prelude : NULL;
+    char *text = gs_user_text(src, prelude);
     if (!text)
         return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
     cl_int rc = CL_SUCCESS;
@@ -1437,6 +1438,9 @@ static int user_compile_program(struct ocl_device *d, const struct gs_user_sourc
              d->build_options);
     rc = clBuildProgram(k->program, 1, &d->id, d->build_options, NULL, NULL);
     info->log = user_build_log(d, k->program);
+    /* NVIDIA's compiler ignores #line and says "<kernel>:13:25". */
+    if (info->log)
+        info->log = gs_user_map_log(info->log, "<kernel>", gs_user_text_offset(prelude), src->path);
     if (rc == CL_BUILD_PROGRAM_FAILURE)
         return gs_err_set(e, GS_BUILD, "%s does not compile as OpenCL C on %s", src->path,
                           d->base.name);

@@ -92,3 +92,39 @@ int gs_user_bad_params(const struct gs_user_source *src, int count, int bad, str
                       "the contract is %s",
                       src->path, bad + 1, src->entry, bad == 3 ? "n" : "a pointer", sig);
 }
+
+unsigned gs_user_text_offset(const char *prelude)
+{
+    unsigned lines = 2; /* the newline after the prelude, and the #line directive */
+    for (const char *c = prelude ? prelude : ""; *c; ++c)
+        lines += *c == '\n';
+    return lines;
+}
+
+char *gs_user_map_log(char *log, const char *program_name, unsigned offset, const char *path)
+{
+    const size_t name_len = strlen(program_name);
+    size_t cap = strlen(log) + 1, len = 0;
+    for (const char *p = log; (p = strstr(p, program_name)) != NULL; p += name_len)
+        cap += strlen(path) + 16;
+    char *out = malloc(cap);
+    if (!out)
+        return log;
+    for (const char *p = log; *p;) {
+        char *end = NULL;
+        unsigned long line = 0;
+        if (strncmp(p, program_name, name_len) == 0 && p[name_len] == ':' &&
+            isdigit((unsigned char)p[name_len + 1])) {
+            line = strtoul(p + name_len + 1, &end, 10);
+            if (line > offset) {
+                len += (size_t)sprintf(out + len, "%s:%lu", path, line - offset);
+                p = end;
+                continue;
+            }
+        }
+        out[len++] = *p++;
+    }
+    out[len] = '\0';
+    free(log);
+    return out;
+}

@@ -23,4 +23,11 @@ int gs_user_no_entry(const struct gs_user_source *src, const char *kernels, stru
  * contract's), or parameter `bad` (0-based; -1: none) has the wrong size. */
 int gs_user_bad_params(const struct gs_user_source *src, int count, int bad, struct gs_err *e);
 
+/* Lines of gs_user_text() before the user's first line. */
+unsigned gs_user_text_offset(const char *prelude);
+/* A compiler that ignores #line names the whole program ("<kernel>" on
+ * NVIDIA's OpenCL) with its own line numbers: rewrite program_name:L as
+ * path:(L - offset). Takes log (malloc'ed) and returns the new one. */
+char *gs_user_map_log(char *log, const char *program_name, unsigned offset, const char *path);
+
 #endif
