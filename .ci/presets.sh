@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CI, after the Quick start: what a fresh clone must also do the way users
 # and lab machines do it: configure, build and test through the presets
 # (ci: warnings as errors, JUnit; ci-sanitize: AddressSanitizer and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA backend: the backend interface on the CUDA runtime API.
  *
  * This file is C. The runtime API (cuda_runtime_api.h) is a C interface, and

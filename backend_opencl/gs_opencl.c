@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenCL backend: every platform the ICD loader knows, every device on
  * each, the kernels of kernels/gs_kernels.h built by the driver at open()
  * from the copy embed.cmake put into the library.

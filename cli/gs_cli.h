@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command line: a table of options, their parser and the help text.
  * Parsing never prints; errors come back as one line in a gs_err. */
 #ifndef GS_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride compare FILE.json...`: its options, and the command. The
  * comparison itself is core/gs_compare.c. */
 #include <string.h>

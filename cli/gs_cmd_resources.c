@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride --list --format ctest-resources`: the resource spec file for
  * `ctest --resource-spec-file`, listing every GPU any backend sees once
  * (core/gs_resource.h says how GPUs are named). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride [table]` and `gridstride --list`. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The commands of the CLI. Each returns an exit code (0, 1 or 2) and writes
  * a one-line message into e when it returns 2. */
 #ifndef GS_COMMANDS_H

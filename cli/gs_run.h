@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* When and with what this run was made: the header of results files. */
 #ifndef GS_RUN_H
 #define GS_RUN_H

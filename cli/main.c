@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
 #include <stdio.h>
 #include <string.h>

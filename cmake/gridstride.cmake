@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by every folder of the project.
 
 # A library on the link line that nothing uses is not a dependency: CUDA::nvrtc

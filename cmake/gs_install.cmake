@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Installation (cmake --install <build> [--prefix DIR]): the program, its
 # man page, and the reference results that `gridstride compare` can read.
 include(GNUInstallDirs)

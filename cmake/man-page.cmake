@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The man page, generated from `gridstride --help` and `--version` by
 # help2man, so that it says what the program says.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend interface: everything a GPU API has to provide to the suite.
  *
  * A backend is one `const struct gs_backend` of function pointers, defined in

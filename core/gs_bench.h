@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bandwidth benchmark: the same bytes moved by every variant, timed with
  * device timers, each variant verified before it is timed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of the bandwidth benchmark: text, md, csv, json and an SVG chart. */
 #include <math.h>
 #include <stdio.h>

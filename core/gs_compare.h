@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride compare`: results files (gs_results.h) from any machine and
  * any version of the suite that writes the same schema, side by side.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_json_read.h"
 
 #include <errno.h>

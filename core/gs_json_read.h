@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small, strict JSON reader (RFC 8259) for the suite's own results files.
  *
  * It builds a tree of nodes and refuses anything that is not JSON: trailing

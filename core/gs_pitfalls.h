@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pitfalls: the traps of the course's pages (seed 001's "dirty detail",
  * seed 002's "Pitfalls"), each a kernel of kernels/gs_pitfalls.h run where it
  * bites, predicted exactly, launched where that is safe, and verified

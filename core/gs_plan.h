@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a run covers: the sizes and launch shapes of seed 002, and the
  * parsers for the user's own (--sizes, --shape). */
 #ifndef GS_PLAN_H

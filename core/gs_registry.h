@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The compiled-in backends, in the order CMake registered them. The table is
  * generated from the gs_add_backend() calls (cmake/gridstride.cmake). */
 #ifndef GS_REGISTRY_H

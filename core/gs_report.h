@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of the correctness table: text (the seed's table, side by side per
  * backend), Markdown, CSV and JSON. Every format carries each device's
  * metadata: backend, API and driver version, device name, compute units,

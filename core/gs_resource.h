@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CTest resource allocation for GPU tests (ctest --resource-spec-file).
  *
  * Every GPU is one resource of type "gpus" with one slot, named after its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every results file (the JSON of the table and of bandwidth) starts
  * with, so that `gridstride compare` can read files from other machines and
  * other versions of the suite. README.md, "Results files", documents it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NaN-fill verifier: the course harness of seed 002.
  *
  * Before every launch the output is poisoned with a NaN and a guard region

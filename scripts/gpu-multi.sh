@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Several GPUs of one host, recorded in OUTDIR/h200x2.md: the table and the
 # bandwidth benchmark on every GPU through CUDA and OpenCL (--device all),
 # the T4 reference against these GPUs (gridstride compare), and the test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the GPU tests print to their log: which device they ran on, why,
  * and when they started and finished, so that a `ctest -j` log shows which
  * runs shared the machine and on which GPU. */

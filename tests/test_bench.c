@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bandwidth benchmark's harness on one backend's device (ctest runs it
  * once per GPU backend: test_bench <backend>): every row verified before it
  * is timed, and timed by the device. A small size: a test of the harness,

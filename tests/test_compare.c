@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride compare`: files of other machines and versions side by side,
  * rows that differ in outcome flagged, bandwidth ratios, and every kind of
  * bad file refused in one line (exit 2) with no output file left behind. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One conformance body, run over every compiled-in backend (ctest runs it
  * once per backend: test_conformance <backend>). A backend without a usable
  * device exits with 77, which ctest reports as skipped, unless

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Several devices of one backend in one run (--device all): each gets its
  * own column group with its own G and T, and a device whose predictions
  * fail is named in the summary line. PoCL makes two CPU devices when

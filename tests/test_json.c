@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The JSON reader: what it accepts, what it refuses and where it says the
  * text went wrong; every prefix and many corruptions of a real report must
  * be answered without a crash (run it under the ci-sanitize preset). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pitfalls, run for real on one backend (ctest runs it once per
  * backend, like the conformance body): the traps that fit any machine
  * (block stride, tile loop, the y grid) predicted, launched and verified,

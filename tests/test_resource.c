@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CTest resource allocation: GPU names from PCI addresses, the spec file
  * (read back with the suite's JSON reader), and which device a GPU test
  * runs on under CTEST_RESOURCE_GROUP_0_GPUS and GRIDSTRIDE_DEVICE. */
