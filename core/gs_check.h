@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride check`: a user's kernel through the suite's own harness.
  *
  * Seed 002's exercise: the harness owns the buffers and the launch; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How the core calls a backend: small wrappers that check the ABI version and
  * NULL members, and answer GS_UNSUPPORTED rather than crash (the pattern of
  * SQLite's os.c and the Khronos ICD loader's dispatch). Nothing outside a

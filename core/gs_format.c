@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output formats every report shares, and the escaping they need. */
 #include "gs_format.h"
 

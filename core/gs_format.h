@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output formats of every report (text, Markdown, CSV, JSON), and the
  * escaping JSON and CSV need. Reports are built into a gs_str; the CLI
  * writes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pitfalls: the traps of the course's pages (the essay's "dirty detail",
  * the day-8 page's "Pitfalls"), each a kernel of kernels/gs_pitfalls.h run where it
  * bites, predicted exactly, launched where that is safe, and verified

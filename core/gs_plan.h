@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a run covers: the course's ten sizes and four launch shapes, and the
  * parsers for the user's own (--sizes, --shape). */
 #ifndef GS_PLAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of the correctness table: text (the seed's table, side by side per
  * backend), Markdown, CSV and JSON. Every format carries each device's
  * metadata: backend, API and driver version, device name, compute units,
@@ -14,6 +15,8 @@ struct gs_report_in {
     const struct gs_plan *plan;
     const char *version; /* gridstride's version */
     const char *command; /* the command line, recorded in the report */
+    const char *date;    /* UTC, ISO 8601; JSON only (gs_results.h) */
+    const char *toolkit; /* what the suite was built with; JSON only */
 };
 
 void gs_report_table(const struct gs_report_in *in, enum gs_format f, struct gs_str *out);

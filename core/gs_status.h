@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status codes and the error context every library call fills.
  *
  * One X-macro list gives the enum, the names and the default messages, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NaN-fill verifier: the harness the course describes.
  *
  * Before every launch the output is poisoned with a NaN and a guard region

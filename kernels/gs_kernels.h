@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every kernel of the suite, written once.
  *
  * This file is compiled three ways: as plain C by the host backend

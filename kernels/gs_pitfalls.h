@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The traps the course warns about, each a kernel written once with the
  * macros of the preludes, so that the same trap runs through every API. The
  * model (core/gs_model.c) predicts each one exactly, element by element;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CONTRIBUTING.md's walk, followed on a copy of the source tree: copy the
 # template backend (tests/stub_backend/) to backend_demo/, rename it, add the
 # one add_subdirectory() line, build, and run the new backend through
