@@ -35,6 +35,8 @@ cmake --build build -j "$(nproc 2>/dev/null || echo 2)" > build.log
 ./build/gridstride --list --backend demo
 ./build/gridstride --backend demo --sizes 0,611,4097 --grid 4 > table.txt
 grep -q "agree with the reference" table.txt
-ctest --test-dir build -R '^(conformance|pitfalls)_demo$' --output-on-failure
-ctest --test-dir build -R '^(conformance|pitfalls)_demo$' 2>&1 | grep -q "100% tests passed, 0 tests failed out of 2"
+ctest --test-dir build -R '^(conformance|pitfalls)_demo$' --output-on-failure > ctest.log 2>&1 ||
+  { cat ctest.log; exit 1; }
+cat ctest.log
+grep -q "100% tests passed, 0 tests failed out of 2" ctest.log
 echo "== the walk holds: backend_demo built from the template and passed the conformance body"
