@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA backend: the backend interface on the CUDA runtime API.
  *
  * This file is C. The runtime API (cuda_runtime_api.h) is a C interface, and
@@ -47,10 +48,16 @@ static const void *cuda_symbol(enum gs_kernel_id k, enum gs_build build)
     return tables[build][k];
 }
 
-struct gs_buf {
+/* The backend's buffer: the core's record first (size, list), then ours. */
+struct cuda_buf {
+    struct gs_buf base;
     void *ptr;
-    uint64_t bytes; /* as asked for, which may be 0 */
 };
+
+static void *ptr_of(const struct gs_buf *b)
+{
+    return b ? ((const struct cuda_buf *)b)->ptr : NULL;
+}
 
 struct cuda_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
@@ -109,13 +116,6 @@ static int cuda_status(cudaError_t rc)
     }
 }
 
-/* __FILE__ is the absolute path CMake compiled; report it from the folder. */
-static const char *cuda_short_path(const char *file)
-{
-    const char *p = strstr(file, "backend_cuda/");
-    return p ? p : file;
-}
-
 static int cuda_check(cudaError_t rc, const char *call, const char *file, int line,
                       struct gs_err *e)
 {
@@ -125,11 +125,13 @@ static int cuda_check(cudaError_t rc, const char *call, const char *file, int li
      * reported here once and not again by whoever calls cudaGetLastError
      * next. A sticky error survives the reset, which is the point of it. */
     (void)cudaGetLastError();
-    return gs_err_set(e, cuda_status(rc), "%s at %s:%d: %s: %s%s", call, cuda_short_path(file),
-                      line, cudaGetErrorName(rc), cudaGetErrorString(rc),
-                      cuda_is_sticky(rc) ? " (sticky: the CUDA context is lost; every later "
-                                           "CUDA call fails until the process restarts)"
-                                         : "");
+    char message[320];
+    snprintf(message, sizeof message, "%s%s", cudaGetErrorString(rc),
+             cuda_is_sticky(rc) ? " (sticky: the CUDA context is lost; every later CUDA call "
+                                  "fails until the process restarts)"
+                                : "");
+    return gs_api_error(e, cuda_status(rc), call, file, line, cudaGetErrorName(rc), (long)rc,
+                        message);
 }
 
 /* Every CUDA call goes through this: GS_OK, or the call's text, file:line and
@@ -210,8 +212,6 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
         return s;
     struct gs_device *g = &d->base;
     d->ordinal = ordinal;
-    g->backend = &gs_backend_cuda;
-    g->index = ordinal;
     snprintf(g->id, sizeof g->id, "%d", ordinal);
     gs_strlcpy(g->name, p.name, sizeof g->name);
     gs_strlcpy(g->platform, "CUDA", sizeof g->platform);
@@ -219,6 +219,9 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
     gs_strlcpy(g->driver_version, driver_version, sizeof g->driver_version);
     snprintf(g->arch, sizeof g->arch, "compute capability %d.%d", p.major, p.minor);
     g->is_gpu = 1;
+    /* The PCI function is always 0 for a CUDA device. */
+    snprintf(g->pci, sizeof g->pci, "%04x:%02x:%02x.0", (unsigned)p.pciDomainID,
+             (unsigned)p.pciBusID, (unsigned)p.pciDeviceID);
     g->compute_units = p.multiProcessorCount > 0 ? (unsigned)p.multiProcessorCount : 0u;
     /* A 1-D block is bounded by both limits; they are equal on every GPU
      * so far (1024), but the smaller one is the rule. */
@@ -260,9 +263,8 @@ static void cuda_versions(char *api, size_t api_size, char *driver, size_t drive
         snprintf(driver, driver_size, "CUDA driver API %s", drvs);
 }
 
-static void cuda_release(struct gs_device **devs, int count);
 
-static int cuda_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+static int cuda_open(struct gs_device_list *list, char *notice, unsigned notice_size,
                      struct gs_err *e)
 {
     if (notice_size)
@@ -283,43 +285,23 @@ static int cuda_open(struct gs_device ***devs, int *count, char *notice, unsigne
 
     char api[128], driver[64];
     cuda_versions(api, sizeof api, driver, sizeof driver);
-    struct gs_device **list = calloc((size_t)n, sizeof *list);
-    if (!list)
-        return gs_err_set(e, GS_NOMEM, "cuda: out of memory listing %d devices", n);
-    int made = 0, s = GS_OK;
-    for (; made < n; ++made) {
-        struct cuda_device *d = calloc(1, sizeof *d);
-        if (!d) {
-            s = gs_err_set(e, GS_NOMEM, "cuda: out of memory describing device %d", made);
-            goto out;
-        }
-        list[made] = &d->base;
-        s = cuda_describe(d, made, api, driver, e);
-        if (s != GS_OK) {
-            ++made; /* so that release() frees it */
-            goto out;
-        }
+    for (int ordinal = 0; ordinal < n; ++ordinal) {
+        struct cuda_device *d = (struct cuda_device *)gs_device_list_add(list, e);
+        int st = d ? cuda_describe(d, ordinal, api, driver, e) : e->status;
+        if (st != GS_OK)
+            return st;
     }
-    *devs = list;
-    *count = n;
     return GS_OK;
-out:
-    cuda_release(list, made);
-    return s;
 }
 
-static void cuda_release(struct gs_device **devs, int count)
+static void cuda_release(struct gs_device *dev)
 {
-    for (int i = 0; i < count; ++i) {
-        struct cuda_device *d = (struct cuda_device *)devs[i];
-        if (d && d->ready && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK) {
-            (void)CUDA_CHECK(NULL, cudaEventDestroy(d->stop));
-            (void)CUDA_CHECK(NULL, cudaEventDestroy(d->start));
-            (void)CUDA_CHECK(NULL, cudaStreamDestroy(d->stream));
-        }
-        free(d);
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (d->ready && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK) {
+        (void)CUDA_CHECK(NULL, cudaEventDestroy(d->stop));
+        (void)CUDA_CHECK(NULL, cudaEventDestroy(d->start));
+        (void)CUDA_CHECK(NULL, cudaStreamDestroy(d->stream));
     }
-    free(devs);
 }
 
 /* ---- per-device state -------------------------------------------------- */
@@ -369,13 +351,6 @@ static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, enum gs_
     return s;
 }
 
-static int cuda_kernel_valid(enum gs_kernel_id k, struct gs_err *e)
-{
-    if ((int)k < 0 || k >= GS_KERNEL_COUNT)
-        return gs_err_set(e, GS_USAGE, "cuda: unknown kernel %d", (int)k);
-    return GS_OK;
-}
-
 /* ---- occupancy and launch rules ---------------------------------------- */
 
 static int cuda_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
@@ -383,9 +358,7 @@ static int cuda_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
                                 struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    int s = cuda_kernel_valid(kernel, e);
-    if (s != GS_OK)
-        return s;
+    int s;
     if (block == 0 || block > dev->max_block)
         return gs_err_set(e, GS_USAGE, "cuda: block of %u threads is outside 1..%u", block,
                           dev->max_block);
@@ -442,24 +415,16 @@ static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_lau
 
 /* ---- buffers ----------------------------------------------------------- */
 
-static int cuda_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
-                      struct gs_err *e)
+static int cuda_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
     int s = cuda_prepare(d, e);
     if (s != GS_OK)
         return s;
-    struct gs_buf *b = calloc(1, sizeof *b);
-    if (!b)
-        return gs_err_set(e, GS_NOMEM, "cuda: out of host memory for a buffer handle");
-    s = CUDA_CHECK(e, cudaMalloc(&b->ptr, bytes ? (size_t)bytes : CUDA_MIN_ALLOC));
-    if (s != GS_OK) {
-        free(b);
-        return s;
-    }
-    b->bytes = bytes;
-    *buf = b;
-    return GS_OK;
+    /* cudaMalloc of 0 bytes succeeds with a NULL pointer: an empty buffer
+     * still gets a real allocation. */
+    return CUDA_CHECK(e, cudaMalloc(&((struct cuda_buf *)buf)->ptr,
+                                    buf->bytes ? (size_t)buf->bytes : CUDA_MIN_ALLOC));
 }
 
 /* write and read go through our stream and wait for it, so they are ordered
@@ -475,34 +440,18 @@ static int cuda_transfer(struct cuda_device *d, void *dst, const void *src, uint
     return s;
 }
 
-static int cuda_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes,
-                      const char *what, struct gs_err *e)
-{
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return gs_err_set(e, GS_USAGE, "cuda: %s of %llu bytes at %llu outside a %llu-byte buffer",
-                          what, (unsigned long long)bytes, (unsigned long long)offset,
-                          (unsigned long long)buf->bytes);
-    return GS_OK;
-}
-
 static int cuda_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                       const void *src, uint64_t bytes, struct gs_err *e)
 {
-    int s = cuda_range(buf, offset, bytes, "write", e);
-    if (s != GS_OK || bytes == 0)
-        return s;
-    return cuda_transfer((struct cuda_device *)dev, (char *)buf->ptr + offset, src, bytes,
+    return cuda_transfer((struct cuda_device *)dev, (char *)ptr_of(buf) + offset, src, bytes,
                          cudaMemcpyHostToDevice, e);
 }
 
 static int cuda_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
                      uint64_t bytes, struct gs_err *e)
 {
-    int s = cuda_range(buf, offset, bytes, "read", e);
-    if (s != GS_OK || bytes == 0)
-        return s;
-    return cuda_transfer((struct cuda_device *)dev, dst, (const char *)buf->ptr + offset, bytes,
-                         cudaMemcpyDeviceToHost, e);
+    return cuda_transfer((struct cuda_device *)dev, dst, (const char *)ptr_of(buf) + offset,
+                         bytes, cudaMemcpyDeviceToHost, e);
 }
 
 /* The runtime API sets bytes only (cudaMemset); a 32-bit pattern needs the
@@ -533,19 +482,16 @@ static int cuda_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offse
 {
     struct cuda_device *d = (struct cuda_device *)dev;
     cuda_memset_d32_fn fn = NULL;
-    int s = cuda_range(buf, offset, bytes, "fill", e);
-    if (s == GS_OK)
-        s = cuda_prepare(d, e);
+    int s = cuda_prepare(d, e);
     if (s == GS_OK)
         s = cuda_memset_d32(&fn, e);
     if (s != GS_OK)
         return s;
-    const int rc = fn((unsigned long long)(uintptr_t)buf->ptr + offset, pattern,
+    const int rc = fn((unsigned long long)(uintptr_t)ptr_of(buf) + offset, pattern,
                       (size_t)(bytes / 4), d->stream);
     if (rc != 0)
-        return gs_err_set(e, GS_API, "cuMemsetD32Async(%llu words) at %s:%d: CUresult %d",
-                          (unsigned long long)(bytes / 4), cuda_short_path(__FILE__), __LINE__,
-                          rc);
+        return gs_api_error(e, GS_API, "cuMemsetD32Async(dst, pattern, count, stream)", __FILE__,
+                            __LINE__, "CUresult", rc, "the driver's 32-bit fill failed");
     return CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
 }
 
@@ -579,26 +525,13 @@ static int cuda_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_
 static void cuda_free(struct gs_device *dev, struct gs_buf *buf)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    if (!buf)
-        return;
     /* Nowhere to report a failure; after a sticky error this fails and the
      * memory goes with the context. */
     if (CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK)
-        (void)CUDA_CHECK(NULL, cudaFree(buf->ptr));
-    free(buf);
+        (void)CUDA_CHECK(NULL, cudaFree(ptr_of(buf)));
 }
 
 /* ---- launch and copy --------------------------------------------------- */
-
-static void cuda_refusal(struct gs_launch_result *r, long code, const char *name,
-                         const char *message)
-{
-    r->accepted = 0;
-    r->api_code = code;
-    r->ms = 0.0;
-    gs_strlcpy(r->api_error, name, sizeof r->api_error);
-    gs_strlcpy(r->api_message, message, sizeof r->api_message);
-}
 
 /* Shapes that cudaLaunchKernel cannot even be asked for: a ragged global
  * size, or a count that does not fit dim3's unsigned int (it would be
@@ -611,7 +544,7 @@ static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result
                  (unsigned long long)l->grid, (unsigned long long)l->block);
     else if (!cuda_ragged(l, msg, sizeof msg))
         return 0;
-    cuda_refusal(r, -1, "not expressible in CUDA", msg);
+    gs_refusal(r, -1, "not expressible in CUDA", "%s", msg);
     return 1;
 }
 
@@ -628,7 +561,7 @@ static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result
 static int cuda_refused(struct cuda_device *d, cudaError_t rc, struct gs_launch_result *r,
                         struct gs_err *e)
 {
-    cuda_refusal(r, (long)rc, cudaGetErrorName(rc), cudaGetErrorString(rc));
+    gs_refusal(r, (long)rc, cudaGetErrorName(rc), "%s", cudaGetErrorString(rc));
     if (cuda_is_sticky(rc))
         return cuda_check(rc, "cudaLaunchKernel(kernel, grid, block, args, 0, stream)", __FILE__,
                           __LINE__, e);
@@ -640,9 +573,7 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
                        struct gs_launch_result *r, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    int s = cuda_kernel_valid(l->kernel, e);
-    if (s != GS_OK)
-        return s;
+    int s;
     memset(r, 0, sizeof *r);
     if (cuda_inexpressible(l, r))
         return GS_OK;
@@ -652,9 +583,7 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
     if (s != GS_OK)
         return s;
 
-    void *a = l->a ? l->a->ptr : NULL;
-    void *b = l->b ? l->b->ptr : NULL;
-    void *out = l->out ? l->out->ptr : NULL;
+    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
     unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
     void *args[] = {&a, &b, &out, &n, &param};
     dim3 grid = {(unsigned)l->grid, l->grid_y ? (unsigned)l->grid_y : 1u, 1u};
@@ -685,15 +614,12 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return gs_err_set(e, GS_USAGE, "cuda: copy of %llu bytes exceeds a buffer",
-                          (unsigned long long)bytes);
     float t = 0.0f;
     int s = cuda_prepare(d, e);
     if (s == GS_OK)
         s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream));
     if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemcpyAsync(dst->ptr, src->ptr, (size_t)bytes,
+        s = CUDA_CHECK(e, cudaMemcpyAsync(ptr_of(dst), ptr_of(src), (size_t)bytes,
                                           cudaMemcpyDeviceToDevice, d->stream));
     if (s == GS_OK)
         s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream));
@@ -952,7 +878,7 @@ static int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
     int s = cuda_prepare(d, e);
     if (s != GS_OK)
         return s;
-    void *a = l->a->ptr, *b = l->b->ptr, *out = l->out->ptr;
+    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
     unsigned long long n = l->n; /* size_t on every 64-bit CUDA platform */
     void *args[] = {&a, &b, &out, &n};
     const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
@@ -975,6 +901,8 @@ const struct gs_backend gs_backend_cuda = {
     .abi = GS_BACKEND_ABI,
     .name = "cuda",
     .description = "CUDA runtime: kernels/ compiled by nvcc, launched with cudaLaunchKernel",
+    .device_size = sizeof(struct cuda_device),
+    .buffer_size = sizeof(struct cuda_buf),
     .open = cuda_open,
     .release = cuda_release,
     .blocks_per_unit = cuda_blocks_per_unit,

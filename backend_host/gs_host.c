@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host backend: the reference implementation of the backend interface,
  * and the template to copy for a new one (README.md, "Adding a backend").
  *
@@ -34,30 +35,23 @@
 #define HOST_MAX_GRID_Y 65535ull       /* CUDA's maxGridSize[1] */
 #define HOST_BLOCKS_PER_CORE 4u
 
-struct gs_buf {
-    uint64_t bytes;
+/* The backend's buffer: the core's record first (size, list), then ours. */
+struct host_buf {
+    struct gs_buf base;
     float *data;
 };
 
-struct host_device {
-    struct gs_device base; /* first member: the core holds a struct gs_device * */
-};
+static float *data_of(const struct gs_buf *b)
+{
+    return ((const struct host_buf *)b)->data;
+}
 
-extern const struct gs_backend gs_backend_host;
-
-static int host_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+static int host_open(struct gs_device_list *list, char *notice, unsigned notice_size,
                      struct gs_err *e)
 {
-    struct host_device *d = calloc(1, sizeof *d);
-    struct gs_device **list = calloc(1, sizeof *list);
-    if (!d || !list) {
-        free(d);
-        free(list);
-        return gs_err_set(e, GS_NOMEM, "host backend: out of memory");
-    }
-    struct gs_device *g = &d->base;
-    g->backend = &gs_backend_host;
-    g->index = 0;
+    struct gs_device *g = gs_device_list_add(list, e);
+    if (!g)
+        return e->status;
     gs_strlcpy(g->id, "0", sizeof g->id);
     gs_strlcpy(g->name, "host reference (sequential C)", sizeof g->name);
     gs_strlcpy(g->platform, "host", sizeof g->platform);
@@ -71,19 +65,9 @@ static int host_open(struct gs_device ***devs, int *count, char *notice, unsigne
     g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
-    list[0] = g;
-    *devs = list;
-    *count = 1;
     if (notice_size)
         notice[0] = '\0';
     return GS_OK;
-}
-
-static void host_release(struct gs_device **devs, int count)
-{
-    for (int i = 0; i < count; ++i)
-        free(devs[i]);
-    free(devs);
 }
 
 static int host_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
@@ -124,31 +108,15 @@ static int host_predicts_accept(const struct gs_device *dev, const struct gs_lau
     return rule ? answer : GS_ACCEPTS;
 }
 
-static int host_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
-                      struct gs_err *e)
+static int host_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
 {
     (void)dev;
-    struct gs_buf *b = calloc(1, sizeof *b);
     /* 64-byte alignment, like a GPU allocator, so float4 access is legal. */
-    uint64_t rounded = (bytes + 63) / 64 * 64;
-    if (b)
-        b->data = aligned_alloc(64, rounded ? rounded : 64);
-    if (!b || !b->data) {
-        free(b);
+    const uint64_t rounded = (buf->bytes + 63) / 64 * 64;
+    struct host_buf *b = (struct host_buf *)buf;
+    b->data = aligned_alloc(64, rounded ? rounded : 64);
+    if (!b->data)
         return gs_err_set(e, GS_NOMEM, "host: cannot allocate %llu bytes",
-                          (unsigned long long)bytes);
-    }
-    b->bytes = bytes;
-    *buf = b;
-    return GS_OK;
-}
-
-static int host_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes,
-                      const char *what, struct gs_err *e)
-{
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return gs_err_set(e, GS_USAGE, "host: %s of %llu bytes at %llu outside a %llu-byte buffer",
-                          what, (unsigned long long)bytes, (unsigned long long)offset,
                           (unsigned long long)buf->bytes);
     return GS_OK;
 }
@@ -157,30 +125,26 @@ static int host_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset
                       const void *src, uint64_t bytes, struct gs_err *e)
 {
     (void)dev;
-    int rc = host_range(buf, offset, bytes, "write", e);
-    if (rc == GS_OK)
-        memcpy((char *)buf->data + offset, src, bytes);
-    return rc;
+    (void)e;
+    memcpy((char *)data_of(buf) + offset, src, bytes);
+    return GS_OK;
 }
 
 static int host_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
                      uint64_t bytes, struct gs_err *e)
 {
     (void)dev;
-    int rc = host_range(buf, offset, bytes, "read", e);
-    if (rc == GS_OK)
-        memcpy(dst, (const char *)buf->data + offset, bytes);
-    return rc;
+    (void)e;
+    memcpy(dst, (const char *)data_of(buf) + offset, bytes);
+    return GS_OK;
 }
 
 static int host_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                        uint64_t bytes, uint32_t pattern, struct gs_err *e)
 {
     (void)dev;
-    int rc = host_range(buf, offset, bytes, "fill", e);
-    if (rc != GS_OK)
-        return rc;
-    uint32_t *p = (uint32_t *)((char *)buf->data + offset);
+    (void)e;
+    uint32_t *p = (uint32_t *)((char *)data_of(buf) + offset);
     for (uint64_t i = 0; i < bytes / 4; ++i)
         p[i] = pattern;
     return GS_OK;
@@ -198,10 +162,7 @@ static int host_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_
 static void host_free(struct gs_device *dev, struct gs_buf *buf)
 {
     (void)dev;
-    if (buf) {
-        free(buf->data);
-        free(buf);
-    }
+    free(data_of(buf));
 }
 
 static double now_ms(void)
@@ -214,14 +175,10 @@ static double now_ms(void)
 static int host_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                        struct gs_launch_result *r, struct gs_err *e)
 {
-    if (l->kernel < 0 || l->kernel >= GS_KERNEL_COUNT)
-        return gs_err_set(e, GS_USAGE, "host: unknown kernel %d", (int)l->kernel);
     char why[160];
+    (void)e;
     if (host_predicts_accept(dev, l, why, sizeof why) != GS_ACCEPTS) {
-        r->accepted = 0;
-        r->api_code = -1;
-        gs_strlcpy(r->api_error, "host: invalid launch", sizeof r->api_error);
-        gs_strlcpy(r->api_message, why, sizeof r->api_message);
+        gs_refusal(r, -1, "host: invalid launch", "%s", why);
         return GS_OK;
     }
     const gs_host_kernel_fn fn = gs_host_builds[gs_launch_build(l)][l->kernel];
@@ -234,7 +191,7 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
             t.block_idx = (unsigned)b;
             for (uint64_t x = 0; x < l->block; ++x) {
                 t.thread_idx = (unsigned)x;
-                fn(&t, l->a->data, l->b->data, l->out->data, l->n, l->param);
+                fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
             }
         }
     }
@@ -247,11 +204,9 @@ static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
     (void)dev;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return gs_err_set(e, GS_USAGE, "host: copy of %llu bytes exceeds a buffer",
-                          (unsigned long long)bytes);
+    (void)e;
     const double t0 = now_ms();
-    memcpy(dst->data, src->data, bytes);
+    memcpy(data_of(dst), data_of(src), bytes);
     *ms = now_ms() - t0;
     return GS_OK;
 }
@@ -495,7 +450,7 @@ static void host_user_run(const struct gs_launch *l, float *out, pid_t parent)
     for (uint64_t g = 0; g < threads; ++g) {
         t.block_idx = (unsigned)(g / l->block);
         t.thread_idx = (unsigned)(g % l->block);
-        l->user->fn(&t, l->a->data, l->b->data, out, l->n);
+        l->user->fn(&t, data_of(l->a), data_of(l->b), out, l->n);
     }
 }
 
@@ -529,7 +484,7 @@ static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
     float *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared == MAP_FAILED)
         return gs_err_set(e, GS_NOMEM, "host: cannot map %zu bytes: %s", bytes, strerror(errno));
-    memcpy(shared, l->out->data, (size_t)l->out->bytes);
+    memcpy(shared, data_of(l->out), (size_t)l->out->bytes);
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
@@ -539,7 +494,7 @@ static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
     int st = pid < 0 ? gs_err_set(e, GS_API, "host: fork: %s", strerror(errno))
                      : host_user_wait(pid, e);
     if (st == GS_OK) {
-        memcpy(l->out->data, shared, (size_t)l->out->bytes);
+        memcpy(data_of(l->out), shared, (size_t)l->out->bytes);
         r->accepted = 1;
     }
     munmap(shared, bytes);
@@ -550,8 +505,9 @@ const struct gs_backend gs_backend_host = {
     .abi = GS_BACKEND_ABI,
     .name = "host",
     .description = "plain C reference: runs kernels/ on the CPU, one thread at a time",
+    .device_size = sizeof(struct gs_device),
+    .buffer_size = sizeof(struct host_buf),
     .open = host_open,
-    .release = host_release,
     .blocks_per_unit = host_blocks_per_unit,
     .predicts_accept = host_predicts_accept,
     .alloc = host_alloc,

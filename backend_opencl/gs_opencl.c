@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenCL backend: every platform the ICD loader knows, every device on
  * each, the kernels of kernels/gs_kernels.h built by the driver at open()
  * from the copy embed.cmake put into the library.
@@ -40,6 +41,17 @@
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+/* cl_khr_pci_bus_info and NVIDIA's PCI queries, in case cl_ext.h predates them. */
+#ifndef CL_DEVICE_PCI_BUS_INFO_KHR
+#define CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+#endif
+#ifndef CL_DEVICE_PCI_BUS_ID_NV
+#define CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#endif
+#ifndef CL_DEVICE_PCI_DOMAIN_ID_NV
+#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
 #endif
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
@@ -158,12 +170,6 @@ static void call_text(const char *text, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)len, start);
 }
 
-static const char *short_path(const char *file)
-{
-    const char *p = strstr(file, "backend_opencl/");
-    return p ? p : file;
-}
-
 static int ocl_check(cl_int code, const char *text, const char *file, int line,
                      struct gs_err *e)
 {
@@ -175,8 +181,7 @@ static int ocl_check(cl_int code, const char *text, const char *file, int line,
     const int status = (code == CL_OUT_OF_HOST_MEMORY || code == CL_MEM_OBJECT_ALLOCATION_FAILURE)
                            ? GS_NOMEM
                            : GS_API;
-    return gs_err_set(e, status, "%s at %s:%d: %s (%d): %s", call, short_path(file), line,
-                      err->name, (int)code, err->text);
+    return gs_api_error(e, status, call, file, line, err->name, (long)code, err->text);
 }
 
 /* Every cl* call goes through this: GS_OK, or the call, file:line and the
@@ -186,11 +191,16 @@ static int ocl_check(cl_int code, const char *text, const char *file, int line,
 
 /* ---- Devices and buffers ------------------------------------------------- */
 
-struct gs_buf {
-    cl_mem mem;
-    uint64_t bytes;              /* as asked for; the cl_mem may be larger */
-    struct gs_buf *prev, *next;  /* the device's live buffers, freed by release() */
+/* The backend's buffer: the core's record first (size, list), then ours. */
+struct ocl_buf {
+    struct gs_buf base;
+    cl_mem mem; /* at least 4 bytes: clCreateBuffer refuses 0 */
 };
+
+static cl_mem mem_of(const struct gs_buf *b)
+{
+    return b ? ((const struct ocl_buf *)b)->mem : NULL;
+}
 
 struct ocl_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
@@ -217,7 +227,6 @@ struct ocl_device {
     const char *build_options; /* "" or "-cl-std=CL2.0" / "-cl-std=CL3.0" */
     int ragged;              /* non-uniform work-groups enabled for the built program */
     char uniform_why[96];    /* when not: why not */
-    struct gs_buf *buffers;
 };
 
 static const char *const ocl_kernel_names[GS_KERNEL_COUNT] = {
@@ -320,6 +329,37 @@ static int describe_nvidia(struct ocl_device *d, struct gs_err *e)
     const size_t len = strlen(d->base.arch);
     snprintf(d->base.arch + len, sizeof d->base.arch - len, ", compute capability %u.%u",
              cc_hi, cc_lo);
+    return GS_OK;
+}
+
+/* The PCI address, so that a GPU seen through OpenCL and through CUDA is
+ * known to be one GPU (CTest resource groups). cl_khr_pci_bus_info first;
+ * else NVIDIA's attributes, whose slot id packs device << 3 | function.
+ * A device that reports neither keeps pci empty: not an error. */
+static int describe_pci(struct ocl_device *d, struct gs_err *e)
+{
+    struct { cl_uint domain, bus, device, function; } khr = {0};
+    cl_uint bus = 0, slot = 0, domain = 0;
+    int has_khr = 0;
+    int st = has_extension(d->id, "cl_khr_pci_bus_info", &has_khr, e);
+    if (st != GS_OK)
+        return st;
+    if (has_khr && clGetDeviceInfo(d->id, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof khr, &khr, NULL) ==
+                       CL_SUCCESS) {
+        snprintf(d->base.pci, sizeof d->base.pci, "%04x:%02x:%02x.%x", khr.domain, khr.bus,
+                 khr.device, khr.function);
+        return GS_OK;
+    }
+    if (!d->nv || clGetDeviceInfo(d->id, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) !=
+                      CL_SUCCESS ||
+        clGetDeviceInfo(d->id, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) != CL_SUCCESS)
+        return GS_OK;
+    /* Older drivers lack the domain query: domain 0, as on most machines. */
+    if (clGetDeviceInfo(d->id, CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+        CL_SUCCESS)
+        domain = 0;
+    snprintf(d->base.pci, sizeof d->base.pci, "%04x:%02x:%02x.%x", domain, bus, slot >> 3,
+             slot & 7u);
     return GS_OK;
 }
 
@@ -562,14 +602,10 @@ static void release_variants(struct ocl_device *d)
         clReleaseProgram(d->trace_program);
 }
 
+/* What the backend made for one device; the core frees its buffers before
+ * and the device object after. */
 static void release_device(struct ocl_device *d)
 {
-    while (d->buffers) {
-        struct gs_buf *b = d->buffers;
-        d->buffers = b->next;
-        clReleaseMemObject(b->mem);
-        free(b);
-    }
     for (int k = 0; k < GS_KERNEL_COUNT; ++k)
         if (d->kernels[k])
             clReleaseKernel(d->kernels[k]);
@@ -584,53 +620,34 @@ static void release_device(struct ocl_device *d)
         clReleaseCommandQueue(d->queue);
     if (d->context)
         clReleaseContext(d->context);
-    free(d);
 }
 
-static int open_device(cl_platform_id platform, cl_device_id id, unsigned p, unsigned i,
-                       int index, struct ocl_device **out, struct gs_err *e)
+static void ocl_release(struct gs_device *dev)
 {
-    struct ocl_device *d = calloc(1, sizeof *d);
-    if (!d)
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    d->base.backend = &gs_backend_opencl;
-    d->base.index = index;
+    release_device((struct ocl_device *)dev);
+}
+
+/* Describe and build for one device into d (zeroed by the caller). */
+static int open_device(cl_platform_id platform, cl_device_id id, unsigned p, unsigned i,
+                       struct ocl_device *d, struct gs_err *e)
+{
     snprintf(d->base.id, sizeof d->base.id, "%u:%u", p, i);
     d->platform_id = platform;
     d->id = id;
     int st;
     if ((st = describe_strings(d, e)) != GS_OK || (st = describe_limits(d, e)) != GS_OK ||
-        (st = describe_nvidia(d, e)) != GS_OK || (st = choose_build(d, e)) != GS_OK ||
-        (st = build_kernels(d, e)) != GS_OK || (st = limit_block(d, e)) != GS_OK) {
+        (st = describe_nvidia(d, e)) != GS_OK || (st = describe_pci(d, e)) != GS_OK ||
+        (st = choose_build(d, e)) != GS_OK || (st = build_kernels(d, e)) != GS_OK ||
+        (st = limit_block(d, e)) != GS_OK)
         release_device(d);
-        return st;
-    }
-    *out = d;
-    return GS_OK;
-}
-
-/* The growing list open() returns. */
-struct ocl_list {
-    struct gs_device **devs;
-    int count;
-};
-
-static int list_add(struct ocl_list *list, struct ocl_device *d, struct gs_err *e)
-{
-    struct gs_device **grown = realloc(list->devs, (size_t)(list->count + 1) * sizeof *grown);
-    if (!grown) {
-        release_device(d);
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    }
-    grown[list->count++] = &d->base;
-    list->devs = grown;
-    return GS_OK;
+    return st;
 }
 
 /* A device that cannot be opened (its compiler fails, a query it does not
  * answer) is skipped, and the first such failure is kept for the notice:
- * one broken driver must not hide the other platforms' devices. */
-static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *list,
+ * one broken driver must not hide the other platforms' devices. So each is
+ * described aside and joins the list only when it opened. */
+static int open_platform(cl_platform_id platform, unsigned p, struct gs_device_list *list,
                          struct gs_err *skipped, struct gs_err *e)
 {
     cl_uint n = 0;
@@ -641,29 +658,35 @@ static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *l
     if (st != GS_OK || n == 0)
         return st;
     cl_device_id *ids = calloc(n, sizeof *ids);
-    if (!ids)
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    st = OCL(e, clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL));
+    struct ocl_device *aside = calloc(1, sizeof *aside);
+    if (!ids || !aside)
+        st = gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    else
+        st = OCL(e, clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL));
     for (cl_uint i = 0; st == GS_OK && i < n; ++i) {
-        struct ocl_device *d = NULL;
         struct gs_err why = {0};
-        const int opened = open_device(platform, ids[i], p, i, list->count, &d, &why);
-        if (opened == GS_NOMEM)
+        memset(aside, 0, sizeof *aside);
+        const int opened = open_device(platform, ids[i], p, i, aside, &why);
+        if (opened == GS_NOMEM) {
             st = gs_err_set(e, opened, "%s", why.msg);
-        else if (opened != GS_OK && skipped->status == GS_OK)
-            gs_err_set(skipped, opened, "device %u:%u skipped: %s", p, i, why.msg);
-        else if (opened == GS_OK)
-            st = list_add(list, d, e);
+        } else if (opened != GS_OK) {
+            if (skipped->status == GS_OK)
+                gs_err_set(skipped, opened, "device %u:%u skipped: %s", p, i, why.msg);
+        } else {
+            struct gs_device *d = gs_device_list_add(list, e);
+            if (!d) {
+                release_device(aside);
+                st = e->status;
+                continue;
+            }
+            aside->base.backend = d->backend;
+            aside->base.index = d->index;
+            memcpy(d, aside, sizeof *aside);
+        }
     }
+    free(aside);
     free(ids);
     return st;
-}
-
-static void ocl_release(struct gs_device **devs, int count)
-{
-    for (int i = 0; i < count; ++i)
-        release_device((struct ocl_device *)devs[i]);
-    free(devs);
 }
 
 /* ---- The NVIDIA ICD trap ------------------------------------------------- */
@@ -742,17 +765,14 @@ static int list_platforms(cl_platform_id **ids, cl_uint *n, struct gs_err *e)
     return OCL(e, clGetPlatformIDs(*n, *ids, NULL));
 }
 
-static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+static int ocl_open(struct gs_device_list *list, char *notice, unsigned notice_size,
                     struct gs_err *e)
 {
-    struct ocl_list list = {NULL, 0};
     cl_platform_id *ids = NULL;
     cl_uint n = 0;
     char names[256];
     char local_notice[512] = "";
-    int nvidia = 0;
-    *devs = NULL;
-    *count = 0;
+    int nvidia = 0, opened = 0;
     if (notice_size)
         notice[0] = '\0';
     int st = list_platforms(&ids, &n, e);
@@ -762,10 +782,11 @@ static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned
     nvidia_notice(names, nvidia, local_notice, sizeof local_notice);
     struct gs_err skipped = {0};
     for (cl_uint p = 0; st == GS_OK && p < n; ++p)
-        st = open_platform(ids[p], p, &list, &skipped, e);
-    if (st == GS_OK && list.count == 0 && skipped.status != GS_OK)
+        st = open_platform(ids[p], p, list, &skipped, e);
+    opened = gs_device_list_count(list);
+    if (st == GS_OK && opened == 0 && skipped.status != GS_OK)
         st = gs_err_set(e, skipped.status, "%s", skipped.msg);
-    else if (st == GS_OK && list.count == 0)
+    else if (st == GS_OK && opened == 0)
         st = no_device(n, names, local_notice, e);
     if (st == GS_OK && skipped.status != GS_OK) {
         const size_t len = strlen(local_notice);
@@ -776,12 +797,7 @@ static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned
         goto out;
     if (notice_size)
         gs_strlcpy(notice, local_notice, notice_size);
-    *devs = list.devs;
-    *count = list.count;
-    list.devs = NULL;
-    list.count = 0;
 out:
-    ocl_release(list.devs, list.count);
     free(ids);
     return st;
 }
@@ -895,8 +911,11 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
     const uint64_t range =
         d->address_bits >= 64 ? UINT64_MAX : (1ull << d->address_bits) - 1;
     if (l->block == 0) {
-        gs_strlcpy(why, "a local size of 0 is no work-group size (not enqueued)", why_size);
-        return 0;
+        /* The specification gives no meaning to it (PoCL takes it as
+         * "choose one"): it is no block size, and it is not sent. */
+        gs_strlcpy(why, "a local size of 0 is undefined in OpenCL (PoCL picks its own)",
+                   why_size);
+        return GS_NOT_SENT;
     }
     if (l->global == 0) {
         if (d->version >= 21) {
@@ -956,49 +975,20 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
 
 /* ---- Buffers ------------------------------------------------------------- */
 
-static int ocl_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
-                     struct gs_err *e)
+static int ocl_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    struct gs_buf *b = calloc(1, sizeof *b);
-    if (!b)
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    /* clCreateBuffer refuses size 0; 4 bytes keep a zero-length buffer valid. */
-    const size_t size = bytes < 4 ? 4 : (size_t)bytes;
+    const size_t size = buf->bytes < 4 ? 4 : (size_t)buf->bytes;
     cl_int rc = CL_SUCCESS;
-    int st = OCL(e, (b->mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
-    if (st != GS_OK) {
-        free(b);
-        return st;
-    }
-    b->bytes = bytes;
-    b->next = d->buffers;
-    if (d->buffers)
-        d->buffers->prev = b;
-    d->buffers = b;
-    *buf = b;
-    return GS_OK;
-}
-
-static int ocl_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes,
-                     const char *what, struct gs_err *e)
-{
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return gs_err_set(e, GS_USAGE,
-                          "opencl: %s of %llu bytes at %llu outside a %llu-byte buffer", what,
-                          (unsigned long long)bytes, (unsigned long long)offset,
-                          (unsigned long long)buf->bytes);
-    return GS_OK;
+    cl_mem *mem = &((struct ocl_buf *)buf)->mem;
+    return OCL(e, (*mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
 }
 
 static int ocl_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                      const void *src, uint64_t bytes, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    int st = ocl_range(buf, offset, bytes, "write", e);
-    if (st != GS_OK || bytes == 0) /* a zero-size transfer is CL_INVALID_VALUE */
-        return st;
-    return OCL(e, clEnqueueWriteBuffer(d->queue, buf->mem, CL_TRUE, (size_t)offset,
+    return OCL(e, clEnqueueWriteBuffer(d->queue, mem_of(buf), CL_TRUE, (size_t)offset,
                                        (size_t)bytes, src, 0, NULL, NULL));
 }
 
@@ -1006,10 +996,7 @@ static int ocl_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, 
                     uint64_t bytes, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    int st = ocl_range(buf, offset, bytes, "read", e);
-    if (st != GS_OK || bytes == 0)
-        return st;
-    return OCL(e, clEnqueueReadBuffer(d->queue, buf->mem, CL_TRUE, (size_t)offset,
+    return OCL(e, clEnqueueReadBuffer(d->queue, mem_of(buf), CL_TRUE, (size_t)offset,
                                       (size_t)bytes, dst, 0, NULL, NULL));
 }
 
@@ -1029,9 +1016,7 @@ static int ocl_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset
     struct ocl_device *d = (struct ocl_device *)dev;
     const cl_ulong first = offset / 4, count = bytes / 4;
     const cl_uint value = pattern;
-    int st = ocl_range(buf, offset, bytes, "fill", e);
-    if (st == GS_OK)
-        st = helper_kernel(d, &d->fill, "gs_fill_u32", e);
+    int st = helper_kernel(d, &d->fill, "gs_fill_u32", e);
     if (st != GS_OK || count == 0)
         return st;
     /* Whole work-groups; enough of them to fill the device, no more. */
@@ -1041,7 +1026,8 @@ static int ocl_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset
     if (groups > most)
         groups = most;
     const size_t global = groups * local;
-    if ((st = OCL(e, clSetKernelArg(d->fill, 0, sizeof buf->mem, &buf->mem))) != GS_OK ||
+    const cl_mem mem = mem_of(buf);
+    if ((st = OCL(e, clSetKernelArg(d->fill, 0, sizeof mem, &mem))) != GS_OK ||
         (st = OCL(e, clSetKernelArg(d->fill, 1, sizeof first, &first))) != GS_OK ||
         (st = OCL(e, clSetKernelArg(d->fill, 2, sizeof count, &count))) != GS_OK ||
         (st = OCL(e, clSetKernelArg(d->fill, 3, sizeof value, &value))) != GS_OK ||
@@ -1100,17 +1086,8 @@ static int ocl_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_e
 
 static void ocl_free(struct gs_device *dev, struct gs_buf *buf)
 {
-    struct ocl_device *d = (struct ocl_device *)dev;
-    if (!buf)
-        return;
-    if (buf->prev)
-        buf->prev->next = buf->next;
-    else
-        d->buffers = buf->next;
-    if (buf->next)
-        buf->next->prev = buf->prev;
-    clReleaseMemObject(buf->mem);
-    free(buf);
+    (void)dev;
+    clReleaseMemObject(mem_of(buf));
 }
 
 /* ---- Launch and copy ----------------------------------------------------- */
@@ -1132,9 +1109,7 @@ static int event_ms(cl_event ev, double *ms, struct gs_err *e)
 static int set_args(cl_kernel k, const struct gs_launch *l, struct gs_err *e)
 {
     /* A NULL buffer (b of a copy kernel) is passed as a NULL __global pointer. */
-    const cl_mem a = l->a ? l->a->mem : NULL;
-    const cl_mem b = l->b ? l->b->mem : NULL;
-    const cl_mem out = l->out ? l->out->mem : NULL;
+    const cl_mem a = mem_of(l->a), b = mem_of(l->b), out = mem_of(l->out);
     const cl_ulong n = l->n, param = l->param;
     int st;
     if ((st = OCL(e, clSetKernelArg(k, 0, sizeof a, &a))) != GS_OK ||
@@ -1169,11 +1144,8 @@ static int is_refusal(cl_int rc)
 static void record_refusal(cl_int rc, size_t global, size_t local, struct gs_launch_result *r)
 {
     const struct ocl_error *err = ocl_error(rc);
-    r->accepted = 0;
-    r->api_code = rc;
-    gs_strlcpy(r->api_error, err->name, sizeof r->api_error);
-    snprintf(r->api_message, sizeof r->api_message,
-             "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global, local, err->text);
+    gs_refusal(r, rc, err->name, "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global,
+               local, err->text);
 }
 
 /* Another build of the same source (kernels/gs_kernels.h), compiled with
@@ -1236,17 +1208,6 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
     const size_t global = (size_t)l->global, local = (size_t)l->block;
     if (global != l->global || local != l->block)
         return gs_err_set(e, GS_USAGE, "opencl: launch shape exceeds the host's size_t");
-    if (local == 0) {
-        /* The specification gives no meaning to a local size of 0 (PoCL
-         * takes it as "choose one"), so it is not sent: it is no block size. */
-        r->accepted = 0;
-        r->api_code = 0;
-        gs_strlcpy(r->api_error, "not sent", sizeof r->api_error);
-        gs_strlcpy(r->api_message,
-                   "a local size of 0 is undefined in OpenCL (PoCL picks its own); not enqueued",
-                   sizeof r->api_message);
-        return GS_OK;
-    }
     cl_kernel k = NULL;
     int st = launch_kernel(d, l, &k, e);
     if (st == GS_OK)
@@ -1360,15 +1321,9 @@ static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *sr
                     uint64_t bytes, double *ms, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return gs_err_set(e, GS_USAGE, "opencl: copy of %llu bytes exceeds a buffer",
-                          (unsigned long long)bytes);
-    *ms = 0.0;
-    if (bytes == 0)
-        return GS_OK; /* a zero-size copy is CL_INVALID_VALUE */
     cl_event ev = NULL;
-    int st = OCL(e, clEnqueueCopyBuffer(d->queue, src->mem, dst->mem, 0, 0, (size_t)bytes, 0,
-                                        NULL, &ev));
+    int st = OCL(e, clEnqueueCopyBuffer(d->queue, mem_of(src), mem_of(dst), 0, 0, (size_t)bytes,
+                                        0, NULL, &ev));
     if (st == GS_OK)
         st = OCL(e, clWaitForEvents(1, &ev));
     if (st == GS_OK)
@@ -1513,7 +1468,7 @@ static int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
 {
     struct ocl_device *d = (struct ocl_device *)dev;
     const size_t global = (size_t)l->global, local = (size_t)l->block;
-    const cl_mem a = l->a->mem, b = l->b->mem, out = l->out->mem;
+    const cl_mem a = mem_of(l->a), b = mem_of(l->b), out = mem_of(l->out);
     const cl_ulong n = l->n;
     cl_kernel k = l->user->kernel;
     int st;
@@ -1541,6 +1496,8 @@ const struct gs_backend gs_backend_opencl = {
     .name = "opencl",
     .description = "OpenCL 1.2-3.0 through the ICD loader: every platform's devices, "
                    "kernels/ built by the driver at run time",
+    .device_size = sizeof(struct ocl_device),
+    .buffer_size = sizeof(struct ocl_buf),
     .open = ocl_open,
     .release = ocl_release,
     .blocks_per_unit = ocl_blocks_per_unit,

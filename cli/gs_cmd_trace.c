@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride trace`: core/gs_trace.h on every selected device, the maps
  * compared with the model and with each other, reported for a terminal (or
  * as JSON) and drawn with --svg. A device that cannot run the trace (no
@@ -36,8 +37,7 @@ static int usable(struct gs_session *s, const struct gs_trace_plan *p, struct gs
         struct gs_device *d = s->devs[i];
         struct gs_err why = {0};
         if (!(d->caps & GS_CAP_TRACE))
-            gs_err_set(&why, GS_USAGE, "the %s backend has no trace build on %s (OpenCL needs "
-                                       "cl_khr_int64_extended_atomics)",
+            gs_err_set(&why, GS_USAGE, "the %s backend has no trace build on %s",
                        d->backend->name, d->name);
         else
             gs_check_limits(d, (unsigned)p->block, p->grid, NULL, 0, &why);

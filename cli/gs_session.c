@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_session.h"
 
 #include <stdarg.h>
@@ -14,22 +15,13 @@ static void note(struct gs_session *s, const char *fmt, const char *a, const cha
         memcpy(s->notes[s->nnotes++], line, sizeof line);
 }
 
-static int known_names(char *buf, size_t size)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < gs_registry_count(); ++i) {
-        size_t len = strlen(buf);
-        snprintf(buf + len, size - len, "%s%s", i ? ", " : "", gs_registry_at(i)->name);
-    }
-    return 0;
-}
 
 /* Which registered backends --backend names, in registry order. */
 static int choose_backends(const char *list, const struct gs_backend **out, int *n,
                            int *explicit_names, struct gs_err *e)
 {
     char buf[256], names[128];
-    known_names(names, sizeof names);
+    gs_registry_names(names, sizeof names, 1);
     *n = 0;
     *explicit_names = strcmp(list, "all") != 0;
     if (!*explicit_names) {
@@ -43,16 +35,15 @@ static int choose_backends(const char *list, const struct gs_backend **out, int 
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         const struct gs_backend *b = gs_registry_find(t);
-        if (!b) {
-            const int gpu_api = strcmp(t, "cuda") == 0 || strcmp(t, "opencl") == 0;
-            if (gpu_api)
-                return gs_err_set(e, GS_USAGE,
-                                  "--backend: %s is not compiled into this build (compiled in: %s); "
-                                  "reconfigure with -DGS_%s=ON",
-                                  t, names, strcmp(t, "cuda") == 0 ? "CUDA" : "OPENCL");
+        const struct gs_registry_entry *known = gs_registry_entry(t);
+        if (!b && known && known->option)
+            return gs_err_set(e, GS_USAGE,
+                              "--backend: %s is not compiled into this build (compiled in: %s); "
+                              "reconfigure with -D%s=ON",
+                              t, names, known->option);
+        if (!b)
             return gs_err_set(e, GS_USAGE, "--backend: unknown backend '%s'; choose from %s, or all",
                               t, names);
-        }
         int dup = 0;
         for (int i = 0; i < *n; ++i)
             dup |= out[i] == b;

@@ -1,50 +1,115 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by every folder of the project.
+
+# A library on the link line that nothing uses is not a dependency: CUDA::nvrtc
+# brings the driver stub (libcuda.so), and a program that needs libcuda.so.1
+# cannot start, and skip CUDA, where no driver is installed. Debian's GCC
+# passes --as-needed by default, but not with -fsanitize, nor do all distros.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_link_options(LINKER:--as-needed)
+endif()
+
+# Sanitizers for the C code and every executable (the ci-sanitize preset):
+# a comma list as -fsanitize takes it, e.g. address,undefined.
+set(GS_SANITIZE "" CACHE STRING "Sanitizers, e.g. address,undefined (empty: none)")
+if(GS_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=${GS_SANITIZE}>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=${GS_SANITIZE})
+endif()
 
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)
   target_compile_definitions(${target} PRIVATE _POSIX_C_SOURCE=200809L)
+  # __FILE__ relative to the project, so that API errors name
+  # backend_cuda/gs_cuda.c:123 and not a build machine's path.
   target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow -Wstrict-prototypes -ffp-contract=off>
     $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${GS_WERROR}>>:-Werror>)
 endfunction()
 
-# GS_<NAME> = AUTO | ON | OFF, with a cache entry a user can set.
-function(gs_backend_option var doc)
+# gs_backend_option(<name> <VAR> <doc>): VAR = AUTO | ON | OFF, a cache entry
+# a user can set, for the backend that --backend calls <name>. The registry
+# remembers it even when the backend is not built, so that the CLI can say
+# which option builds it.
+function(gs_backend_option name var doc)
   set(${var} AUTO CACHE STRING "${doc}: AUTO (build when found), ON (required), OFF")
   set_property(CACHE ${var} PROPERTY STRINGS AUTO ON OFF)
   string(TOUPPER "${${var}}" _v)
   if(NOT _v MATCHES "^(AUTO|ON|OFF)$")
     message(FATAL_ERROR "${var}=${${var}} is not AUTO, ON or OFF")
   endif()
+  set_property(GLOBAL APPEND PROPERTY GS_BACKEND_DECLARED "${name}")
+  set_property(GLOBAL PROPERTY GS_BACKEND_OPTION_${name} "${var}")
 endfunction()
 
-# Register a backend library: `name` is the --backend name, `target` the
-# library that defines `const struct gs_backend <symbol>`.
+# gs_add_backend(<name> <target> <symbol> [REFERENCE] [TOOLKIT text]):
+# register a backend library: `name` is the --backend name, `target` the
+# library that defines `const struct gs_backend <symbol>`. REFERENCE marks
+# the plain-C reference (not timed by `bandwidth` unless named); TOOLKIT is
+# what it was built with ("CUDA 13.0.88"), for the results files.
 function(gs_add_backend name target symbol)
+  cmake_parse_arguments(ARG "REFERENCE" "TOOLKIT" "" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_NAMES ${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_TARGETS ${target})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_SYMBOLS ${symbol})
+  set_property(GLOBAL PROPERTY GS_BACKEND_SYMBOL_${name} ${symbol})
+  set_property(GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name} ${ARG_REFERENCE})
+  # What the backend was built with, for the "toolkit" of results files.
+  if(ARG_TOOLKIT)
+    set_property(GLOBAL APPEND PROPERTY GS_TOOLKIT "${ARG_TOOLKIT}")
+  endif()
 endfunction()
 
-# Write the table of compiled-in backends (core/gs_registry.h declares it)
-# and the gs_backends library that links them all.
+# The toolkit line of results files: the C compiler and each backend's.
+function(gs_toolkit_string out)
+  get_property(parts GLOBAL PROPERTY GS_TOOLKIT)
+  list(PREPEND parts "${CMAKE_C_COMPILER_ID} C ${CMAKE_C_COMPILER_VERSION}")
+  list(JOIN parts ", " joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
+# Write the registry (core/gs_registry.h declares it): every backend the
+# build knows, compiled in or not, with its option and whether it is the
+# reference; and the gs_backends library that links the compiled-in ones.
 function(gs_generate_registry)
-  get_property(symbols GLOBAL PROPERTY GS_BACKEND_SYMBOLS)
+  get_property(built GLOBAL PROPERTY GS_BACKEND_NAMES)
+  get_property(declared GLOBAL PROPERTY GS_BACKEND_DECLARED)
   get_property(targets GLOBAL PROPERTY GS_BACKEND_TARGETS)
+  set(known ${built} ${declared})
+  list(REMOVE_DUPLICATES known)
   set(decls "")
   set(rows "")
-  foreach(sym IN LISTS symbols)
-    string(APPEND decls "extern const struct gs_backend ${sym};\n")
-    string(APPEND rows "    &${sym},\n")
+  foreach(name IN LISTS known)
+    get_property(sym GLOBAL PROPERTY GS_BACKEND_SYMBOL_${name})
+    get_property(opt GLOBAL PROPERTY GS_BACKEND_OPTION_${name})
+    get_property(ref GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name})
+    set(ptr "0")
+    if(sym)
+      string(APPEND decls "extern const struct gs_backend ${sym};\n")
+      set(ptr "&${sym}")
+    endif()
+    set(optc "0")
+    if(opt)
+      set(optc "\"${opt}\"")
+    endif()
+    set(refc 0)
+    if(ref)
+      set(refc 1)
+    endif()
+    string(APPEND rows "    {\"${name}\", ${optc}, ${refc}, ${ptr}},\n")
   endforeach()
   set(out "${CMAKE_BINARY_DIR}/generated/gs_registry_table.c")
   file(CONFIGURE OUTPUT "${out}" CONTENT
-"/* Generated by CMake from the gs_add_backend() calls: do not edit. */
+"/* Generated by CMake from the gs_backend_option() and gs_add_backend()
+ * calls: do not edit. */
 #include \"gs_registry.h\"
 
 @decls@
-const struct gs_backend *const gs_registry_table[] = {
-@rows@    0
+const struct gs_registry_entry gs_registry_known[] = {
+@rows@    {0, 0, 0, 0}
 };
 " @ONLY)
   add_library(gs_backends STATIC "${out}" "${PROJECT_SOURCE_DIR}/core/gs_registry.c")

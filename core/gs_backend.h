@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend interface: everything a GPU API has to provide to the suite.
  *
  * A backend is one `const struct gs_backend` of function pointers, defined in
@@ -38,7 +39,7 @@
 #define GS_BACKEND_ABI 2
 
 struct gs_backend;
-struct gs_buf;         /* a device buffer, defined by each backend */
+struct gs_device_list; /* the core's list that open() adds devices to */
 struct gs_user_kernel; /* a user kernel built by user_build() (ABI 2), defined by each backend */
 
 /* Capability bits in gs_device.caps. */
@@ -66,6 +67,16 @@ struct gs_grid_probe {
     char why[200];           /* when not probed: why */
 };
 
+/* A device buffer. The core allocates buffer_size bytes (the backend's own
+ * struct, whose first member is this one), records the size asked for and
+ * checks every access against it before the backend sees it, and frees the
+ * buffers a device still holds when it is closed. */
+struct gs_buf {
+    struct gs_device *dev;
+    uint64_t bytes;             /* as asked for; may be 0 */
+    struct gs_buf *prev, *next; /* the device's live buffers (the core's) */
+};
+
 /* The core's view of one device. A backend's device struct starts with this
  * as its first member, so the core can hold it without knowing the backend
  * (SQLite's `sqlite3_file base`). Strings are empty when unknown. */
@@ -90,9 +101,12 @@ struct gs_device {
     uint64_t peak_bytes_per_s; /* theoretical memory bandwidth, 0 when the API does not say */
     char peak_rule[128];    /* how peak_bytes_per_s was computed */
     unsigned caps;          /* GS_CAP_* */
-    /* Kept by the core (gs_dev_probe_grid), never written by a backend. */
-    int probed;                 /* probe holds the answer */
+    char pci[24];           /* PCI address, "0000:17:00.0", when the API reports one: the
+                               same GPU seen through two APIs has the same address */
+    /* Kept by the core, never written by a backend. */
+    int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
     struct gs_grid_probe probe;
+    struct gs_buf *buffers;     /* live buffers */
 };
 
 /* One launch: kernel, shape and arguments. */
@@ -104,7 +118,7 @@ struct gs_launch {
     uint64_t n;      /* elements */
     uint64_t param;  /* see gs_catalog.h: chunk or stride */
     struct gs_buf *a, *b, *out;
-    /* ABI 2, each behind a capability bit; the core sends neither to a
+    /* ABI 2, each behind a capability bit; the core sends none of them to a
      * backend without it. */
     uint64_t grid_y; /* blocks along y (GS_CAP_2D); 0 or 1: a 1D launch */
     int count;       /* run the count build (GS_CAP_COUNT): out holds 32-bit counters
@@ -169,16 +183,24 @@ struct gs_backend {
     int abi;                 /* GS_BACKEND_ABI the backend was built against */
     const char *name;        /* "host", "cuda", "opencl": the --backend name */
     const char *description; /* one line for --list */
+    /* ABI 2. Sizes of the backend's device and buffer structs, whose first
+     * members are struct gs_device and struct gs_buf: the core allocates
+     * (zeroed) and frees both (SQLite's szOsFile). */
+    size_t device_size;
+    size_t buffer_size;
 
-    /* Discover devices. On GS_OK, *devs is an array of *count devices owned by
-     * the backend until release(). When the API or its driver is absent or has
-     * no device, returns GS_NO_DEVICE and says why and how to fix it in e.
-     * A non-fatal problem found on the way (a driver installed but not
-     * registered) goes into notice, one line, else notice[0] = 0. */
-    int (*open)(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+    /* Discover devices: for each, gs_device_list_add() gives a zeroed object
+     * of device_size bytes to fill. When the API or its driver is absent or
+     * has no device, returns GS_NO_DEVICE and says why and how to fix it in
+     * e (the devices added so far are released). A non-fatal problem found
+     * on the way (a driver installed but not registered) goes into notice,
+     * one line, else notice[0] = 0. */
+    int (*open)(struct gs_device_list *list, char *notice, unsigned notice_size,
                 struct gs_err *e);
-    /* Free what open() returned. The core frees every buffer first. */
-    void (*release)(struct gs_device **devs, int count);
+    /* Free what the backend made for one device (contexts, queues,
+     * programs); the core has freed the device's buffers before and frees
+     * the device object after. NULL when there is nothing to free. */
+    void (*release)(struct gs_device *dev);
 
     /* Resident blocks per compute unit for `kernel` at `block` threads, and
      * one line saying how it was derived (occupancy API or the rule used). */
@@ -193,11 +215,13 @@ struct gs_backend {
     int (*predicts_accept)(const struct gs_device *dev, const struct gs_launch *l, char *why,
                            unsigned why_size);
 
-    /* Device buffers. alloc leaves contents undefined; write and read copy
-     * `bytes` at byte `offset` of the buffer and block until done (the core
-     * has checked offset + bytes against the size it asked for). free
-     * accepts NULL. */
-    int (*alloc)(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf, struct gs_err *e);
+    /* Device buffers. alloc makes the API's buffer of buf->bytes bytes (at
+     * least one byte, so every buffer is a distinct valid address) behind
+     * buf, which the core allocated with buffer_size bytes; contents are
+     * undefined. write and read copy `bytes` at byte `offset` and block until
+     * done; the core has checked the range. free releases the API's buffer;
+     * the core frees buf. */
+    int (*alloc)(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e);
     int (*write)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, const void *src,
                  uint64_t bytes, struct gs_err *e);
     int (*read)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
@@ -209,14 +233,16 @@ struct gs_backend {
      * with its error). Any other failure (the kernel faulted, the device was
      * lost) is an error status in e. With `timed` (and GS_CAP_TIMING), r->ms
      * is the kernel's duration measured by device timers. A refusal must not
-     * leave state behind that fails the next call. */
+     * leave state behind that fails the next call. The kernel is that of the
+     * build gs_launch_build(l) names: the normal, count or trace build. */
     int (*launch)(struct gs_device *dev, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
 
     /* ---- optional: the members below may be NULL ---- */
 
-    /* The API's own device-to-device copy of `bytes`, timed by device timers
-     * (cudaMemcpy, clEnqueueCopyBuffer): the bandwidth ceiling. */
+    /* The API's own device-to-device copy of `bytes` (range checked by the
+     * core), timed by device timers (cudaMemcpy, clEnqueueCopyBuffer): the
+     * bandwidth ceiling. */
     int (*copy)(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
 
@@ -264,5 +290,28 @@ struct gs_backend {
     int (*user_compile)(const struct gs_user_source *src, const char *target,
                         struct gs_build_info *info, struct gs_err *e);
 };
+
+/* ---- services of the core for backends ---------------------------------- */
+
+/* open(): a new device object, zeroed, of the backend's device_size bytes,
+ * appended to the list, with base.backend and base.index set. NULL (and
+ * GS_NOMEM in e) when out of memory. */
+struct gs_device *gs_device_list_add(struct gs_device_list *list, struct gs_err *e);
+/* How many devices the list holds. */
+int gs_device_list_count(const struct gs_device_list *list);
+
+/* A failed API call, in the one form every backend reports: "CALL at
+ * FILE:LINE: NAME (CODE): MESSAGE". file is __FILE__, which the build
+ * makes relative to the project (-fmacro-prefix-map). Returns status. */
+int gs_api_error(struct gs_err *e, int status, const char *call, const char *file, int line,
+                 const char *name, long code, const char *message);
+
+/* launch(): the API refused the launch; its own code, error name and a
+ * message (printf-style) are the result. */
+void gs_refusal(struct gs_launch_result *r, long code, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #endif

@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_device.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +22,47 @@ int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
                           "backend '%s' has ABI %d, whose read and write take no offset; "
                           "rebuild it against ABI %d (core/gs_backend.h)",
                           b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
-    if (!b->name || !b->open || !b->release || !b->blocks_per_unit || !b->predicts_accept ||
-        !b->alloc || !b->write || !b->read || !b->free || !b->launch)
+    if (!b->name || !b->open || !b->blocks_per_unit || !b->predicts_accept || !b->alloc ||
+        !b->write || !b->read || !b->free || !b->launch)
         return gs_err_set(e, GS_ABI, "backend '%s' lacks a required method",
                           b->name ? b->name : "?");
+    if (b->device_size < sizeof(struct gs_device) || b->buffer_size < sizeof(struct gs_buf))
+        return gs_err_set(e, GS_ABI,
+                          "backend '%s' declares a device or buffer struct smaller than the "
+                          "core's part (device_size %zu, buffer_size %zu)",
+                          b->name, b->device_size, b->buffer_size);
+    return GS_OK;
+}
+
+/* ---- services for backends ---------------------------------------------- */
+
+int gs_api_error(struct gs_err *e, int status, const char *call, const char *file, int line,
+                 const char *name, long code, const char *message)
+{
+    return gs_err_set(e, status, "%s at %s:%d: %s (%ld): %s", call, file, line, name, code,
+                      message);
+}
+
+void gs_refusal(struct gs_launch_result *r, long code, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    r->accepted = 0;
+    r->api_code = code;
+    r->ms = 0.0;
+    gs_strlcpy(r->api_error, name, sizeof r->api_error);
+    va_start(ap, fmt);
+    vsnprintf(r->api_message, sizeof r->api_message, fmt, ap);
+    va_end(ap);
+}
+
+/* Every access to a buffer is checked here, once, for every backend. */
+static int in_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes, const char *what,
+                    struct gs_err *e)
+{
+    if (!buf || offset > buf->bytes || bytes > buf->bytes - offset)
+        return gs_err_set(e, GS_USAGE, "%s of %llu bytes at %llu outside a %llu-byte buffer",
+                          what, (unsigned long long)bytes, (unsigned long long)offset,
+                          (unsigned long long)(buf ? buf->bytes : 0));
     return GS_OK;
 }
 
@@ -36,8 +75,8 @@ static int unsupported(const struct gs_device *d, const char *what, struct gs_er
 int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned block,
                            unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e)
 {
-    if (!d->backend->blocks_per_unit)
-        return unsupported(d, "blocks_per_unit", e);
+    if ((unsigned)k >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)k);
     return d->backend->blocks_per_unit(d, k, block, blocks, rule, rule_size, e);
 }
 
@@ -49,26 +88,47 @@ int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l,
     return d->backend->predicts_accept(d, l, why, why_size);
 }
 
-int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struct gs_err *e)
+int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **out, struct gs_err *e)
 {
-    *buf = NULL;
+    *out = NULL;
     if (bytes > d->max_alloc)
         return gs_err_set(e, GS_NOMEM,
                           "%s: a buffer of %llu bytes exceeds the device's largest allocation "
                           "(%llu bytes)",
                           d->name, (unsigned long long)bytes, (unsigned long long)d->max_alloc);
-    return d->backend->alloc(d, bytes, buf, e);
+    struct gs_buf *buf = calloc(1, d->backend->buffer_size);
+    if (!buf)
+        return gs_err_set(e, GS_NOMEM, "out of memory for a buffer record");
+    buf->dev = d;
+    buf->bytes = bytes;
+    int rc = d->backend->alloc(d, buf, e);
+    if (rc != GS_OK) {
+        free(buf);
+        return rc;
+    }
+    buf->next = d->buffers;
+    if (d->buffers)
+        d->buffers->prev = buf;
+    d->buffers = buf;
+    *out = buf;
+    return GS_OK;
 }
 
 int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const void *src,
                  uint64_t bytes, struct gs_err *e)
 {
+    int rc = in_range(buf, offset, bytes, "write", e);
+    if (rc != GS_OK || bytes == 0)
+        return rc;
     return d->backend->write(d, buf, offset, src, bytes, e);
 }
 
 int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *dst,
                 uint64_t bytes, struct gs_err *e)
 {
+    int rc = in_range(buf, offset, bytes, "read", e);
+    if (rc != GS_OK || bytes == 0)
+        return rc;
     return d->backend->read(d, buf, offset, dst, bytes, e);
 }
 
@@ -81,6 +141,9 @@ int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint
     if (offset % 4 || bytes % 4)
         return gs_err_set(e, GS_USAGE, "fill32: offset %llu and size %llu must be multiples of 4",
                           (unsigned long long)offset, (unsigned long long)bytes);
+    int rc = in_range(buf, offset, bytes, "fill", e);
+    if (rc != GS_OK)
+        return rc;
     return bytes ? d->backend->fill32(d, buf, offset, bytes, pattern, e) : GS_OK;
 }
 
@@ -145,8 +208,16 @@ int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struc
 
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf)
 {
-    if (buf)
-        d->backend->free(d, buf);
+    if (!buf)
+        return;
+    d->backend->free(d, buf);
+    if (buf->prev)
+        buf->prev->next = buf->next;
+    else
+        d->buffers = buf->next;
+    if (buf->next)
+        buf->next->prev = buf->prev;
+    free(buf);
 }
 
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
@@ -161,6 +232,8 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
             return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
         return d->backend->user_launch(d, l, r, e);
     }
+    if ((unsigned)l->kernel >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)l->kernel);
     if (l->grid_y > 1 && !(d->caps & GS_CAP_2D))
         return unsupported(d, "2D launches", e);
     if (l->count && !(d->caps & GS_CAP_COUNT))
@@ -184,6 +257,12 @@ int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uin
 {
     if (!(d->caps & GS_CAP_COPY) || !d->backend->copy)
         return unsupported(d, "a device-to-device copy", e);
+    int rc = in_range(dst, 0, bytes, "copy", e);
+    if (rc == GS_OK)
+        rc = in_range(src, 0, bytes, "copy", e);
+    *ms = 0.0;
+    if (rc != GS_OK || bytes == 0)
+        return rc;
     return d->backend->copy(d, dst, src, bytes, ms, e);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The prediction model: before a launch, what should come back.
  *
  * Coverage is a property of the kernel (gs_catalog.h's rule) and the launch's

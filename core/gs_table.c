@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_table.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The index tracer (`gridstride trace`): seed 000's picture, recorded on the
  * device rather than drawn.
  *

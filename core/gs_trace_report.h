@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of `gridstride trace`: a compact strip per kernel for a terminal,
  * JSON, and the picture (SVG) for a lecture. Built into a gs_str; the CLI
  * writes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The picture of `gridstride trace`: seed 000's index-tracer, drawn from the
  * maps the devices recorded. One strip per kernel per API, side by side,
  * one cell per element (or per bin of elements when n is too large to

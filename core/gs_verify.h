@@ -1,4 +1,5 @@
-/* The NaN-fill verifier: the course harness of seed 002.
+/* SPDX-License-Identifier: MIT */
+/* The NaN-fill verifier: the harness the course describes.
  *
  * Before every launch the output is poisoned with a NaN and a guard region
  * past its end with a second, distinct NaN; inputs are never zero and differ
@@ -141,7 +142,7 @@ void gs_count_end(const float *guard, struct gs_count_verdict *v);
                                       that the kernels' atomic minimum keeps the lowest
                                       writer; the count word then reads count - 1 */
 
-/* One line in words: "ok", or the diagnosis of seed 002's harness. */
+/* One line in words: "ok", or the diagnosis the course's harness gives. */
 void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);
 
 #endif

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check a PNG that a real renderer made from an SVG, as a person would look
 at it: the size the SVG asks for, and a picture rather than a blank page.
 

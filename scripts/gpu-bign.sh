@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Big n on an NVIDIA machine, recorded in OUTDIR/h200-bign.md: the table at
 # n = 2^31 + 5 and 2^32 + 5 through CUDA and OpenCL with its wall time, the
 # grid probe, and the launch shapes that one API's limits refuse.

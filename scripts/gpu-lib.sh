@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the scripts that record results on an NVIDIA machine: source it
 # after setting `out` (the results folder) and `build` (the build folder).
 # Every results file records its commands, the device and driver line, the

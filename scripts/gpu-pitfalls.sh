@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The pitfalls on an NVIDIA machine, recorded in OUTDIR/h200-pitfalls.md:
 # `gridstride pitfalls` through CUDA and OpenCL side by side, with its wall
 # time.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerate docs/results/ on an NVIDIA machine: configure with CUDA and
 # OpenCL required, build, run the whole test suite with both backends
 # demanded, the CUDA conformance test under compute-sanitizer, the tables and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Seed 000's index-tracer recorded on an NVIDIA machine through CUDA and
 # OpenCL: OUTDIR/h200-trace.svg (the picture), OUTDIR/h200-trace.png when
 # rsvg-convert is installed there, and OUTDIR/h200-trace.md (each command,

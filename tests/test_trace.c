@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace build, run for real.
  *
  *   test_trace BACKEND   every kernel of the catalogue traced on that
@@ -6,6 +7,7 @@
  *                        facts read off the map; a corrupted map is caught.
  *   test_trace all       the same launches on every backend that has a
  *                        device: their maps must be the same.
+ *   test_trace stub      the first, on the template backend (linked in).
  *
  * Exit 77 (skipped) without a device (or, for `all`, with fewer than two
  * backends to compare), unless GRIDSTRIDE_REQUIRE names the backend. */
@@ -20,7 +22,9 @@
 #include <cmocka.h>
 
 #include "gs_registry.h"
+#include "gs_resource.h"
 #include "gs_select.h"
+#include "gs_test_log.h"
 #include "gs_trace.h"
 
 #define SKIP_CODE 77
@@ -210,7 +214,6 @@ static int open_all(void)
     for (int i = 0; i < gs_registry_count() && ndevs < MAX_RUNS; ++i) {
         struct gs_opened *o = &opened[ndevs];
         struct gs_err e = {0};
-        int n = 0;
         gs_open_backend(gs_registry_at(i), o);
         if (o->status != GS_OK) {
             const int required = gs_backend_required(o->backend->name);
@@ -219,15 +222,18 @@ static int open_all(void)
                 return 1;
             continue;
         }
-        if (gs_select_devices(o, getenv("GRIDSTRIDE_DEVICE"), &devs[ndevs], 1, &n, &e) != GS_OK)
-            if (gs_select_devices(o, NULL, &devs[ndevs], 1, &n, &e) != GS_OK)
-                return 1;
+        char why[300];
+        if (gs_resource_test_device(o, &devs[ndevs], why, sizeof why, &e) != GS_OK) {
+            fprintf(stderr, "FAIL: %s\n", e.msg);
+            return 1;
+        }
         if (!(devs[ndevs]->caps & GS_CAP_TRACE)) {
             fprintf(stderr, "note: %s has no trace build on %s\n", o->backend->name,
                     devs[ndevs]->name);
             gs_close_backend(o);
             continue;
         }
+        gs_test_log_device("trace", devs[ndevs], why);
         ++ndevs;
     }
     return 0;
@@ -235,9 +241,12 @@ static int open_all(void)
 
 static int open_one(const char *name)
 {
-    const struct gs_backend *b = gs_registry_find(name);
+    /* The template backend is linked in, not registered. */
+    extern const struct gs_backend gs_backend_stub;
+    const struct gs_backend *b =
+        strcmp(name, "stub") == 0 ? &gs_backend_stub : gs_registry_find(name);
     struct gs_err e = {0};
-    int n = 0;
+    char why[300];
     if (!b) {
         fprintf(stderr, "backend '%s' is not compiled in\n", name);
         return 2;
@@ -248,10 +257,11 @@ static int open_one(const char *name)
         fprintf(stderr, "%s: %s\n", required ? "FAIL" : "SKIP", opened[0].err.msg);
         return required ? 1 : SKIP_CODE;
     }
-    if (gs_select_devices(&opened[0], getenv("GRIDSTRIDE_DEVICE"), devs, 1, &n, &e) != GS_OK) {
+    if (gs_resource_test_device(&opened[0], &devs[0], why, sizeof why, &e) != GS_OK) {
         fprintf(stderr, "FAIL: %s\n", e.msg);
         return 1;
     }
+    gs_test_log_device("trace", devs[0], why);
     ndevs = 1;
     if (!(devs[0]->caps & GS_CAP_TRACE)) {
         fprintf(stderr, "%s: %s has no trace build\n", gs_backend_required(name) ? "FAIL" : "SKIP",
@@ -285,6 +295,8 @@ int main(int argc, char **argv)
         rc = all ? cmocka_run_group_tests_name("all backends", every, NULL, NULL)
                  : cmocka_run_group_tests_name(argv[1], one, NULL, NULL);
     }
+    for (int d = 0; d < ndevs; ++d)
+        gs_test_log_end("trace", devs[d]);
     for (int i = 0; i < MAX_RUNS; ++i)
         if (opened[i].backend)
             gs_close_backend(&opened[i]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernels of kernels/gs_kernels.h and kernels/gs_pitfalls.h compiled as
  * plain C, three times: as they are, as the count build (GS_COUNT_BUILD,
  * whose kernels are named <name>_count) and as the trace build
