@@ -277,12 +277,12 @@ static void report_text(const struct gs_trace_report_in *in, struct gs_str *o)
                      "elements\n",
                   (unsigned long long)p->grid, (unsigned long long)p->block,
                   (unsigned long long)(p->grid * p->block), (unsigned long long)n);
-    gs_str_printf(o, "Recorded on the device by each kernel's trace build: per element its writes, "
-                     "the lowest\nglobal index of a thread that wrote it and that thread's pass; "
-                     "compared with the model\nelement by element. Strips: one character per "
-                     "%s%llu element%s, the block and the pass its written\nelements share (0-9, "
-                     "a-z, + from 36; '~' when they differ), '.' where none was written,\n'*' "
-                     "where one was written more than once.\n",
+    gs_str_printf(o, "Recorded on the device by each kernel's trace build: per element its "
+                     "writes, the lowest\nglobal index of a thread that wrote it and that "
+                     "thread's pass, compared with the model\nelement by element. Strips: one "
+                     "character per %s%llu element%s, the block and the pass\nits written "
+                     "elements share (0-9, a-z, + from 36; '~' when they differ), '.' where none\n"
+                     "was written, '*' where one was written more than once.\n",
                   n % chars ? "about " : "", (unsigned long long)(n / chars),
                   n / chars == 1 ? "" : "s");
     for (int r = 0; r < in->nruns; ++r) {
