@@ -139,6 +139,17 @@ void gs_trace_sentence(const struct gs_trace_kernel *k, const char *sep, struct 
 
 /* ---- text ---------------------------------------------------------------- */
 
+/* A cell's writer and pass as reports print them: -1 for nobody. */
+static long long writer_of(const struct gs_trace_cell *c)
+{
+    return c->writer == GS_TRACE_NONE ? -1 : (long long)c->writer;
+}
+
+static long long pass_of(const struct gs_trace_cell *c)
+{
+    return c->pass == GS_TRACE_NO_PASS ? -1 : (long long)c->pass;
+}
+
 static char strip_char(uint64_t v)
 {
     return v < 10 ? (char)('0' + v) : v < 36 ? (char)('a' + v - 10) : '+';
@@ -221,12 +232,8 @@ static void text_kernel(const struct gs_trace_kernel *k, struct gs_str *o)
         const struct gs_trace_mismatch *x = &k->list[m];
         gs_str_printf(o, "      element %llu: recorded %u writes, writer %lld, pass %lld; model "
                          "%u writes, writer %lld, pass %lld\n",
-                      (unsigned long long)x->index, x->got.count,
-                      x->got.writer == GS_TRACE_NONE ? -1 : (long long)x->got.writer,
-                      x->got.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->got.pass,
-                      x->want.count,
-                      x->want.writer == GS_TRACE_NONE ? -1 : (long long)x->want.writer,
-                      x->want.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->want.pass);
+                      (unsigned long long)x->index, x->got.count, writer_of(&x->got),
+                      pass_of(&x->got), x->want.count, writer_of(&x->want), pass_of(&x->want));
     }
 }
 
@@ -365,11 +372,8 @@ static void json_facts(const struct gs_trace_kernel *k, struct gs_str *o)
         gs_str_printf(o, "%s{\"index\": %llu, \"count\": %u, \"writer\": %lld, \"pass\": %lld, "
                          "\"model_count\": %u, \"model_writer\": %lld, \"model_pass\": %lld}",
                       m ? ", " : "", (unsigned long long)x->index, x->got.count,
-                      x->got.writer == GS_TRACE_NONE ? -1 : (long long)x->got.writer,
-                      x->got.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->got.pass,
-                      x->want.count,
-                      x->want.writer == GS_TRACE_NONE ? -1 : (long long)x->want.writer,
-                      x->want.pass == GS_TRACE_NO_PASS ? -1 : (long long)x->want.pass);
+                      writer_of(&x->got), pass_of(&x->got), x->want.count, writer_of(&x->want),
+                      pass_of(&x->want));
     }
     gs_str_printf(o, "]");
 }

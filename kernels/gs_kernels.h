@@ -51,19 +51,26 @@
 #undef GS_STORE
 #undef GS_STORE4
 #undef GS_TRACE_STATE
-#if defined(GS_COUNT_BUILD)
-#define GS_NAME(kernel) kernel##_count
-#define GS_TRACE_STATE
-/* The value is still computed (and dropped), so that the count build reads
- * what the normal build reads. */
-#define GS_STORE(out, i, value)                                                                \
-    ((void)(value), GS_ATOMIC_INC((GS_GLOBAL unsigned int *)(out) + (i)))
+#undef GS_RECORD
+#undef GS_STORED
+#if defined(GS_COUNT_BUILD) || defined(GS_TRACE_BUILD)
+/* The instrumented builds. The value is still computed (and dropped), so
+ * that they read what the normal build reads; GS_RECORD records element e,
+ * and GS_STORED ends each store (a float4 is one store of four elements). */
+#define GS_STORE(out, i, value) ((void)(value), (void)GS_RECORD(out, i), GS_STORED)
 #define GS_STORE4(out4, i, value)                                                              \
     do {                                                                                       \
         (void)(value).x;                                                                       \
         for (int gs_k = 0; gs_k < 4; ++gs_k)                                                   \
-            GS_ATOMIC_INC((GS_GLOBAL unsigned int *)(out4) + 4 * (i) + (gs_size)gs_k);          \
+            (void)GS_RECORD(out4, 4 * (gs_size)(i) + (gs_size)gs_k);                           \
+        GS_STORED;                                                                             \
     } while (0)
+#endif
+#if defined(GS_COUNT_BUILD)
+#define GS_NAME(kernel) kernel##_count
+#define GS_TRACE_STATE
+#define GS_RECORD(out, e) GS_ATOMIC_INC((GS_GLOBAL unsigned int *)(out) + (e))
+#define GS_STORED ((void)0)
 #elif defined(GS_TRACE_BUILD)
 #define GS_NAME(kernel) kernel##_trace
 /* The thread's store counter: its value at a store is that store's pass. */
@@ -71,21 +78,12 @@
 #define GS_TRACE_WRITER() ((gs_size)GS_BLOCK_IDX_Y() * GS_GRID_THREADS() + GS_GLOBAL_THREAD())
 #define GS_TRACE_KEY() ((GS_TRACE_WRITER() << 32) | (gs_trace_pass & (gs_size)0xFFFFFFFFu))
 /* Element e's record: count up, key down to the smallest writer's. */
-#define GS_TRACE_AT(out, e)                                                                    \
+#define GS_RECORD(out, e)                                                                      \
     (GS_ATOMIC_INC((GS_GLOBAL unsigned int *)(out) + 4 * (gs_size)(e)),                        \
      GS_ATOMIC_MIN_U64((GS_GLOBAL gs_size *)((GS_GLOBAL unsigned int *)(out) +                 \
                                              4 * (gs_size)(e) + 2),                            \
                        GS_TRACE_KEY()))
-#define GS_STORE(out, i, value)                                                                \
-    ((void)(value), (void)GS_TRACE_AT(out, i), (void)++gs_trace_pass)
-/* One vector store is one store of the thread: its four elements share a pass. */
-#define GS_STORE4(out4, i, value)                                                              \
-    do {                                                                                       \
-        (void)(value).x;                                                                       \
-        for (int gs_k = 0; gs_k < 4; ++gs_k)                                                   \
-            (void)GS_TRACE_AT(out4, 4 * (gs_size)(i) + (gs_size)gs_k);                         \
-        ++gs_trace_pass;                                                                       \
-    } while (0)
+#define GS_STORED ((void)++gs_trace_pass)
 #else
 #define GS_NAME(kernel) kernel
 #define GS_TRACE_STATE
