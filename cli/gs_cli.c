@@ -43,7 +43,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
                                   "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK},
-    {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0, CMD_LAUNCHES},
+    {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's);\n"
+                              "                         trace: blocks of the traced launch (default: 4)", 0, CMD_LAUNCHES},
     {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all\n"
                                        "                         trace: any kernel by name, pitfalls too (default: monolithic,\n"
@@ -62,7 +63,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
-    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 16777216)", 0, CMD_TRACE},
+    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE},
     {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL},
     {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL},
 };

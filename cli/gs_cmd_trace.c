@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "gs_commands.h"
+#include "gs_sysmem.h"
 #include "gs_output.h"
 #include "gs_trace_report.h"
 
@@ -54,6 +55,21 @@ static int usable(struct gs_session *s, const struct gs_trace_plan *p, struct gs
     return GS_OK;
 }
 
+/* Every map is held at once, to be compared and drawn: they must fit half
+ * of this machine's available memory. */
+static int maps_fit(const struct gs_trace_plan *p, int ndevs, struct gs_err *e)
+{
+    const uint64_t need = p->n * sizeof(struct gs_trace_cell) * (uint64_t)p->nkernels * ndevs;
+    const uint64_t avail = gs_host_available_memory();
+    if (avail && need > avail / 2)
+        return gs_err_set(e, GS_USAGE, "--n %llu: %d kernels on %d devices make maps of %llu "
+                                       "bytes, more than half of this machine's %llu available; "
+                                       "choose a smaller --n or fewer --kernels",
+                          (unsigned long long)p->n, p->nkernels, ndevs,
+                          (unsigned long long)need, (unsigned long long)avail);
+    return GS_OK;
+}
+
 int gs_cmd_trace(const struct gs_cli *cli, struct gs_session *s, const char *command,
                  struct gs_err *e)
 {
@@ -74,6 +90,7 @@ int gs_cmd_trace(const struct gs_cli *cli, struct gs_session *s, const char *com
     }
     plan_of(cli, &progress, &plan);
     if (gs_trace_plan_check(&plan, e) != GS_OK || usable(s, &plan, devs, &ndevs, e) != GS_OK ||
+        maps_fit(&plan, ndevs, e) != GS_OK ||
         gs_outputs_add(&out, cli->output, "--output", e) != GS_OK ||
         (cli->svg && gs_outputs_add(&out, cli->svg, "--svg", e) != GS_OK))
         goto done;

@@ -20,7 +20,9 @@
 #include "gs_model.h"
 #include "gs_workspace.h"
 
-#define GS_TRACE_MAX_N (1ull << 24)   /* elements: four words each on the device and host */
+/* Elements: a record of 16 bytes each on the device, and on the host a map
+ * per kernel per device, all held at once to be compared and drawn. */
+#define GS_TRACE_MAX_N (1ull << 22)
 #define GS_TRACE_NONE UINT64_MAX      /* the writer of an element nobody wrote */
 #define GS_TRACE_NO_PASS UINT32_MAX   /* its pass */
 #define GS_TRACE_STRIDE 8u            /* S of the lane-strided copy in a trace */

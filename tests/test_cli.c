@@ -204,7 +204,7 @@ BAD(check_option_of_table, "--kernels does not apply to 'gridstride check'", "ch
     "--kernels", "chunked")
 BAD(entry_outside_check, "--entry belongs to 'gridstride check'", "--entry", "solve")
 BAD(trace_zero_n, "--n", "trace", "--backend", "host", "--n", "0", "--svg", trace_svg)
-BAD(trace_n_too_large, "--n", "trace", "--backend", "host", "--n", "16777217", "--svg", trace_svg)
+BAD(trace_n_too_large, "--n", "trace", "--backend", "host", "--n", "4194305", "--svg", trace_svg)
 BAD(trace_unknown_kernel, "unknown kernel 'warp-shuffle'", "trace", "--backend", "host",
     "--kernels", "warp-shuffle", "--svg", trace_svg)
 BAD(trace_kernel_twice, "'chunked' given twice", "trace", "--backend", "host", "--kernels",
