@@ -23,7 +23,7 @@ run() {
 
 # Paths as a user of the checkout would type them.
 relative() {
-  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g"
+  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g" -e "s#\"$PWD\"#\".\"#g"
 }
 
 # record FILE TITLE CMD...: append to a results file the command, the
