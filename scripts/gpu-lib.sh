@@ -67,3 +67,13 @@ record() {
   return $rc
 }
 
+
+# Configure and build BUILD_DIR with CUDA and OpenCL required, unless it
+# already holds gridstride (scripts run one after another share a build).
+ensure_build() {
+  if [ ! -x "$build/gridstride" ]; then
+    step "configure and build ($build)"
+    run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || return 1
+    run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; return 1; }
+  fi
+}
