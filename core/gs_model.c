@@ -291,3 +291,12 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
     }
     return GS_HELD;
 }
+
+void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
+              const struct gs_verdict *v, int *held, int *deviation, char *why,
+              unsigned why_size)
+{
+    const int holds = gs_prediction_holds(p, r, v, why, why_size);
+    *held = holds != GS_FAILED;
+    *deviation = holds == GS_DEVIATION;
+}

@@ -59,6 +59,12 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
 int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_result *r,
                         const struct gs_verdict *v, char *why, unsigned why_size);
 
+/* gs_prediction_holds, as a case records it: *held (held or a deviation),
+ * *deviation, and how it differed in why. */
+void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
+              const struct gs_verdict *v, int *held, int *deviation, char *why,
+              unsigned why_size);
+
 /* The outcome that was observed. */
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v);
 

@@ -22,7 +22,6 @@
 #include "gs_model.h"
 #include "gs_workspace.h"
 
-#define SKIP_CODE 77
 
 static struct gs_opened opened;
 static struct gs_device *dev;
@@ -361,34 +360,9 @@ static void grid_probe_proves_the_preludes_T(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_conformance BACKEND\n");
-        return 2;
-    }
-    /* The template backend is linked in, not registered. */
-    extern const struct gs_backend gs_backend_stub;
-    const struct gs_backend *b =
-        strcmp(argv[1], "stub") == 0 ? &gs_backend_stub : gs_registry_find(argv[1]);
-    if (!b) {
-        fprintf(stderr, "backend '%s' is not compiled in\n", argv[1]);
-        return 2;
-    }
-    gs_open_backend(b, &opened);
-    if (opened.notice[0])
-        fprintf(stderr, "%s: %s\n", argv[1], opened.notice);
-    if (opened.status != GS_OK) {
-        const int required = gs_backend_required(argv[1]);
-        fprintf(stderr, "%s: %s%s\n", required ? "FAIL" : "SKIP", opened.err.msg,
-                required ? " (GRIDSTRIDE_REQUIRE names this backend)" : "");
-        return required ? 1 : SKIP_CODE;
-    }
-    struct gs_err e = {0};
-    char why[300];
-    if (gs_resource_test_device(&opened, &dev, why, sizeof why, &e) != GS_OK) {
-        fprintf(stderr, "FAIL: %s\n", e.msg);
-        return 1;
-    }
-    gs_test_log_device("conformance", dev, why);
+    const int early = gs_test_open("conformance", argc, argv, &opened, &dev);
+    if (early >= 0)
+        return early;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_table_holds_every_prediction),
         cmocka_unit_test(t4_grid_reproduces_seed_002_column_b),

@@ -12,9 +12,16 @@ src=${1:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
 work=${2:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
 rm -rf "$work"
 mkdir -p "$work/src"
-# The tracked files as they are now (a build tree or a worktree is left out).
-(cd "$src" && git ls-files -z --cached --others --exclude-standard | \
-  xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$work/src"
+# The source as it is now: git's files where it is a checkout, else the
+# tree without build folders (a copy that is not a checkout, as CI machines
+# and GPU machines may have).
+if git -C "$src" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard | \
+    xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$work/src"
+else
+  (cd "$src" && tar cf - --exclude='./build*' --exclude=./.device --exclude=./.git .) | \
+    tar xf - -C "$work/src"
+fi
 cd "$work/src"
 
 echo "== step 1: copy the template and rename it"
