@@ -7,8 +7,8 @@
 #
 #   scripts/gpu-trace.sh OUTDIR BUILD_DIR
 #
-# Configures BUILD_DIR when it has no CMake cache, and always brings the
-# build up to date (the trace build is new). Every run is under `timeout`.
+# Builds BUILD_DIR (gpu-lib.sh's ensure_build), and brings a build made
+# before the trace existed up to date. Every run is under `timeout`.
 set -uo pipefail
 usage="usage: scripts/gpu-trace.sh OUTDIR BUILD_DIR"
 out=${1:?$usage}
@@ -17,10 +17,7 @@ cd "$(dirname "$0")/.."
 source "scripts/gpu-lib.sh"
 
 status=0
-step "configure and build ($build)"
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
-fi
+ensure_build || exit 1
 run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 g="$build/gridstride"
 f="$out/h200-trace.md"

@@ -27,7 +27,6 @@
 #include "gs_test_log.h"
 #include "gs_trace.h"
 
-#define SKIP_CODE 77
 #define MAX_RUNS 8
 
 static struct gs_opened opened[MAX_RUNS];
@@ -239,49 +238,23 @@ static int open_all(void)
     return 0;
 }
 
-static int open_one(const char *name)
-{
-    /* The template backend is linked in, not registered. */
-    extern const struct gs_backend gs_backend_stub;
-    const struct gs_backend *b =
-        strcmp(name, "stub") == 0 ? &gs_backend_stub : gs_registry_find(name);
-    struct gs_err e = {0};
-    char why[300];
-    if (!b) {
-        fprintf(stderr, "backend '%s' is not compiled in\n", name);
-        return 2;
-    }
-    gs_open_backend(b, &opened[0]);
-    if (opened[0].status != GS_OK) {
-        const int required = gs_backend_required(name);
-        fprintf(stderr, "%s: %s\n", required ? "FAIL" : "SKIP", opened[0].err.msg);
-        return required ? 1 : SKIP_CODE;
-    }
-    if (gs_resource_test_device(&opened[0], &devs[0], why, sizeof why, &e) != GS_OK) {
-        fprintf(stderr, "FAIL: %s\n", e.msg);
-        return 1;
-    }
-    gs_test_log_device("trace", devs[0], why);
-    ndevs = 1;
-    if (!(devs[0]->caps & GS_CAP_TRACE)) {
-        fprintf(stderr, "%s: %s has no trace build\n", gs_backend_required(name) ? "FAIL" : "SKIP",
-                devs[0]->name);
-        return gs_backend_required(name) ? 1 : SKIP_CODE;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_trace BACKEND|all\n");
-        return 2;
+    const int all = argc == 2 && strcmp(argv[1], "all") == 0;
+    int rc = all ? open_all() : gs_test_open("trace", argc, argv, &opened[0], &devs[0]);
+    if (!all && rc == -1) {
+        ndevs = 1;
+        rc = 0;
+        if (!(devs[0]->caps & GS_CAP_TRACE)) {
+            const int required = gs_backend_required(argv[1]);
+            fprintf(stderr, "%s: %s has no trace build\n", required ? "FAIL" : "SKIP",
+                    devs[0]->name);
+            rc = required ? 1 : GS_TEST_SKIP;
+        }
     }
-    const int all = strcmp(argv[1], "all") == 0;
-    int rc = all ? open_all() : open_one(argv[1]);
     if (rc == 0 && all && ndevs < 2) {
         fprintf(stderr, "SKIP: %d backend with a trace build here; nothing to compare\n", ndevs);
-        rc = SKIP_CODE;
+        rc = GS_TEST_SKIP;
     }
     if (rc == 0) {
         const struct CMUnitTest one[] = {
