@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite on an NVIDIA machine, with both GPU backends
 # demanded (a backend without a device fails instead of skipping), recorded
 # in OUTDIR/h200-ctest.md. scripts/gpu-results.sh runs it first.
