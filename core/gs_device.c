@@ -247,6 +247,24 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     return d->backend->launch(d, l, timed, r, e);
 }
 
+int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e)
+{
+    char why[8];
+    uint64_t grid = 0, block = 0;
+    if (!GS_HAS(d->backend, 2, grant) || l->user || l->asked_grid ||
+        gs_dev_predicts_accept(d, l, why, sizeof why) != GS_ACCEPTS)
+        return GS_OK;
+    const int rc = d->backend->grant(d, l, &grid, &block, e);
+    if (rc != GS_OK)
+        return rc;
+    l->asked_grid = l->grid;
+    l->asked_block = l->block;
+    l->grid = grid;
+    l->block = block;
+    l->global = grid * block;
+    return GS_OK;
+}
+
 int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e)
 {
