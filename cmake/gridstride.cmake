@@ -39,6 +39,17 @@ function(gs_add_backend name target symbol)
   set_property(GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name} ${ARG_REFERENCE})
 endfunction()
 
+# gs_add_backend_variant(<name> <variant> <VAR=value>...): the conformance
+# body and the pitfalls run once more on backend <name>, as ctest entries
+# conformance_<name>_<variant> and pitfalls_<name>_<variant>, with these
+# environment variables set: a mode of the API's runtime that needs no
+# device (OpenMP's host fallback). The backend must find a device there:
+# the entries fail rather than skip.
+function(gs_add_backend_variant name variant)
+  string(REPLACE ";" "," env "${ARGN}")
+  set_property(GLOBAL APPEND PROPERTY GS_BACKEND_VARIANTS "${name}|${variant}|${env}")
+endfunction()
+
 # Write the registry (core/gs_registry.h declares it): every backend the
 # build knows, compiled in or not, with its option and whether it is the
 # reference; and the gs_backends library that links the compiled-in ones.
