@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenMP target offload backend: the kernels of kernels/ in an SPMD
  * target region (gs_openmp_kernels.c), offloaded by GCC to NVIDIA GPUs
  * (nvptx), with buffers from omp_target_alloc and omp_target_memcpy.

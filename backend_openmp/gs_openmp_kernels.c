@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernels of kernels/gs_kernels.h and kernels/gs_pitfalls.h, built
  * twice (as they are, and as the count build), as device code, and the one
  * target region that runs them. One region for every kernel, entered with

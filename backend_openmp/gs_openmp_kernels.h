@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The target regions of the OpenMP backend, compiled with the offload
  * compiler in one translation unit (gs_openmp_kernels.c); the backend's
  * host side (gs_openmp.c) reaches them only through this header. */

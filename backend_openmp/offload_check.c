@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Configure-time check (backend_openmp/CMakeLists.txt): built with the
  * offload flags, this proves the compiler offloads (the nvptx image is
  * made at link time, by mkoffload and the PTX assembler); run, it says

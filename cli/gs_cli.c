@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
 
 #include <stdio.h>
@@ -43,7 +44,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0, CMD_LAUNCHES},
     {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0, CMD_TABLE},
-    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0, CMD_ALL},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
+                                    "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
@@ -118,7 +120,8 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
         "       gridstride check FILE [options]   your own kernel through the same harness\n"
         "                                         (gridstride check --help: the contract)\n"
-        "       gridstride --list\n\n"
+        "       gridstride --list\n"
+        "       gridstride compare FILE.json...   results files side by side (compare --help)\n\n"
         "The table runs one vector add four ways at each size, on every backend side by side:\n"
         "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
         "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
@@ -230,7 +233,13 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         c->block = (unsigned)x;
         break;
     case OPT_KERNELS: rc = parse_kernels(v, &c->columns, e); break;
-    case OPT_FORMAT: rc = gs_format_parse(v, &c->format, e); break;
+    case OPT_FORMAT:
+        if (strcmp(v, "ctest-resources") == 0) {
+            c->ctest_resources = 1; /* --list only: checked once parsing is done */
+            break;
+        }
+        rc = gs_format_parse(v, &c->format, e);
+        break;
     case OPT_OUTPUT:
         if (!*v)
             return gs_err_set(e, GS_USAGE, "--output: empty file name");
@@ -291,6 +300,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     int first = 1;
     enum gs_mode command = GS_MODE_TABLE;
 
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return gs_compare_parse(argc, argv, c, e);
     memset(c, 0, sizeof *c);
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
@@ -347,6 +358,10 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         if (rc != GS_OK)
             return rc;
     }
+    if (c->ctest_resources && c->mode != GS_MODE_LIST && c->mode != GS_MODE_HELP &&
+        c->mode != GS_MODE_VERSION)
+        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
+                                       "use gridstride --list --format ctest-resources");
     if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
         return GS_OK;
     if (c->check)

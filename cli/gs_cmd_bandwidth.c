@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride bandwidth`: the benchmark of core/gs_bench.h on each selected
  * device. Without --backend it measures the GPU APIs only; the host backend
  * runs when named (it is a reference, not a memory system worth timing). */
@@ -11,6 +12,7 @@
 #include "gs_memory.h"
 #include "gs_registry.h"
 #include "gs_plan.h"
+#include "gs_run.h"
 
 #define GS_BENCH_DEFAULT_BYTES (1ull << 30)     /* GPUs: far beyond any L2 */
 #define GS_BENCH_DEFAULT_CPU_BYTES (64ull << 20) /* a CPU device in the run: minutes, not hours */
@@ -168,7 +170,10 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
         done[nruns++] = &runs[i];
         wrong += runs[i].wrong_rows;
     }
-    const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command};
+    char date[32];
+    gs_utc_now(date, sizeof date);
+    const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command, date,
+                                          GS_TOOLKIT};
     gs_bench_report(&in, cli->format, &text);
     const struct gs_str *texts[GS_MAX_OUTPUTS] = {&text};
     int k = 1;

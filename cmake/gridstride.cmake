@@ -1,4 +1,23 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by every folder of the project.
+
+# A library on the link line that nothing uses is not a dependency: CUDA::nvrtc
+# brings the driver stub (libcuda.so), and a program that needs libcuda.so.1
+# cannot start, and skip CUDA, where no driver is installed. Debian's GCC
+# passes --as-needed by default, but not with -fsanitize, nor do all distros.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_link_options(LINKER:--as-needed)
+endif()
+
+# Sanitizers for the C code and every executable (the ci-sanitize preset):
+# a comma list as -fsanitize takes it, e.g. address,undefined.
+set(GS_SANITIZE "" CACHE STRING "Sanitizers, e.g. address,undefined (empty: none)")
+if(GS_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=${GS_SANITIZE}>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>
+                      $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=${GS_SANITIZE})
+endif()
 
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)
@@ -26,17 +45,33 @@ function(gs_backend_option name var doc)
   set_property(GLOBAL PROPERTY GS_BACKEND_OPTION_${name} "${var}")
 endfunction()
 
-# gs_add_backend(<name> <target> <symbol> [REFERENCE]): register a backend
-# library: `name` is the --backend name, `target` the library that defines
-# `const struct gs_backend <symbol>`. REFERENCE marks the plain-C reference
-# (not timed by `bandwidth` unless named).
+# gs_add_backend(<name> <target> <symbol> [REFERENCE] [TOOLKIT text]):
+# register a backend library: `name` is the --backend name, `target` the
+# library that defines `const struct gs_backend <symbol>`. REFERENCE marks
+# the plain-C reference (not timed by `bandwidth` unless named); TOOLKIT is
+# what it was built with ("CUDA 13.0.88"), for the results files.
 function(gs_add_backend name target symbol)
-  cmake_parse_arguments(ARG "REFERENCE" "" "" ${ARGN})
+  cmake_parse_arguments(ARG "REFERENCE" "TOOLKIT;NO_BANDWIDTH" "" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_NAMES ${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_TARGETS ${target})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_SYMBOLS ${symbol})
   set_property(GLOBAL PROPERTY GS_BACKEND_SYMBOL_${name} ${symbol})
   set_property(GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name} ${ARG_REFERENCE})
+  # Why the backend's bandwidth is not comparable with the GPU APIs': no
+  # bench_<name> test (its devices also say so to `gridstride bandwidth`).
+  set_property(GLOBAL PROPERTY GS_BACKEND_NO_BANDWIDTH_${name} "${ARG_NO_BANDWIDTH}")
+  # What the backend was built with, for the "toolkit" of results files.
+  if(ARG_TOOLKIT)
+    set_property(GLOBAL APPEND PROPERTY GS_TOOLKIT "${ARG_TOOLKIT}")
+  endif()
+endfunction()
+
+# The toolkit line of results files: the C compiler and each backend's.
+function(gs_toolkit_string out)
+  get_property(parts GLOBAL PROPERTY GS_TOOLKIT)
+  list(PREPEND parts "${CMAKE_C_COMPILER_ID} C ${CMAKE_C_COMPILER_VERSION}")
+  list(JOIN parts ", " joined)
+  set(${out} "${joined}" PARENT_SCOPE)
 endfunction()
 
 # gs_add_backend_variant(<name> <variant> <VAR=value>...): the conformance

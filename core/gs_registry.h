@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backends this build knows, in the order CMake met them: those compiled
  * in, and those declared by gs_backend_option() but not built (their option
  * says how to build them). The table is generated from the CMake calls

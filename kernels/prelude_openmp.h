@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel dialect for OpenMP target offload (C11 with OpenMP 4.5+).
  *
  * A kernel runs as an SPMD region: `target teams num_teams(G)

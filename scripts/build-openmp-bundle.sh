@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build gridstride with CUDA, OpenCL and the OpenMP offload backend on this
 # machine, for a GPU machine that has no offload compiler, and gather what
 # travels into DIR:

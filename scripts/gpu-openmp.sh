@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The OpenMP offload backend on an NVIDIA machine, from a bundle built
 # elsewhere by scripts/build-openmp-bundle.sh (the GPU image has no offload
 # compiler), recorded in OUTDIR/h200-openmp.md: the devices with the launch

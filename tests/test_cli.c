@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command line as a user meets it: the real binary, run as a child.
  * Bad input must give exactly one line on stderr, exit code 2, nothing on
  * stdout and no output file. */

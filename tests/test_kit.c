@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend kit: what the core does for every backend, tested on the
  * template backend (stub_backend/) made to misbehave, made old, or stripped
  * of its optional members. No GPU is involved. */

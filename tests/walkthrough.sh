@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CONTRIBUTING.md's walk, followed on a copy of the source tree: copy the
 # template backend (tests/stub_backend/) to backend_demo/, rename it, add the
 # one add_subdirectory() line, build, and run the new backend through
@@ -11,9 +12,16 @@ src=${1:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
 work=${2:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
 rm -rf "$work"
 mkdir -p "$work/src"
-# The tracked files as they are now (a build tree or a worktree is left out).
-(cd "$src" && git ls-files -z --cached --others --exclude-standard | \
-  xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$work/src"
+# The source as it is now: git's files where it is a checkout, else the
+# tree without build folders (a copy that is not a checkout, as CI machines
+# and GPU machines may have).
+if git -C "$src" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard | \
+    xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$work/src"
+else
+  (cd "$src" && tar cf - --exclude='./build*' --exclude=./.device --exclude=./.git .) | \
+    tar xf - -C "$work/src"
+fi
 cd "$work/src"
 
 echo "== step 1: copy the template and rename it"
@@ -34,6 +42,8 @@ cmake --build build -j "$(nproc 2>/dev/null || echo 2)" > build.log
 ./build/gridstride --list --backend demo
 ./build/gridstride --backend demo --sizes 0,611,4097 --grid 4 > table.txt
 grep -q "agree with the reference" table.txt
-ctest --test-dir build -R '^(conformance|pitfalls)_demo$' --output-on-failure
-ctest --test-dir build -R '^(conformance|pitfalls)_demo$' 2>&1 | grep -q "100% tests passed, 0 tests failed out of 2"
+ctest --test-dir build -R '^(conformance|pitfalls)_demo$' --output-on-failure > ctest.log 2>&1 ||
+  { cat ctest.log; exit 1; }
+cat ctest.log
+grep -q "100% tests passed, 0 tests failed out of 2" ctest.log
 echo "== the walk holds: backend_demo built from the template and passed the conformance body"

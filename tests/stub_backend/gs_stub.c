@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The template for a new backend: copy this folder to backend_<name>/,
  * rename `stub` to your backend's name, and replace each stubXxx call of the
  * pretend API (gs_stub_api.h) with your API's. CONTRIBUTING.md walks through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pretend API of gs_stub_api.h: plain C, the suite's kernels as the host
  * backend compiles them, and the misbehaviour the tests ask for. */
 #define _POSIX_C_SOURCE 200809L

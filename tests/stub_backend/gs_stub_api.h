@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A pretend GPU API, small enough to read in one sitting, with what a real
  * one has and the host backend lacks: error codes with names, allocations
  * that can fail, launches that the API refuses, a 32-bit fill, and timing
