@@ -4,8 +4,9 @@
  * (nvptx), with buffers from omp_target_alloc and omp_target_memcpy.
  *
  * The runtime chooses the launch. num_teams and thread_limit are upper
- * bounds, and GCC runs an OpenMP thread as a whole warp, limited by the
- * region's registers (the H200 gave 28 threads a team when asked for 256).
+ * bounds, and GCC runs an OpenMP thread as a whole warp, as many a team as
+ * the region's registers allow (a test program on the H200 got 28 threads a
+ * team when it asked for 256).
  * So the shape asked for is not the shape that runs, and the monolithic
  * kernel, right only on the grid it was sized for, is wrong where the
  * grid-stride loop is right. The backend predicts like every other: before a
@@ -67,8 +68,6 @@ struct omp_buf {
     struct gs_buf base;
     void *ptr;
 };
-
-extern const struct gs_backend gs_backend_openmp;
 
 static void *ptr_of(const struct gs_buf *b)
 {
