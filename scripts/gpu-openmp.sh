@@ -10,7 +10,8 @@
 #   scripts/gpu-openmp.sh OUTDIR BUNDLE_DIR
 #
 # The bundle's lib/ (its own libgomp and nvptx plugin) goes first on
-# LD_LIBRARY_PATH. NVIDIA's OpenCL must be registered with the ICD loader,
+# LD_LIBRARY_PATH. Each command has its own timeout; results are written
+# after each one, so a run stopped early keeps what it recorded. NVIDIA's OpenCL must be registered with the ICD loader,
 # as for scripts/gpu-results.sh (the GPU machine's setup does it).
 set -uo pipefail
 out=${1:?usage: scripts/gpu-openmp.sh OUTDIR BUNDLE_DIR}
@@ -31,20 +32,20 @@ run ldd "$g"
 
 step "devices and grants"
 record "$f" "OpenMP devices, G, and the launch the runtime grants for it" \
-  timeout 120 "$g" --list --backend openmp || status=1
+  timeout 60 "$g" --list --backend openmp || status=1
 step "side by side"
 record "$f" "CUDA, OpenCL and OpenMP side by side" \
-  timeout 600 "$g" --backend cuda,opencl,openmp || status=1
+  timeout 180 "$g" --backend cuda,opencl,openmp || status=1
 step "openmp alone"
-record "$f" "OpenMP alone" timeout 300 "$g" --backend openmp || status=1
+record "$f" "OpenMP alone" timeout 120 "$g" --backend openmp || status=1
 step "conformance body and pitfalls tests on openmp"
 record "$f" "The conformance body on OpenMP (required: a skip fails)" \
-  env GRIDSTRIDE_REQUIRE=openmp timeout 600 "$bundle/test_conformance" openmp || status=1
+  env GRIDSTRIDE_REQUIRE=openmp timeout 180 "$bundle/test_conformance" openmp || status=1
 record "$f" "The pitfalls tests on OpenMP (required: a skip fails)" \
-  env GRIDSTRIDE_REQUIRE=openmp timeout 600 "$bundle/test_pitfalls" openmp || status=1
+  env GRIDSTRIDE_REQUIRE=openmp timeout 300 "$bundle/test_pitfalls" openmp || status=1
 step "bandwidth leaves OpenMP out, and says why (exit 2 expected)"
 record "$f" "bandwidth on OpenMP: not measured, with the reason (exit 2 is the expected answer)" \
-  timeout 60 "$g" bandwidth --backend openmp
+  timeout 30 "$g" bandwidth --backend openmp
 [ $? -eq 2 ] || status=1
 step "done (status $status)"
 exit $status
