@@ -115,9 +115,23 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     struct gs_str text = {0}, chart = {0}, js = {0};
     struct progress prog;
 
-    for (int i = 0; i < s->ndevs; ++i)
-        if (strcmp(cli->backend, "all") != 0 || !gs_registry_is_reference(s->devs[i]->backend))
+    char unmeasured[400] = "";
+    for (int i = 0; i < s->ndevs; ++i) {
+        const struct gs_device *d = s->devs[i];
+        if (d->no_bandwidth[0] || !(d->caps & GS_CAP_TIMING)) {
+            snprintf(unmeasured, sizeof unmeasured, "bandwidth: %s %s is not measured: %s",
+                     d->backend->name, d->name,
+                     d->no_bandwidth[0] ? d->no_bandwidth : "its launches have no device timer");
+            gs_session_note(s, "%s", unmeasured);
+            continue;
+        }
+        if (strcmp(cli->backend, "all") != 0 || !gs_registry_is_reference(d->backend))
             devs[ndevs++] = s->devs[i];
+    }
+    if (ndevs == 0 && unmeasured[0]) {
+        gs_err_set(e, GS_USAGE, "%s", unmeasured);
+        return 2;
+    }
     if (ndevs == 0) {
         const char *reference = "";
         for (int i = 0; gs_registry_known[i].name; ++i)

@@ -195,6 +195,25 @@ done:
     return code;
 }
 
+/* G and T, and what the runtime grants for <<<G, block>>> where it lowers
+ * the launch it is asked for. */
+static void list_grid(struct gs_device *d, uint64_t grid, unsigned block, const char *rule,
+                      struct gs_str *o)
+{
+    struct gs_launch l = {.kernel = GS_K_ADD_GS, .grid = grid, .block = block,
+                          .global = grid * block};
+    struct gs_err e = {0};
+    gs_str_printf(o, "      G = %llu blocks x %u threads, T = %llu (%s)\n",
+                  (unsigned long long)grid, block, (unsigned long long)grid * block, rule);
+    if (gs_dev_grant(d, &l, &e) != GS_OK)
+        gs_str_printf(o, "      grant unknown: %s\n", e.msg);
+    else if (l.asked_grid)
+        gs_str_printf(o, "      granted: %llu x %llu = %llu threads for <<<%llu, %u>>> (measured "
+                         "by a launch that only reads its shape)\n",
+                      (unsigned long long)l.grid, (unsigned long long)l.block,
+                      (unsigned long long)l.global, (unsigned long long)grid, block);
+}
+
 static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
 {
     uint64_t grid = 0;
@@ -209,10 +228,11 @@ static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
     if (block > d->max_block)
         gs_str_printf(o, "      block %u exceeds this device's limit\n", block);
     else if (gs_dev_grid(d, GS_K_ADD_GS, block, &grid, rule, sizeof rule, &e) == GS_OK)
-        gs_str_printf(o, "      G = %llu blocks x %u threads, T = %llu (%s)\n",
-                      (unsigned long long)grid, block, (unsigned long long)grid * block, rule);
+        list_grid(d, grid, block, rule, o);
     else
         gs_str_printf(o, "      G unknown: %s\n", e.msg);
+    if (d->no_bandwidth[0])
+        gs_str_printf(o, "      not in `bandwidth`: %s\n", d->no_bandwidth);
     const struct gs_grid_probe *probe;
     char line[512];
     if (gs_dev_probe_grid(d, &probe, &e) != GS_OK)

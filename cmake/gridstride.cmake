@@ -51,12 +51,15 @@ endfunction()
 # the plain-C reference (not timed by `bandwidth` unless named); TOOLKIT is
 # what it was built with ("CUDA 13.0.88"), for the results files.
 function(gs_add_backend name target symbol)
-  cmake_parse_arguments(ARG "REFERENCE" "TOOLKIT" "" ${ARGN})
+  cmake_parse_arguments(ARG "REFERENCE" "TOOLKIT;NO_BANDWIDTH" "" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_NAMES ${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_TARGETS ${target})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_SYMBOLS ${symbol})
   set_property(GLOBAL PROPERTY GS_BACKEND_SYMBOL_${name} ${symbol})
   set_property(GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name} ${ARG_REFERENCE})
+  # Why the backend's bandwidth is not comparable with the GPU APIs': no
+  # bench_<name> test (its devices also say so to `gridstride bandwidth`).
+  set_property(GLOBAL PROPERTY GS_BACKEND_NO_BANDWIDTH_${name} "${ARG_NO_BANDWIDTH}")
   # What the backend was built with, for the "toolkit" of results files.
   if(ARG_TOOLKIT)
     set_property(GLOBAL APPEND PROPERTY GS_TOOLKIT "${ARG_TOOLKIT}")
@@ -69,6 +72,17 @@ function(gs_toolkit_string out)
   list(PREPEND parts "${CMAKE_C_COMPILER_ID} C ${CMAKE_C_COMPILER_VERSION}")
   list(JOIN parts ", " joined)
   set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
+# gs_add_backend_variant(<name> <variant> <VAR=value>...): the conformance
+# body and the pitfalls run once more on backend <name>, as ctest entries
+# conformance_<name>_<variant> and pitfalls_<name>_<variant>, with these
+# environment variables set: a mode of the API's runtime that needs no
+# device (OpenMP's host fallback). The backend must find a device there:
+# the entries fail rather than skip.
+function(gs_add_backend_variant name variant)
+  string(REPLACE ";" "," env "${ARGN}")
+  set_property(GLOBAL APPEND PROPERTY GS_BACKEND_VARIANTS "${name}|${variant}|${env}")
 endfunction()
 
 # Write the registry (core/gs_registry.h declares it): every backend the

@@ -26,8 +26,11 @@
  *          launches and the count build (gs_launch.grid_y and .count, behind
  *          GS_CAP_2D and GS_CAP_COUNT); user kernels for `gridstride check`
  *          (user_dialects, user_build, user_launch, user_free, user_compile,
- *          gs_launch.user); the trace build (gs_launch.trace, behind
- *          GS_CAP_TRACE), for `gridstride trace`. */
+ *          gs_launch.user); grant, for an API whose launch shape is only an
+ *          upper bound (gs_launch.asked_grid and .asked_block,
+ *          gs_launch_result.granted_grid and .granted_block); the trace
+ *          build (gs_launch.trace, behind GS_CAP_TRACE), for `gridstride
+ *          trace`. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -103,6 +106,9 @@ struct gs_device {
     unsigned caps;          /* GS_CAP_* */
     char pci[24];           /* PCI address, "0000:17:00.0", when the API reports one: the
                                same GPU seen through two APIs has the same address */
+    char no_bandwidth[200]; /* why `gridstride bandwidth` leaves this device out (its
+                               times would not compare with the other APIs'); empty:
+                               it is measured when it has GS_CAP_TIMING */
     /* Kept by the core, never written by a backend. */
     int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
     struct gs_grid_probe probe;
@@ -129,6 +135,12 @@ struct gs_launch {
     /* ABI 2: when set, launch this user kernel (user_launch) with (a, b, out, n);
      * `kernel` then only names the owner map the verifier uses. */
     struct gs_user_kernel *user;
+    /* ABI 2, set by the core (gs_dev_grant) for a backend with grant(): the
+     * shape asked of the API, whose runtime treats it as an upper bound.
+     * grid, block and global above are then the grant measured before the
+     * launch, which the model predicts from and the verifier maps owners
+     * with; launch() asks for asked_grid x asked_block. 0: run as above. */
+    uint64_t asked_grid, asked_block;
 };
 
 /* Which build of kernels/ a launch runs: backends keep one kernel table per
@@ -157,6 +169,11 @@ struct gs_launch_result {
     char api_error[64];      /* its name: "cudaErrorInvalidConfiguration", "CL_INVALID_GLOBAL_WORK_SIZE" */
     char api_message[160];   /* its description, as the API gives it, or the rule that refused */
     double ms;               /* device-timed duration, when timing was asked for; else 0 */
+    /* ABI 2, from a backend with grant(): the grid and block the runtime
+     * really ran, read inside the launch (granted_block 0: its blocks were
+     * not all the same size). The prediction holds only if they are the
+     * grant it was made from. 0 for other backends. */
+    uint64_t granted_grid, granted_block;
 };
 
 /* ABI 2: a user's kernel, as `gridstride check` read it from a file. */
@@ -289,6 +306,18 @@ struct gs_backend {
      * is. Statuses as user_build(). */
     int (*user_compile)(const struct gs_user_source *src, const char *target,
                         struct gs_build_info *info, struct gs_err *e);
+
+    /* ---- ABI 2, optional: a launch shape that is only an upper bound ---- */
+
+    /* ABI 2. For an API whose runtime chooses the final launch (OpenMP:
+     * num_teams and thread_limit are upper bounds), the *grid and *block it
+     * will run for l's grid x block, measured before l is launched (a
+     * launch of the same code that only reads them, kept per shape), never
+     * inferred from l's result. Called only for a launch predicts_accept()
+     * accepts. launch() then reports what it ran in r->granted_grid and
+     * r->granted_block. NULL: the API runs the shape it is asked. */
+    int (*grant)(struct gs_device *dev, const struct gs_launch *l, uint64_t *grid,
+                 uint64_t *block, struct gs_err *e);
 };
 
 /* ---- services of the core for backends ---------------------------------- */

@@ -195,8 +195,8 @@ int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struc
     if (!GS_HAS(d->backend, 2, probe_grid)) {
         d->probe.status = GS_UNSUPPORTED;
         snprintf(d->probe.why, sizeof d->probe.why,
-                 "the %s backend's T is computed in 64 bits from its own launch arguments; "
-                 "no work-item function to probe", d->backend->name);
+                 "the %s backend has no grid probe: its prelude computes T in 64 bits",
+                 d->backend->name);
     } else {
         int rc = d->backend->probe_grid(d, &d->probe, e);
         if (rc != GS_OK)
@@ -250,6 +250,26 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
         return GS_OK;
     }
     return d->backend->launch(d, l, timed, r, e);
+}
+
+int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e)
+{
+    char why[8];
+    uint64_t grid = 0, block = 0;
+    /* Nothing is granted for a launch that never reaches the API. */
+    if (!GS_HAS(d->backend, 2, grant) || l->user || l->asked_grid ||
+        (l->grid_y > 1 && !(d->caps & GS_CAP_2D)) || (l->count && !(d->caps & GS_CAP_COUNT)) ||
+        gs_dev_predicts_accept(d, l, why, sizeof why) != GS_ACCEPTS)
+        return GS_OK;
+    const int rc = d->backend->grant(d, l, &grid, &block, e);
+    if (rc != GS_OK)
+        return rc;
+    l->asked_grid = l->grid;
+    l->asked_block = l->block;
+    l->grid = grid;
+    l->block = block;
+    l->global = grid * block;
+    return GS_OK;
 }
 
 int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,

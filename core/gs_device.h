@@ -26,6 +26,13 @@ int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf);
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
+/* The launch that will really run for l (ABI 2, grant): for a backend whose
+ * API treats the shape as an upper bound, l's grid, block and global become
+ * the grant the backend measured for that shape, and asked_grid and
+ * asked_block keep what is asked. Unchanged for every other backend, for a
+ * launch predicted refused or not sent (nothing runs), and for one granted
+ * already. Call it before gs_predict(): the model predicts what runs. */
+int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e);
 int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
 

@@ -212,6 +212,8 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
     const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
 
     *p = (struct gs_prediction){0};
+    p->grid = l->grid;
+    p->block = l->block;
     const int accept = gs_dev_predicts_accept(dev, l, why, sizeof why);
     if (accept == GS_NOT_SENT) {
         p->outcome = p->if_accepted = GS_OUT_NOT_LAUNCHED;
@@ -230,11 +232,32 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
         snprintf(p->why, sizeof p->why, "%s should refuse: %s", dev->backend->name, why);
         return;
     }
-    /* An API rule that let the launch through is part of the prediction. */
+    /* An API rule that let the launch through, and a runtime's grant, are
+     * part of the prediction. */
     char api[200] = "";
     if (why[0])
         snprintf(api, sizeof api, "%s: %s; ", dev->backend->name, why);
+    else if (l->asked_grid)
+        snprintf(api, sizeof api, "%s grants %llu x %llu for <<<%llu, %llu>>>; ",
+                 dev->backend->name, (unsigned long long)l->grid, (unsigned long long)l->block,
+                 (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
     predict_coverage(k, l, api, p);
+}
+
+void gs_launch_shape(const struct gs_launch *l, char *buf, unsigned size)
+{
+    const uint64_t grid = l->asked_grid ? l->asked_grid : l->grid;
+    const uint64_t block = l->asked_grid ? l->asked_block : l->block;
+    if (l->grid_y > 1)
+        snprintf(buf, size, "<<<(%llu, %llu), %llu>>>", (unsigned long long)grid,
+                 (unsigned long long)l->grid_y, (unsigned long long)block);
+    else if (l->asked_grid)
+        snprintf(buf, size, "<<<%llu, %llu>>> granted %llu x %llu", (unsigned long long)grid,
+                 (unsigned long long)block, (unsigned long long)l->grid,
+                 (unsigned long long)l->block);
+    else
+        snprintf(buf, size, "<<<%llu, %llu>>>", (unsigned long long)grid,
+                 (unsigned long long)block);
 }
 
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v)
@@ -262,6 +285,14 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
     const enum gs_outcome seen = gs_observed(r, v);
     if (why_size)
         why[0] = '\0';
+    if (r->accepted && r->granted_grid &&
+        (r->granted_grid != p->grid || r->granted_block != p->block)) {
+        snprintf(why, why_size,
+                 "the runtime ran %llu x %llu, not the %llu x %llu it granted before the launch",
+                 (unsigned long long)r->granted_grid, (unsigned long long)r->granted_block,
+                 (unsigned long long)p->grid, (unsigned long long)p->block);
+        return GS_FAILED;
+    }
     if (p->outcome == GS_OUT_REFUSED && r->accepted &&
         coverage_holds(p->if_accepted, p->if_first_wrong, p->if_wrong, v)) {
         snprintf(why, why_size,

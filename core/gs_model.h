@@ -39,6 +39,9 @@ struct gs_prediction {
      * same as above unless outcome is GS_OUT_REFUSED). */
     enum gs_outcome if_accepted;
     uint64_t if_first_wrong, if_wrong;
+    /* The launch it was made for: for a granted launch (gs_dev_grant), the
+     * grant measured before it, which the API must then report it ran. */
+    uint64_t grid, block;
     char why[240];        /* the rule behind the prediction, in words */
 };
 
@@ -64,6 +67,10 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
 void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
               const struct gs_verdict *v, int *held, int *deviation, char *why,
               unsigned why_size);
+
+/* A launch's shape as a user reads it: "<<<3, 256>>>", "<<<(1, 65536), 32>>>",
+ * or, for a granted launch, "<<<3, 256>>> granted 3 x 28". */
+void gs_launch_shape(const struct gs_launch *l, char *buf, unsigned size);
 
 /* The outcome that was observed. */
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v);

@@ -202,14 +202,18 @@ static uint64_t predicted_count(const void *ctx, uint64_t i)
     return gs_model_count(c->l, c->t_bits, i);
 }
 
-/* Predict every case; those that can run here are marked runnable, and
- * the largest n among them sizes the workspace. */
-static uint64_t predict_all(struct gs_pitfalls *p)
+/* Predict every case, from the launch the runtime grants; those that can
+ * run here are marked runnable, and the largest n among them sizes the
+ * workspace (*max_n). */
+static int predict_all(struct gs_pitfalls *p, uint64_t *max_n, struct gs_err *e)
 {
-    uint64_t max_n = 0;
+    *max_n = 0;
     for (int i = 0; i < p->ncases; ++i) {
         struct gs_trap_case *c = &p->cases[i];
         struct gs_err why = {0};
+        const int rc = gs_dev_grant(p->dev, &c->launch, e);
+        if (rc != GS_OK)
+            return rc;
         gs_predict(p->dev, &c->launch, &c->pred);
         if (c->pred.outcome == GS_OUT_NOT_LAUNCHED) {
             c->got.not_sent = 1;
@@ -238,11 +242,11 @@ static uint64_t predict_all(struct gs_pitfalls *p)
         if (c->skipped) {
             ++p->skipped;
             c->held = c->counts_held = 1;
-        } else if (c->launch.n > max_n) {
-            max_n = c->launch.n;
+        } else if (c->launch.n > *max_n) {
+            *max_n = c->launch.n;
         }
     }
-    return max_n;
+    return GS_OK;
 }
 
 static int run_case(struct gs_pitfalls *p, struct gs_workspace *w, struct gs_trap_case *c,
@@ -284,7 +288,9 @@ int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
     p->threads = p->grid * GS_DEFAULT_BLOCK;
     p->t_bits = gs_model_t_bits(dev);
     plan_cases(p, plan->traps);
-    const uint64_t max_n = predict_all(p);
+    uint64_t max_n = 0;
+    if ((rc = predict_all(p, &max_n, e)) != GS_OK)
+        return rc;
     if (max_n > 0 && (rc = gs_workspace_open(&w, dev, max_n, plan->progress, e)) != GS_OK)
         return rc;
     for (int i = 0; i < p->ncases && rc == GS_OK; ++i) {

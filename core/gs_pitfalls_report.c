@@ -74,13 +74,9 @@ static void counts_line(const struct gs_trap_case *c, char *buf, size_t size)
 
 static void launch_text(const struct gs_launch *l, char *buf, size_t size)
 {
-    if (l->grid_y > 1)
-        snprintf(buf, size, "n=%llu <<<(%llu, %llu), %llu>>>", (unsigned long long)l->n,
-                 (unsigned long long)l->grid, (unsigned long long)l->grid_y,
-                 (unsigned long long)l->block);
-    else
-        snprintf(buf, size, "n=%llu <<<%llu, %llu>>>", (unsigned long long)l->n,
-                 (unsigned long long)l->grid, (unsigned long long)l->block);
+    char shape[96];
+    gs_launch_shape(l, shape, sizeof shape);
+    snprintf(buf, size, "n=%llu %s", (unsigned long long)l->n, shape);
 }
 
 static void totals(const struct gs_pitfalls_report_in *in, int *cases, int *failed, int *dev,
@@ -97,7 +93,7 @@ static void totals(const struct gs_pitfalls_report_in *in, int *cases, int *fail
 
 static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
-    char line[900], counts[400], launch[96];
+    char line[900], counts[400], launch[128];
     int cases, failed, dev, skipped;
     gs_str_printf(o, "gridstride %s pitfalls: every trap predicted, then launched where that "
                      "is safe and verified\n\n", in->version);
@@ -151,7 +147,7 @@ static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o
 
 static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
-    char line[900], counts[400], launch[96];
+    char line[900], counts[400], launch[128];
     gs_str_printf(o, "# gridstride %s pitfalls\n\n", in->version);
     if (in->command)
         gs_str_printf(o, "Command: `%s`\n\n", in->command);
@@ -244,6 +240,9 @@ static void json_case(const struct gs_trap_case *c, struct gs_str *o)
                   (unsigned long long)l->grid, (unsigned long long)l->grid_y,
                   (unsigned long long)l->block, (unsigned long long)l->global,
                   (unsigned long long)l->param);
+    if (l->asked_grid)
+        gs_str_printf(o, "\"asked_grid\": %llu, \"asked_block\": %llu, ",
+                      (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
     gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
                   outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
                   (unsigned long long)c->pred.wrong);

@@ -113,6 +113,21 @@ static const char *dev_label(const struct gs_report_in *in, int i, char *buf, un
 
 /* ---- text ---------------------------------------------------------------- */
 
+/* For a device whose runtime lowers the launch it is asked for: what it
+ * grants for the device grid. Empty otherwise. */
+static void grant_line(const struct gs_table *t, char *buf, unsigned size)
+{
+    buf[0] = '\0';
+    if (t->granted_grid == t->grid && t->granted_block == t->block)
+        return;
+    snprintf(buf, size,
+             "the runtime grants %llu x %llu = %llu threads for <<<%llu, %u>>> (measured before "
+             "the launches; every case is predicted from its grant)",
+             (unsigned long long)t->granted_grid, (unsigned long long)t->granted_block,
+             (unsigned long long)(t->granted_grid * t->granted_block),
+             (unsigned long long)t->grid, t->block);
+}
+
 static void text_devices(const struct gs_report_in *in, struct gs_str *o)
 {
     for (int i = 0; i < in->ntables; ++i) {
@@ -130,6 +145,10 @@ static void text_devices(const struct gs_report_in *in, struct gs_str *o)
             gs_probe_line(d, probe, sizeof probe);
             gs_str_printf(o, "        grid probe: %s\n", probe);
         }
+        char grant[256];
+        grant_line(t, grant, sizeof grant);
+        if (grant[0])
+            gs_str_printf(o, "        granted: %s\n", grant);
     }
 }
 
@@ -241,11 +260,12 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
             if (!header++)
                 gs_str_printf(o, "\nWhat each API answered for refused, empty, ragged and unlaunched "
                                  "launches:\n");
-            gs_str_printf(o, "  %-7s %s n=%llu global=%llu local=%llu (<<<%llu, %llu>>>): ",
+            char shape[96];
+            gs_launch_shape(l, shape, sizeof shape);
+            gs_str_printf(o, "  %-7s %s n=%llu global=%llu local=%llu (%s): ",
                           dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
                           (unsigned long long)l->n, (unsigned long long)l->global,
-                          (unsigned long long)l->block, (unsigned long long)l->grid,
-                          (unsigned long long)l->block);
+                          (unsigned long long)l->block, shape);
             if (c->got.accepted)
                 gs_str_printf(o, "accepted; %s\n",
                               gs_observed(&c->got, &c->verdict) == GS_OUT_OK ? "result ok"
@@ -279,7 +299,7 @@ void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct
 
 static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
 {
-    char diag[640], name[64];
+    char diag[640], name[64], shape[96];
     int header = 0;
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
@@ -291,11 +311,11 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
             if (!header++)
                 gs_str_printf(o, "\nDiagnosis of every wrong result:\n");
             gs_diagnosis(v, diag, sizeof diag);
-            gs_str_printf(o, "  %s %s n=%llu <<<%llu, %llu>>>: %llu of %llu elements wrong, the first at %llu\n"
+            gs_launch_shape(&c->launch, shape, sizeof shape);
+            gs_str_printf(o, "  %s %s n=%llu %s: %llu of %llu elements wrong, the first at %llu\n"
                              "    %s\n",
                           dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
-                          (unsigned long long)v->n, (unsigned long long)c->launch.grid,
-                          (unsigned long long)c->launch.block, (unsigned long long)v->wrong,
+                          (unsigned long long)v->n, shape, (unsigned long long)v->wrong,
                           (unsigned long long)v->n, (unsigned long long)v->first_wrong, diag);
             gs_report_wrong_list(v, "    ", o);
         }
@@ -344,11 +364,12 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
         const struct gs_table *t = in->tables[i];
         for (int k = 0; k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
+            char shape[96];
+            gs_launch_shape(&c->launch, shape, sizeof shape);
             if (!c->held)
-                gs_str_printf(o, "  %s %s n=%llu <<<%llu, %llu>>>: %s (model: %s)\n",
+                gs_str_printf(o, "  %s %s n=%llu %s: %s (model: %s)\n",
                               dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
-                              (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
-                              (unsigned long long)c->launch.block, c->mismatch, c->pred.why);
+                              (unsigned long long)c->launch.n, shape, c->mismatch, c->pred.why);
         }
     }
 }
@@ -392,6 +413,13 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
             continue;
         gs_probe_line(d, probe, sizeof probe);
         gs_str_printf(o, "\n- %s %s grid probe: %s", d->backend->name, d->name, probe);
+    }
+    for (int i = 0; i < in->ntables; ++i) {
+        char grant[256];
+        grant_line(in->tables[i], grant, sizeof grant);
+        if (grant[0])
+            gs_str_printf(o, "\n- %s %s: %s", in->tables[i]->dev->backend->name,
+                          in->tables[i]->dev->name, grant);
     }
     gs_str_printf(o, "\n");
     for (int c = 0; c < GS_COLUMNS; ++c)
@@ -467,7 +495,7 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,platform,api_version,driver_version,compute_units,"
                      "block,G,T,section,column,kernel,n,grid,local,global,param,predicted,"
                      "predicted_first_wrong,observed,first_wrong,wrong,unwritten,guard_hits,"
-                     "api_error,api_code,api_message,diagnosis,held,deviation\n");
+                     "api_error,api_code,api_message,diagnosis,held,deviation,asked_grid,asked_block\n");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
@@ -498,7 +526,8 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
             gs_csv_field(o, c->got.accepted ? "" : c->got.api_message);
             gs_diagnosis(v, diag, sizeof diag);
             gs_csv_field(o, diag);
-            gs_str_printf(o, "%d,%d\n", c->held, c->deviation);
+            gs_str_printf(o, "%d,%d,%llu,%llu\n", c->held, c->deviation,
+                          (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
         }
     }
 }
@@ -549,6 +578,9 @@ static void json_case(const struct gs_case *c, const struct gs_plan *p, struct g
                   gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
                   (unsigned long long)l->grid, (unsigned long long)l->block,
                   (unsigned long long)l->global, (unsigned long long)l->param);
+    if (l->asked_grid)
+        gs_str_printf(o, "\"asked_grid\": %llu, \"asked_block\": %llu, ",
+                      (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
     gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
                   outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
                   (unsigned long long)c->pred.wrong);
@@ -594,6 +626,8 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
         gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", t->block,
                       (unsigned long long)t->grid, (unsigned long long)t->threads);
         gs_json_kv(o, "grid_rule", t->grid_rule, 1);
+        gs_str_printf(o, "\"granted_grid\": %llu, \"granted_block\": %llu, ",
+                      (unsigned long long)t->granted_grid, (unsigned long long)t->granted_block);
         if (d->probed && d->probe.status == GS_OK)
             gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
                              "\"get_global_size\": %llu, \"get_global_id\": %llu, "

@@ -114,9 +114,10 @@ static int plan_cases(struct gs_table *t, const struct gs_plan *plan)
 static void case_label(const struct gs_device *dev, const struct gs_case *c, char *buf,
                        size_t size)
 {
-    snprintf(buf, size, "%s %s: column %s, n = %llu, <<<%llu, %llu>>>", dev->backend->name,
-             dev->name, gs_column_letter(c->column), (unsigned long long)c->launch.n,
-             (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block);
+    char shape[96];
+    gs_launch_shape(&c->launch, shape, sizeof shape);
+    snprintf(buf, size, "%s %s: column %s, n = %llu, %s", dev->backend->name, dev->name,
+             gs_column_letter(c->column), (unsigned long long)c->launch.n, shape);
 }
 
 /* Predict, then launch what can be launched, and compare. A launch the
@@ -124,6 +125,9 @@ static void case_label(const struct gs_device *dev, const struct gs_case *c, cha
  * as not launched, with the reason, and never reaches the API. */
 static int run_case(struct gs_workspace *w, struct gs_case *c, struct gs_err *e)
 {
+    int rc = gs_dev_grant(w->dev, &c->launch, e);
+    if (rc != GS_OK)
+        return rc;
     gs_predict(w->dev, &c->launch, &c->pred);
     if (c->pred.outcome == GS_OUT_NOT_LAUNCHED) {
         c->got.not_sent = 1;
@@ -134,7 +138,7 @@ static int run_case(struct gs_workspace *w, struct gs_case *c, struct gs_err *e)
         return GS_OK;
     }
     case_label(w->dev, c, w->label, sizeof w->label);
-    int rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
+    rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
     if (rc != GS_OK)
         return rc;
     gs_judge(&c->pred, &c->got, &c->verdict, &c->held, &c->deviation, c->mismatch,
@@ -163,6 +167,12 @@ int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_ta
     if ((rc = gs_dev_probe_grid(dev, &probe, e)) != GS_OK)
         goto out;
     t->threads = t->grid * t->block;
+    struct gs_launch device_grid = {.kernel = GS_K_ADD_GS, .grid = t->grid, .block = t->block,
+                                    .global = t->threads};
+    if ((rc = gs_dev_grant(dev, &device_grid, e)) != GS_OK)
+        goto out;
+    t->granted_grid = device_grid.grid;
+    t->granted_block = device_grid.block;
     if (!plan_cases(t, plan)) {
         rc = gs_err_set(e, GS_NOMEM, "out of memory");
         goto out;

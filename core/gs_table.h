@@ -56,6 +56,9 @@ struct gs_table {
     unsigned block;
     uint64_t grid;       /* G */
     uint64_t threads;    /* T = G x block */
+    /* What the runtime grants for <<<G, block>>> (gs_dev_grant): G and block
+     * themselves unless the backend's API takes them as upper bounds. */
+    uint64_t granted_grid, granted_block;
     char grid_rule[200]; /* how G was found */
     int ncases;
     struct gs_case *cases;

@@ -10,6 +10,7 @@
 
 #include "test_util.h"
 
+#include "gs_device.h"
 #include "gs_model.h"
 #include "gs_select.h"
 
@@ -357,6 +358,47 @@ static void refused_launch_must_leave_output_untouched(void **state)
     assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
 }
 
+/* A runtime that lowers the launch (OpenMP): the model predicts from the
+ * grant measured before the launch, and the prediction fails when the
+ * launch reports that it ran another grid, even with the output right. */
+static void granted_launch_is_predicted_from_its_grant(void **state)
+{
+    (void)state;
+    struct gs_prediction p;
+    struct gs_launch l = launch_of(GS_K_ADD_MONO, 611, 3, 28);
+    l.asked_grid = 3;
+    l.asked_block = 256;
+    gs_predict(host.devs[0], &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_WRONG);
+    assert_int_equal(p.first_wrong, 84);
+    assert_non_null(strstr(p.why, "grants 3 x 28 for <<<3, 256>>>"));
+    char shape[96], why[240];
+    gs_launch_shape(&l, shape, sizeof shape);
+    assert_string_equal(shape, "<<<3, 256>>> granted 3 x 28");
+
+    struct gs_launch_result r = {0};
+    struct gs_verdict v = {0};
+    r.accepted = 1;
+    r.granted_grid = 3;
+    r.granted_block = 28;
+    v.n = 611;
+    v.diag = GS_DIAG_SHORT_GRID;
+    v.first_wrong = 84;
+    v.wrong = v.unwritten = 611 - 84;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD);
+    r.granted_block = 32; /* the runtime ran 96 threads: no longer what was predicted */
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_FAILED);
+    assert_non_null(strstr(why, "ran 3 x 32, not the 3 x 28"));
+
+    /* A backend without grant() runs what it is asked: nothing changes. */
+    struct gs_err e = {0};
+    struct gs_launch asked = launch_of(GS_K_ADD_MONO, 611, 3, 256);
+    assert_int_equal(gs_dev_grant(host.devs[0], &asked, &e), GS_OK);
+    assert_int_equal(asked.grid, 3);
+    assert_int_equal(asked.block, 256);
+    assert_int_equal(asked.asked_grid, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +415,7 @@ int main(void)
         cmocka_unit_test(endless_launch_is_predicted_not_launched),
         cmocka_unit_test(pitfall_counts_match_a_walk_over_the_threads),
         cmocka_unit_test(signed_int_loop_is_never_launched_past_2_31),
+        cmocka_unit_test(granted_launch_is_predicted_from_its_grant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenMP target offload backend: the kernels of kernels/ in an SPMD
+ * target region (gs_openmp_kernels.c), offloaded by GCC to NVIDIA GPUs
+ * (nvptx), with buffers from omp_target_alloc and omp_target_memcpy.
+ *
+ * The runtime chooses the launch. num_teams and thread_limit are upper
+ * bounds, and GCC runs an OpenMP thread as a whole warp, as many a team as
+ * the region's registers allow (a test program on the H200 got 28 threads a
+ * team when it asked for 256).
+ * So the shape asked for is not the shape that runs, and the monolithic
+ * kernel, right only on the grid it was sized for, is wrong where the
+ * grid-stride loop is right. The backend predicts like every other: before a
+ * case, grant() measures what the runtime grants for its shape, by a launch
+ * of the same region that reads the launch and runs no kernel (kept per
+ * shape); the core predicts from that grant; launch() reads the grant
+ * again inside the real launch and reports it, and the prediction fails if
+ * the two differ.
+ *
+ * Devices. Every OpenMP offload device, described through libgomp's
+ * property query (acc_get_property: name, memory, driver), which this build
+ * uses for NVIDIA devices only. With OMP_TARGET_OFFLOAD=DISABLED the target
+ * regions run on the host: the one device is then "host fallback", a CPU,
+ * never presented as a GPU (CI runs it; nothing else turns it on).
+ *
+ * Launch rules, shared by predicts_accept() and launch():
+ *   - num_teams and thread_limit must be positive ints: a shape of zero
+ *     blocks or threads, or beyond INT_MAX, cannot be asked of OpenMP;
+ *   - a global size that is not grid x block cannot be expressed;
+ *   - on the host fallback, more than 2^20 teams are never sent
+ *     (GS_NOT_SENT): the teams run one after another on the CPU.
+ * One dimension only (no GS_CAP_2D); the count build runs (GS_CAP_COUNT).
+ * No device timer (no GS_CAP_TIMING, no copy): `gridstride bandwidth`
+ * leaves the backend out, and says why.
+ *
+ * What this backend cannot report: libgomp ends the process (gomp_fatal)
+ * when the device fails under a target region or a copy, so a fault is
+ * never an error status here, unlike CUDA's sticky errors. */
+#include <limits.h>
+#include <omp.h>
+#include <openacc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gs_backend.h"
+#include "gs_openmp_kernels.h"
+#include "gs_sysmem.h"
+
+#define OMP_FALLBACK_MAX_TEAMS (1ull << 20)
+#define OMP_TEAMS_PER_CORE 4u
+#define OMP_GRANTS 64 /* shapes whose grant is kept: a run asks a dozen */
+
+/* One shape's grant, as the probe launch measured it. */
+struct omp_grant {
+    uint64_t asked_grid, asked_block, grid, block;
+};
+
+struct omp_device {
+    struct gs_device base;
+    int num;      /* the OpenMP device number (the initial device on the host fallback) */
+    int fallback; /* target regions run on the host */
+    struct omp_grant grants[OMP_GRANTS];
+    unsigned ngrants; /* kept so far; past OMP_GRANTS the oldest is replaced */
+};
+
+struct omp_buf {
+    struct gs_buf base;
+    void *ptr;
+};
+
+static void *ptr_of(const struct gs_buf *b)
+{
+    return b ? ((const struct omp_buf *)b)->ptr : NULL;
+}
+
+/* omp_target_memcpy answers 0 or an error number, nothing more. */
+static int omp_check(int rc, const char *call, const char *file, int line, struct gs_err *e)
+{
+    if (rc == 0)
+        return GS_OK;
+    return gs_api_error(e, GS_API, call, file, line, "omp_target_memcpy", rc,
+                        "the OpenMP runtime refused the copy");
+}
+#define OMP_CHECK(e, call) omp_check((call), #call, __FILE__, __LINE__, (e))
+
+/* ---- discovery ---------------------------------------------------------- */
+
+static int offload_disabled(void)
+{
+    const char *v = getenv("OMP_TARGET_OFFLOAD");
+    return v && strcasecmp(v, "DISABLED") == 0;
+}
+
+static void describe_common(struct omp_device *d, int num)
+{
+    struct gs_device *g = &d->base;
+    d->num = num;
+    snprintf(g->id, sizeof g->id, "%d", g->index);
+    snprintf(g->api_version, sizeof g->api_version, "OpenMP %d, GCC %s libgomp", _OPENMP,
+             __VERSION__);
+    g->max_block = g->max_block_device = INT_MAX; /* thread_limit: any positive int */
+    g->max_grid = INT_MAX;                       /* num_teams: likewise */
+    gs_strlcpy(g->peak_rule, "unknown: OpenMP reports no memory clock", sizeof g->peak_rule);
+    g->caps = GS_CAP_COUNT;
+}
+
+static void describe_fallback(struct omp_device *d)
+{
+    struct gs_device *g = &d->base;
+    describe_common(d, omp_get_initial_device());
+    d->fallback = 1;
+    gs_strlcpy(g->name, "host fallback (OMP_TARGET_OFFLOAD=DISABLED): the CPU, not a GPU",
+               sizeof g->name);
+    gs_strlcpy(g->platform, "OpenMP initial device", sizeof g->platform);
+    gs_strlcpy(g->arch, "target regions run on the host", sizeof g->arch);
+    g->compute_units = (unsigned)omp_get_num_procs();
+    g->global_mem = g->max_alloc = gs_host_total_memory();
+    gs_strlcpy(g->no_bandwidth,
+               "the host fallback runs the target regions on the CPU: not a GPU's bandwidth",
+               sizeof g->no_bandwidth);
+}
+
+/* acc_get_property() ends the process for a device it does not know, so it
+ * is asked only of devices libgomp counts as NVIDIA ones. */
+static void describe_nvidia(struct omp_device *d, int num)
+{
+    struct gs_device *g = &d->base;
+    const char *name = acc_get_property_string(num, acc_device_nvidia, acc_property_name);
+    const char *driver = acc_get_property_string(num, acc_device_nvidia, acc_property_driver);
+    describe_common(d, num);
+    gs_strlcpy(g->name, name ? name : "NVIDIA GPU", sizeof g->name);
+    gs_strlcpy(g->driver_version, driver ? driver : "", sizeof g->driver_version);
+    gs_strlcpy(g->platform, "OpenMP target offload, libgomp nvptx plugin", sizeof g->platform);
+    snprintf(g->arch, sizeof g->arch, "nvptx, PTX for %s, JIT by the driver", GS_OPENMP_ISA);
+    g->is_gpu = 1;
+    g->compute_units = 1; /* OpenMP reports none: G is the runtime's own team count */
+    g->global_mem = g->max_alloc = acc_get_property(num, acc_device_nvidia, acc_property_memory);
+    gs_strlcpy(g->no_bandwidth,
+               "GCC runs an OpenMP thread as a whole warp, so its bytes per second do not "
+               "compare with CUDA's or OpenCL's (and OpenMP has no device timer)",
+               sizeof g->no_bandwidth);
+}
+
+static int openmp_open(struct gs_device_list *list, char *notice, unsigned notice_size,
+                       struct gs_err *e)
+{
+    if (notice_size)
+        notice[0] = '\0';
+    if (offload_disabled()) {
+        struct gs_device *g = gs_device_list_add(list, e);
+        if (!g)
+            return e->status;
+        describe_fallback((struct omp_device *)g);
+        /* Measured on 2 cores: the conformance body took 43 s with
+         * libgomp's default, 1.9 s with PASSIVE. */
+        const char *wait = getenv("OMP_WAIT_POLICY");
+        if (notice_size && !(wait && strcasecmp(wait, "PASSIVE") == 0))
+            gs_strlcpy(notice,
+                       "host fallback: libgomp's idle threads spin (OMP_WAIT_POLICY is not "
+                       "PASSIVE) and slow gridstride's own verification threads; set "
+                       "OMP_WAIT_POLICY=PASSIVE",
+                       notice_size);
+        return GS_OK;
+    }
+    const int n = omp_get_num_devices();
+    if (n <= 0)
+        return gs_err_set(e, GS_NO_DEVICE,
+                          "no OpenMP offload device: omp_get_num_devices() = 0 (libgomp found "
+                          "no GPU: check nvidia-smi, and that libgomp-plugin-nvptx.so.1 of the "
+                          "same GCC as libgomp.so.1 is on the library path); set "
+                          "OMP_TARGET_OFFLOAD=DISABLED to run the target regions on the host");
+    const int nvidia = acc_get_num_devices(acc_device_nvidia);
+    if (nvidia != n)
+        return gs_err_set(e, GS_NO_DEVICE,
+                          "libgomp counts %d OpenMP devices, %d of them NVIDIA: this build "
+                          "offloads to nvptx only (-foffload=nvptx-none)", n, nvidia);
+    for (int i = 0; i < n; ++i) {
+        struct gs_device *g = gs_device_list_add(list, e);
+        if (!g)
+            return e->status;
+        describe_nvidia((struct omp_device *)g, i);
+    }
+    return GS_OK;
+}
+
+/* ---- the launch the runtime chooses ------------------------------------ */
+
+/* G: on a GPU, the teams the runtime launches when it is not told how many
+ * (OpenMP has no occupancy query and reports no compute units); on the host
+ * fallback, 4 teams per core, as the host backend does. */
+static int openmp_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
+                                  unsigned block, unsigned *blocks, char *rule,
+                                  unsigned rule_size, struct gs_err *e)
+{
+    struct omp_device *d = (struct omp_device *)dev;
+    struct gs_omp_seen seen;
+    (void)kernel;
+    if (block == 0 || block > INT_MAX)
+        return gs_err_set(e, GS_USAGE, "openmp: thread_limit(%u) is not a positive int", block);
+    if (d->fallback) {
+        *blocks = OMP_TEAMS_PER_CORE;
+        gs_strlcpy(rule, "no occupancy on a CPU: 4 teams per core, as the host backend",
+                   rule_size);
+        return GS_OK;
+    }
+    gs_omp_default_launch(d->num, (int)block, &seen);
+    if (seen.teams == 0 || seen.teams > UINT_MAX)
+        return gs_err_set(e, GS_API, "openmp: the runtime's own launch reported %llu teams",
+                          (unsigned long long)seen.teams);
+    *blocks = (unsigned)seen.teams;
+    snprintf(rule, rule_size,
+             "the runtime's own launch: target teams thread_limit(%u) without num_teams ran "
+             "%llu teams of %llu threads",
+             block, (unsigned long long)seen.teams, (unsigned long long)seen.threads);
+    return GS_OK;
+}
+
+static int openmp_predicts_accept(const struct gs_device *dev, const struct gs_launch *l,
+                                  char *why, unsigned why_size)
+{
+    const struct omp_device *d = (const struct omp_device *)dev;
+    const uint64_t grid = l->asked_grid ? l->asked_grid : l->grid;
+    const uint64_t block = l->asked_grid ? l->asked_block : l->block;
+    const char *rule = NULL;
+    int answer = GS_REFUSES;
+    if (grid == 0 || block == 0)
+        rule = "num_teams and thread_limit need a positive value: a program that passes 0 is "
+               "not conforming OpenMP";
+    else if (grid > INT_MAX || block > INT_MAX)
+        rule = "num_teams and thread_limit take an int: the shape does not fit";
+    else if (!l->asked_grid && l->global != grid * block)
+        rule = "a global size other than teams x threads cannot be asked of OpenMP";
+    else if (d->fallback && grid > OMP_FALLBACK_MAX_TEAMS)
+        rule = "more than 2^20 teams on the host fallback: its teams run one after another, so "
+               "the suite caps the grid to keep a launch to seconds",
+        answer = GS_NOT_SENT;
+    if (rule)
+        gs_strlcpy(why, rule, why_size);
+    return rule ? answer : GS_ACCEPTS;
+}
+
+static void run_region(const struct omp_device *d, const struct gs_launch *l, int probe,
+                       struct gs_omp_seen *seen)
+{
+    const struct gs_omp_call c = {
+        .device = d->num,
+        .kernel = (int)l->kernel,
+        .count = l->count,
+        .probe = probe,
+        .teams = (int)(l->asked_grid ? l->asked_grid : l->grid),
+        .threads = (int)(l->asked_grid ? l->asked_block : l->block),
+        .a = ptr_of(l->a),
+        .b = ptr_of(l->b),
+        .out = ptr_of(l->out),
+        .n = l->n,
+        .param = l->param,
+    };
+    gs_omp_region(&c, seen);
+}
+
+/* Teams all of one size: otherwise the launch is no grid of blocks. */
+static int uniform(const struct gs_omp_seen *s)
+{
+    return s->teams_ran == s->teams && s->threads_ran == s->teams * s->threads;
+}
+
+static int openmp_grant(struct gs_device *dev, const struct gs_launch *l, uint64_t *grid,
+                        uint64_t *block, struct gs_err *e)
+{
+    struct omp_device *d = (struct omp_device *)dev;
+    const unsigned kept = d->ngrants < OMP_GRANTS ? d->ngrants : OMP_GRANTS;
+    for (unsigned i = 0; i < kept; ++i) {
+        const struct omp_grant *k = &d->grants[i];
+        if (k->asked_grid == l->grid && k->asked_block == l->block) {
+            *grid = k->grid;
+            *block = k->block;
+            return GS_OK;
+        }
+    }
+    struct gs_omp_seen seen;
+    run_region(d, l, 1, &seen);
+    if (!uniform(&seen) || seen.teams == 0 || seen.threads == 0)
+        return gs_err_set(e, GS_API,
+                          "openmp: asked <<<%llu, %llu>>>, the runtime ran %llu teams of %llu "
+                          "threads in all (team 0: %llu of %llu threads): no grid to predict from",
+                          (unsigned long long)l->grid, (unsigned long long)l->block,
+                          (unsigned long long)seen.teams_ran,
+                          (unsigned long long)seen.threads_ran, (unsigned long long)seen.teams,
+                          (unsigned long long)seen.threads);
+    d->grants[d->ngrants++ % OMP_GRANTS] =
+        (struct omp_grant){l->grid, l->block, seen.teams, seen.threads};
+    *grid = seen.teams;
+    *block = seen.threads;
+    return GS_OK;
+}
+
+static int openmp_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
+                         struct gs_launch_result *r, struct gs_err *e)
+{
+    char why[160];
+    struct gs_omp_seen seen;
+    (void)timed; /* never asked: no GS_CAP_TIMING */
+    (void)e;
+    if (openmp_predicts_accept(dev, l, why, sizeof why) != GS_ACCEPTS) {
+        gs_refusal(r, -1, "not expressible in OpenMP", "%s", why);
+        return GS_OK;
+    }
+    run_region((const struct omp_device *)dev, l, 0, &seen);
+    r->accepted = 1;
+    r->granted_grid = seen.teams;
+    r->granted_block = uniform(&seen) ? seen.threads : 0;
+    return GS_OK;
+}
+
+/* ---- buffers ------------------------------------------------------------ */
+
+static int openmp_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
+{
+    const struct omp_device *d = (const struct omp_device *)dev;
+    struct omp_buf *b = (struct omp_buf *)buf;
+    b->ptr = omp_target_alloc(buf->bytes ? (size_t)buf->bytes : 1, d->num);
+    if (!b->ptr)
+        return gs_err_set(e, GS_NOMEM, "omp_target_alloc(%llu bytes, device %d) returned NULL",
+                          (unsigned long long)buf->bytes, d->num);
+    return GS_OK;
+}
+
+static int openmp_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                        const void *src, uint64_t bytes, struct gs_err *e)
+{
+    const int num = ((const struct omp_device *)dev)->num;
+    return OMP_CHECK(e, omp_target_memcpy(ptr_of(buf), src, (size_t)bytes, (size_t)offset, 0,
+                                          num, omp_get_initial_device()));
+}
+
+static int openmp_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                       uint64_t bytes, struct gs_err *e)
+{
+    const int num = ((const struct omp_device *)dev)->num;
+    return OMP_CHECK(e, omp_target_memcpy(dst, ptr_of(buf), (size_t)bytes, 0, (size_t)offset,
+                                          omp_get_initial_device(), num));
+}
+
+static void openmp_free(struct gs_device *dev, struct gs_buf *buf)
+{
+    omp_target_free(ptr_of(buf), ((const struct omp_device *)dev)->num);
+}
+
+static int openmp_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
+{
+    const struct omp_device *d = (const struct omp_device *)dev;
+    *bytes = d->fallback ? gs_host_available_memory()
+                         : acc_get_property(d->num, acc_device_nvidia, acc_property_free_memory);
+    if (*bytes == 0)
+        return gs_err_set(e, GS_UNSUPPORTED, "openmp: free memory unknown");
+    return GS_OK;
+}
+
+const struct gs_backend gs_backend_openmp = {
+    .abi = GS_BACKEND_ABI,
+    .name = "openmp",
+    .description = "OpenMP target offload (GCC, nvptx): kernels/ in a target teams + parallel "
+                   "region; the runtime grants the launch, read inside it",
+    .device_size = sizeof(struct omp_device),
+    .buffer_size = sizeof(struct omp_buf),
+    .open = openmp_open,
+    .blocks_per_unit = openmp_blocks_per_unit,
+    .predicts_accept = openmp_predicts_accept,
+    .alloc = openmp_alloc,
+    .write = openmp_write,
+    .read = openmp_read,
+    .free = openmp_free,
+    .launch = openmp_launch,
+    .mem_available = openmp_mem_available,
+    .grant = openmp_grant,
+};
