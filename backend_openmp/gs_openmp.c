@@ -28,7 +28,8 @@
  *   - a global size that is not grid x block cannot be expressed;
  *   - on the host fallback, more than 2^20 teams are never sent
  *     (GS_NOT_SENT): the teams run one after another on the CPU.
- * One dimension only (no GS_CAP_2D); the count build runs (GS_CAP_COUNT).
+ * One dimension only (no GS_CAP_2D); the count and trace builds run
+ * (GS_CAP_COUNT, GS_CAP_TRACE).
  * No device timer (no GS_CAP_TIMING, no copy): `gridstride bandwidth`
  * leaves the backend out, and says why.
  *
@@ -102,7 +103,7 @@ static void describe_common(struct omp_device *d, int num)
     g->max_block = g->max_block_device = INT_MAX; /* thread_limit: any positive int */
     g->max_grid = INT_MAX;                       /* num_teams: likewise */
     gs_strlcpy(g->peak_rule, "unknown: OpenMP reports no memory clock", sizeof g->peak_rule);
-    g->caps = GS_CAP_COUNT;
+    g->caps = GS_CAP_COUNT | GS_CAP_TRACE;
 }
 
 static void describe_fallback(struct omp_device *d)
@@ -246,7 +247,7 @@ static void run_region(const struct omp_device *d, const struct gs_launch *l, in
     const struct gs_omp_call c = {
         .device = d->num,
         .kernel = (int)l->kernel,
-        .count = l->count,
+        .build = (int)gs_launch_build(l),
         .probe = probe,
         .teams = (int)(l->asked_grid ? l->asked_grid : l->grid),
         .threads = (int)(l->asked_grid ? l->asked_block : l->block),

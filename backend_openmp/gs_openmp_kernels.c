@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernels of kernels/gs_kernels.h and kernels/gs_pitfalls.h, built
- * twice (as they are, and as the count build), as device code, and the one
+ * three times (as they are, the count build and the trace build), as device
+ * code, and the one
  * target region that runs them. One region for every kernel, entered with
  * the kernel's id: the runtime sizes a launch by the region's code (GCC's
  * nvptx plugin limits the warps per team by its registers), so a single
@@ -8,6 +9,7 @@
  * that measures the grant is that very region. */
 #include "gs_openmp_kernels.h"
 
+#include "gs_backend.h" /* enum gs_build */
 #include "gs_catalog.h"
 
 #pragma omp declare target
@@ -21,16 +23,23 @@
 #include "gs_pitfalls.h"
 #undef GS_COUNT_BUILD
 
+#define GS_TRACE_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_TRACE_BUILD
+
 /* Direct calls from a switch: the device cannot call through a table of
  * host function addresses. */
-static void omp_run_kernel(int kernel, int count, const float *a, const float *b, float *out,
+static void omp_run_kernel(int kernel, int build, const float *a, const float *b, float *out,
                            uint64_t n, uint64_t param)
 {
     switch (kernel) {
 #define GS_OMP_KERNEL_CASE(id, sym, name, op, bytes, rule, prm)                                \
     case GS_K_##id:                                                                            \
-        if (count)                                                                             \
+        if (build == GS_BUILD_COUNT)                                                           \
             sym##_count(a, b, out, n, param);                                                  \
+        else if (build == GS_BUILD_TRACE)                                                      \
+            sym##_trace(a, b, out, n, param);                                                  \
         else                                                                                   \
             sym(a, b, out, n, param);                                                          \
         break;
@@ -70,7 +79,7 @@ static void omp_seen_out(const uint64_t *seen, struct gs_omp_seen *out)
 void gs_omp_region(const struct gs_omp_call *c, struct gs_omp_seen *out)
 {
     uint64_t seen[4] = {0, 0, 0, 0};
-    const int kernel = c->kernel, count = c->count, probe = c->probe;
+    const int kernel = c->kernel, build = c->build, probe = c->probe;
     const float *a = c->a, *b = c->b;
     float *dst = c->out;
     const uint64_t n = c->n, param = c->param;
@@ -80,7 +89,7 @@ void gs_omp_region(const struct gs_omp_call *c, struct gs_omp_seen *out)
     {
         omp_record(seen);
         if (!probe)
-            omp_run_kernel(kernel, count, a, b, dst, n, param);
+            omp_run_kernel(kernel, build, a, b, dst, n, param);
     }
     omp_seen_out(seen, out);
 }

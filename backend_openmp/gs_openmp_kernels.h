@@ -16,13 +16,14 @@ struct gs_omp_seen {
     uint64_t teams_ran, threads_ran;
 };
 
-/* One launch: kernel (an enum gs_kernel_id), its count build when count.
+/* One launch: kernel (an enum gs_kernel_id) of build (an enum gs_build:
+ * the normal, count or trace build of kernels/).
  * With probe, the region runs and reads its launch but calls no kernel:
  * the same region with the same clauses, so the runtime grants it what it
  * grants the kernel (num_teams and thread_limit are upper bounds). */
 struct gs_omp_call {
     int device; /* the OpenMP device number */
-    int kernel, count, probe;
+    int kernel, build, probe;
     int teams, threads; /* num_teams, thread_limit: both > 0 */
     const float *a, *b;
     float *out;

@@ -38,7 +38,7 @@ static int usable(struct gs_session *s, const struct gs_trace_plan *p, struct gs
         struct gs_device *d = s->devs[i];
         struct gs_err why = {0};
         if (!(d->caps & GS_CAP_TRACE))
-            gs_err_set(&why, GS_USAGE, "the %s backend has no trace build on %s",
+            gs_err_set(&why, GS_USAGE, "the %s backend has no trace build on %s; choose another --backend",
                        d->backend->name, d->name);
         else
             gs_check_limits(d, (unsigned)p->block, p->grid, NULL, 0, &why);

@@ -259,6 +259,7 @@ int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e)
     /* Nothing is granted for a launch that never reaches the API. */
     if (!GS_HAS(d->backend, 2, grant) || l->user || l->asked_grid ||
         (l->grid_y > 1 && !(d->caps & GS_CAP_2D)) || (l->count && !(d->caps & GS_CAP_COUNT)) ||
+        (l->trace && !(d->caps & GS_CAP_TRACE)) ||
         gs_dev_predicts_accept(d, l, why, sizeof why) != GS_ACCEPTS)
         return GS_OK;
     const int rc = d->backend->grant(d, l, &grid, &block, e);

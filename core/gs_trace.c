@@ -324,6 +324,15 @@ int gs_trace_run(struct gs_device *dev, const struct gs_trace_plan *plan, struct
     for (int i = 0; i < plan->nkernels && rc == GS_OK; ++i) {
         struct gs_trace_kernel *k = &t->k[t->nkernels++];
         gs_trace_launch(plan, plan->kernels[i], &k->launch);
+        if (k->launch.grid_y > 1 && !(dev->caps & GS_CAP_2D)) {
+            k->held = 1;
+            snprintf(k->why, sizeof k->why, "not run: the %s backend has no 2D launches",
+                     dev->backend->name);
+            continue;
+        }
+        /* the model predicts, and the map is compared with, what runs */
+        if ((rc = gs_dev_grant(dev, &k->launch, e)) != GS_OK)
+            break;
         gs_predict(dev, &k->launch, &k->pred);
         if (k->pred.outcome == GS_OUT_NOT_LAUNCHED) {
             k->held = 1;
@@ -357,6 +366,12 @@ static uint64_t first_difference(const struct gs_trace_kernel *a, const struct g
     return a->launch.n;
 }
 
+int gs_trace_same_launch(const struct gs_launch *a, const struct gs_launch *b)
+{
+    return a->grid == b->grid && a->block == b->block && a->global == b->global &&
+           a->grid_y == b->grid_y && a->n == b->n && a->param == b->param;
+}
+
 int gs_trace_agree(const struct gs_trace *const *runs, int nruns,
                    struct gs_trace_agreement out[GS_KERNEL_COUNT])
 {
@@ -365,11 +380,15 @@ int gs_trace_agree(const struct gs_trace *const *runs, int nruns,
     for (int k = 0; k < nk; ++k) {
         struct gs_trace_agreement *g = &out[k];
         int first = -1;
-        *g = (struct gs_trace_agreement){0, 1, -1, -1, 0};
+        *g = (struct gs_trace_agreement){0, 0, 1, -1, -1, 0};
         for (int r = 0; r < nruns; ++r) {
             const struct gs_trace_kernel *tk = &runs[r]->k[k];
             if (!tk->cells)
                 continue;
+            if (first >= 0 && !gs_trace_same_launch(&runs[first]->k[k].launch, &tk->launch)) {
+                ++g->other_launch;
+                continue;
+            }
             ++g->compared;
             if (first < 0) {
                 first = r;

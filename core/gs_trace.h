@@ -135,12 +135,18 @@ void gs_trace_facts(struct gs_trace_kernel *k);
 
 /* How the maps of several runs of one plan agree, kernel by kernel. */
 struct gs_trace_agreement {
-    int compared;              /* runs that recorded a map of this kernel */
+    int compared;              /* runs that recorded a map of this kernel's launch */
+    int other_launch;          /* runs whose runtime granted another launch (gs_dev_grant):
+                                  compared with the model only */
     int equal;                 /* all of them are the same, element by element */
     int a, b;                  /* when not: two runs that differ */
     uint64_t first_difference; /* and the first element where they do */
 };
-/* out[k] for the plan's k-th kernel; 1 when every kernel agrees. */
+/* Whether two launches are the same threads over the same elements: maps
+ * are compared only then. */
+int gs_trace_same_launch(const struct gs_launch *a, const struct gs_launch *b);
+/* out[k] for the plan's k-th kernel: the maps of every run that made the
+ * first run's launch are compared; 1 when every kernel agrees. */
 int gs_trace_agree(const struct gs_trace *const *runs, int nruns,
                    struct gs_trace_agreement out[GS_KERNEL_COUNT]);
 

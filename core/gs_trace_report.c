@@ -41,6 +41,9 @@ void gs_trace_launch_words(const struct gs_launch *l, const char *sep, struct gs
     else
         gs_str_printf(o, "<<<%llu, %llu>>>, T = %s", (unsigned long long)l->grid,
                       (unsigned long long)l->block, gs_trace_num(l->global, sep, a));
+    if (l->asked_grid)
+        gs_str_printf(o, " (granted for <<<%llu, %llu>>>)", (unsigned long long)l->asked_grid,
+                      (unsigned long long)l->asked_block);
     switch (info ? info->param : GS_PARAM_NONE) {
     case GS_PARAM_CHUNK: gs_str_printf(o, ", C = %llu", (unsigned long long)l->param); break;
     case GS_PARAM_STRIDE: gs_str_printf(o, ", S = %llu", (unsigned long long)l->param); break;
@@ -237,42 +240,58 @@ static void text_kernel(const struct gs_trace_kernel *k, struct gs_str *o)
     }
 }
 
-/* "host, opencl and cuda" */
-static void api_list(const struct gs_trace_report_in *in, struct gs_str *o)
+/* Whether run r ran another launch than the first run that traced the
+ * same kernel (a runtime's grant): its maps are compared with the model
+ * only. */
+int gs_trace_ran_other_launch(const struct gs_trace_report_in *in, int r)
 {
-    for (int r = 0; r < in->nruns; ++r)
-        gs_str_printf(o, "%s%s", r == 0 ? "" : r + 1 == in->nruns ? " and " : ", ",
-                      in->runs[r]->dev->backend->name);
+    for (int k = 0; k < in->runs[r]->nkernels; ++k) {
+        const struct gs_trace_kernel *mine = &in->runs[r]->k[k];
+        for (int f = 0; f < r && mine->cells; ++f) {
+            const struct gs_trace_kernel *first = &in->runs[f]->k[k];
+            if (first->cells) {
+                if (!gs_trace_same_launch(&first->launch, &mine->launch))
+                    return 1;
+                break;
+            }
+        }
+    }
+    return 0;
 }
 
 static void agreement_text(const struct gs_trace_report_in *in, struct gs_str *o)
 {
     const struct gs_trace *t0 = in->runs[0];
-    int compared = 0;
-    for (int k = 0; k < t0->nkernels; ++k)
-        compared += in->agree[k].compared > 1;
-    if (in->nruns < 2 || compared == 0) {
-        gs_str_printf(o, "Across APIs: one map per kernel here (%s); nothing to compare.\n",
-                      t0->dev->backend->name);
-        return;
-    }
-    if (in->agreed) {
-        gs_str_printf(o, "Across APIs: ");
-        api_list(in, o);
-        gs_str_printf(o, " recorded the same map, element by element, for every kernel traced "
-                         "on more than one.\n");
-        return;
-    }
-    for (int k = 0; k < t0->nkernels; ++k) {
-        const struct gs_trace_agreement *g = &in->agree[k];
-        if (g->equal)
+    struct gs_str apis = {0};
+    int same = 0, left = 0;
+    for (int r = 0; r < in->nruns; ++r)
+        left += !gs_trace_ran_other_launch(in, r);
+    for (int r = 0; r < in->nruns; ++r) {
+        if (gs_trace_ran_other_launch(in, r)) {
+            gs_str_printf(o, "Across APIs: %s ran another launch than the one asked (its "
+                             "runtime's grant): its maps are compared with the model only.\n",
+                          in->runs[r]->dev->backend->name);
             continue;
-        gs_str_printf(o, "Across APIs: MAPS DIFFER for %s: %s and %s first differ at element "
-                         "%llu.\n",
-                      gs_kernel_info(t0->k[k].launch.kernel)->name,
-                      in->runs[g->a]->dev->backend->name, in->runs[g->b]->dev->backend->name,
-                      (unsigned long long)g->first_difference);
+        }
+        ++same;
+        gs_str_printf(&apis, "%s%s", same == 1 ? "" : same == left ? " and " : ", ",
+                      in->runs[r]->dev->backend->name);
     }
+    if (same < 2)
+        gs_str_printf(o, "Across APIs: one map per kernel and launch here; nothing to compare.\n");
+    else if (in->agreed)
+        gs_str_printf(o, "Across APIs: %s recorded the same map, element by element, for every "
+                         "kernel.\n", apis.data);
+    for (int k = 0; k < t0->nkernels && !in->agreed; ++k) {
+        const struct gs_trace_agreement *g = &in->agree[k];
+        if (!g->equal)
+            gs_str_printf(o, "Across APIs: MAPS DIFFER for %s: %s and %s first differ at element "
+                             "%llu.\n",
+                          gs_kernel_info(t0->k[k].launch.kernel)->name,
+                          in->runs[g->a]->dev->backend->name, in->runs[g->b]->dev->backend->name,
+                          (unsigned long long)g->first_difference);
+    }
+    gs_str_free(&apis);
 }
 
 static void report_text(const struct gs_trace_report_in *in, struct gs_str *o)

@@ -37,6 +37,11 @@ void gs_trace_launch_words(const struct gs_launch *l, const char *sep, struct gs
  * of 128 bytes". */
 void gs_trace_warp_words(const struct gs_warp_step *w, const char *sep, struct gs_str *out);
 
+/* 1 when run r ran another launch than the first run that traced the same
+ * kernel (a runtime's grant, gs_dev_grant): its maps were compared with the
+ * model only, not with the other APIs'. */
+int gs_trace_ran_other_launch(const struct gs_trace_report_in *in, int r);
+
 /* v with `sep` between groups of three digits. */
 const char *gs_trace_num(uint64_t v, const char *sep, char buf[32]);
 

@@ -403,9 +403,14 @@ static void caption_text(const struct gs_trace_report_in *in, const struct geome
     if (launches_all_accepted(in))
         gs_str_printf(o, "Every API reported success for every launch: only the map shows the "
                          "difference. ");
+    int granted = 0;
+    for (int r = 0; r < in->nruns; ++r)
+        granted |= gs_trace_ran_other_launch(in, r);
     if (all_held(in) && in->agreed)
         gs_str_printf(o, "Each map equals the model's prediction element by element%s.",
-                      in->nruns > 1 ? ", and every API recorded the same map" : "");
+                      in->nruns < 2 ? ""
+                      : granted     ? ", and the APIs that ran the same launch recorded the same map"
+                                    : ", and every API recorded the same map");
     else
         gs_str_printf(o, "SOME MAPS DIFFER from the model or between the APIs: see the text "
                          "report.");

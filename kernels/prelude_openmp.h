@@ -57,4 +57,16 @@ static inline void gs_omp_atomic_inc(unsigned int *p)
 }
 #define GS_ATOMIC_INC(p) gs_omp_atomic_inc(p)
 
+/* The trace build's 64-bit minimum. OpenMP has it only from 5.1 (atomic
+ * compare), newer than the GCC offload compilers this backend takes, so a
+ * compare-and-swap loop of GCC's atomics, which nvptx has for 64 bits. */
+static inline void gs_omp_atomic_min_u64(uint64_t *p, uint64_t v)
+{
+    uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v < old &&
+           !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+#define GS_ATOMIC_MIN_U64(p, v) gs_omp_atomic_min_u64((p), (v))
+
 #endif

@@ -111,6 +111,14 @@ static void seed_picture_is_recorded(void **state)
     const struct gs_trace_plan p = plan_of(&shapes[0], 0);
     struct gs_trace *t = trace(devs[0], &p);
     const struct gs_trace_kernel *mono = &t->k[0], *gs = &t->k[1], *chunk = &t->k[2];
+    if (gs->launch.global != 1024) {
+        /* a runtime that grants another launch (OpenMP) has its maps checked
+         * against the model above; the seed's facts need its 1024 threads */
+        print_message("the runtime granted <<<%llu, %llu>>> for <<<4, 256>>>\n",
+                      (unsigned long long)gs->launch.grid, (unsigned long long)gs->launch.block);
+        drop(t);
+        skip();
+    }
     assert_true(mono->got.accepted && gs->got.accepted && chunk->got.accepted);
     /* monolithic: the first quarter, the rest hollow, and the API said ok */
     assert_int_equal(mono->written, 1024);
@@ -190,10 +198,13 @@ static void every_backend_records_the_same_map(void **state)
                              gs_kernel_info(p.kernels[k])->name,
                              devs[agree[k].a]->backend->name, devs[agree[k].b]->backend->name,
                              (unsigned long long)agree[k].first_difference);
-        /* the seed's grid runs every kernel everywhere: compared for real */
+        /* the seed's grid runs every kernel everywhere: compared for real
+         * (a runtime that grants another launch is compared with the model) */
         if (s == 0)
-            for (int k = 0; k < p.nkernels; ++k)
-                assert_int_equal(agree[k].compared, ndevs);
+            for (int k = 0; k < p.nkernels; ++k) {
+                assert_int_equal(agree[k].compared + agree[k].other_launch, ndevs);
+                assert_true(agree[k].compared >= 2);
+            }
         /* and a differing map would have been noticed */
         if (s == 0) {
             struct gs_trace_cell *x = &runs[ndevs - 1]->k[1].cells[77];
