@@ -17,18 +17,25 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
                       s ? s : "");
 }
 
+/* The mark after a cell: * a failed prediction, ! a deviation of the
+ * implementation from its claimed version, nothing when as predicted. */
+static const char *held_mark(const struct gs_case *c)
+{
+    return c->held == GS_HELD_NO ? "*" : c->held == GS_HELD_DEVIATION ? "!" : "";
+}
+
 void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
 {
     switch (gs_observed(&c->got, &c->verdict)) {
     case GS_OUT_OK:
-        snprintf(buf, size, "ok%s", c->held ? "" : "*");
+        snprintf(buf, size, "ok%s", held_mark(c));
         break;
     case GS_OUT_REFUSED:
-        snprintf(buf, size, "refused%s", c->held ? "" : "*");
+        snprintf(buf, size, "refused%s", held_mark(c));
         break;
     default:
         snprintf(buf, size, "wrong@%llu%s", (unsigned long long)c->verdict.first_wrong,
-                 c->held ? "" : "*");
+                 held_mark(c));
     }
 }
 
@@ -60,13 +67,17 @@ static int columns_in(unsigned mask, int first, int last)
     return n;
 }
 
-static int total_cases(const struct gs_report_in *in, int *failed)
+/* Cases in all, and how many failed (*failed) or deviate (*deviations). */
+static int total_cases(const struct gs_report_in *in, int *failed, int *deviations)
 {
     int n = 0;
     *failed = 0;
+    *deviations = 0;
     for (int i = 0; i < in->ntables; ++i) {
         n += in->tables[i]->ncases;
         *failed += in->tables[i]->failed;
+        for (int k = 0; k < in->tables[i]->ncases; ++k)
+            *deviations += in->tables[i]->cases[k].held == GS_HELD_DEVIATION;
     }
     return n;
 }
@@ -205,7 +216,10 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
             else
                 gs_str_printf(o, "refused with %s (%ld): %s\n", c->got.api_error,
                               c->got.api_code, c->got.api_message);
-            gs_str_printf(o, "          model: %s%s\n", c->pred.why, c->held ? "" : "  [DISAGREES]");
+            gs_str_printf(o, "          model: %s%s\n", c->pred.why,
+                          c->held == GS_HELD_NO          ? "  [DISAGREES]"
+                          : c->held == GS_HELD_DEVIATION ? "  [DEVIATES from its claimed version]"
+                                                         : "");
         }
     }
 }
@@ -245,10 +259,35 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
+/* Launches an implementation ran although the API version it claims
+ * refuses them, and ran correctly: findings about that implementation. */
+static void text_deviations(const struct gs_report_in *in, struct gs_str *o)
+{
+    int header = 0;
+    for (int i = 0; i < in->ntables; ++i) {
+        const struct gs_table *t = in->tables[i];
+        for (int k = 0; k < t->ncases; ++k) {
+            const struct gs_case *c = &t->cases[k];
+            if (c->held != GS_HELD_DEVIATION)
+                continue;
+            if (!header++)
+                gs_str_printf(o, "\nDeviations from the API version each implementation claims "
+                                 "(! above): findings about the implementation, not the kernels:\n");
+            gs_str_printf(o, "  %s device %s (%s): %s n=%llu global=%llu <<<%llu, %llu>>> was run, "
+                             "and its result is right for the launch as run\n"
+                             "    model, from the version it claims: %s\n",
+                          t->dev->backend->name, t->dev->name, t->dev->api_version,
+                          gs_column_letter(c->column), (unsigned long long)c->launch.n,
+                          (unsigned long long)c->launch.global, (unsigned long long)c->launch.grid,
+                          (unsigned long long)c->launch.block, c->pred.why);
+        }
+    }
+}
+
 static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
 {
-    int failed;
-    const int total = total_cases(in, &failed);
+    int failed, deviations;
+    const int total = total_cases(in, &failed, &deviations);
     gs_str_printf(o, "\n");
     if (failed == 0) {
         const int shapes = columns_in(in->plan->columns, GS_COL_C, GS_COL_D) ? in->plan->nshapes : 0;
@@ -259,6 +298,10 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
         for (int i = 0; i < in->ntables; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", in->tables[i]->dev->backend->name);
         gs_str_printf(o, " (%d cases)\n", total);
+        if (deviations)
+            gs_str_printf(o, "%d case%s where an implementation deviates from the API version it "
+                             "claims (! above)\n",
+                          deviations, deviations == 1 ? "" : "s");
         return;
     }
     gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model (* above):\n",
@@ -267,7 +310,7 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
         const struct gs_table *t = in->tables[i];
         for (int k = 0; k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
-            if (!c->held)
+            if (c->held == GS_HELD_NO)
                 gs_str_printf(o, "  %s %s n=%llu <<<%llu, %llu>>>: %s (model: %s)\n",
                               t->dev->backend->name, gs_column_letter(c->column),
                               (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
@@ -286,6 +329,7 @@ static void report_text(const struct gs_report_in *in, struct gs_str *o)
     text_shapes(in, o);
     text_api_answers(in, o);
     text_diagnoses(in, o);
+    text_deviations(in, o);
     text_verdict(in, o);
 }
 
@@ -365,6 +409,7 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
     gs_str_printf(o, "\n```text");
     text_api_answers(in, o);
     text_diagnoses(in, o);
+    text_deviations(in, o);
     text_verdict(in, o);
     gs_str_printf(o, "```\n");
 }
@@ -390,7 +435,7 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,platform,api_version,driver_version,compute_units,"
                      "block,G,T,section,column,kernel,n,grid,local,global,param,predicted,"
                      "predicted_first_wrong,observed,first_wrong,wrong,unwritten,guard_hits,"
-                     "api_error,api_code,api_message,diagnosis,held\n");
+                     "api_error,api_code,api_message,diagnosis,held,deviates\n");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
@@ -421,7 +466,7 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
             csv_field(o, c->got.accepted ? "" : c->got.api_message);
             gs_diagnosis(v, diag, sizeof diag);
             csv_field(o, diag);
-            gs_str_printf(o, "%d\n", c->held);
+            gs_str_printf(o, "%d,%d\n", c->held != GS_HELD_NO, c->held == GS_HELD_DEVIATION);
         }
     }
 }
@@ -474,24 +519,26 @@ static void json_case(const struct gs_case *c, struct gs_str *o)
                       (unsigned long long)x->owner.pass, x->owner.launched ? "true" : "false",
                       x->unwritten ? "true" : "false");
     }
-    gs_str_printf(o, "]}, \"held\": %s", c->held ? "true" : "false");
-    if (!c->held) {
+    gs_str_printf(o, "]}, \"held\": %s, \"deviates\": %s", c->held ? "true" : "false",
+                  c->held == GS_HELD_DEVIATION ? "true" : "false");
+    if (c->held != GS_HELD_YES) {
         gs_str_printf(o, ", ");
-        json_kv(o, "mismatch", c->mismatch, 0);
+        json_kv(o, c->held == GS_HELD_NO ? "mismatch" : "deviation", c->mismatch, 0);
     }
     gs_str_printf(o, "}");
 }
 
 static void report_json(const struct gs_report_in *in, struct gs_str *o)
 {
-    int failed;
-    const int total = total_cases(in, &failed);
+    int failed, deviations;
+    const int total = total_cases(in, &failed, &deviations);
     gs_str_printf(o, "{\n  ");
     json_kv(o, "tool", "gridstride", 1);
     json_kv(o, "version", in->version, 1);
     json_kv(o, "command", in->command ? in->command : "", 0);
-    gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"held\": %s,\n  \"devices\": [\n",
-                  total, failed, failed ? "false" : "true");
+    gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"deviations\": %d, \"held\": %s,\n"
+                     "  \"devices\": [\n",
+                  total, failed, deviations, failed ? "false" : "true");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;

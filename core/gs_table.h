@@ -32,8 +32,8 @@ struct gs_case {
     struct gs_prediction pred;
     struct gs_launch_result got;
     struct gs_verdict verdict;
-    int held;
-    char mismatch[240]; /* how the observation differed, when !held */
+    int held;           /* enum gs_held: 0 failed, 1 held, 2 the implementation deviates */
+    char mismatch[240]; /* how the observation differed, when held != GS_HELD_YES */
 };
 
 /* What to run; the same for every device of one invocation. */
@@ -55,7 +55,7 @@ struct gs_table {
     char grid_rule[200]; /* how G was found */
     int ncases;
     struct gs_case *cases;
-    int failed; /* cases whose prediction did not hold */
+    int failed; /* cases whose prediction did not hold (GS_HELD_NO) */
 };
 
 /* G and T for dev under plan (the device grid, or plan->grid). */

@@ -114,9 +114,14 @@ static void disagreement_fails_in_both_directions(void **state)
     v.first_wrong = 40960;
     assert_true(gs_prediction_holds(&p, &r, &v, why, sizeof why));
 
-    /* predicted refused, the API accepted */
+    /* predicted refused, the API accepted, and the result is not what the
+     * launch computes as run (holes from 5 predicted, none observed) */
     p.outcome = GS_OUT_REFUSED;
+    p.as_run.outcome = GS_OUT_WRONG;
+    p.as_run.first_wrong = 5;
+    p.as_run.wrong = 5;
     v = (struct gs_verdict){0};
+    v.n = 10;
     assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
     assert_non_null(strstr(why, "predicted refused, observed ok"));
 
@@ -124,6 +129,52 @@ static void disagreement_fails_in_both_directions(void **state)
     p.outcome = GS_OUT_OK;
     r.accepted = 0;
     assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
+}
+
+/* The API ran a launch that the version it claims refuses (the host follows
+ * CUDA: no zero-block grid, no block above 1024), and the buffers hold
+ * exactly what that launch computes: a deviation, not a failure. Anything
+ * else about the result still fails. */
+static void running_what_the_claimed_version_refuses_is_a_deviation(void **state)
+{
+    (void)state;
+    struct gs_prediction p;
+    struct gs_launch_result r = {0};
+    struct gs_verdict v = {0};
+    char why[240];
+    r.accepted = 1;
+
+    struct gs_launch empty = launch_of(GS_K_ADD_MONO, 0, 0, 256);
+    gs_predict(host.devs[0], &empty, &p);
+    assert_int_equal(p.outcome, GS_OUT_REFUSED);
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_DEVIATION);
+    assert_non_null(strstr(why, "deviation of the implementation"));
+    v.guard_hits = 1; /* it ran, and wrote past the end */
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_NO);
+
+    struct gs_launch big = launch_of(GS_K_ADD_MONO, 4096, 1, 2048);
+    gs_predict(host.devs[0], &big, &p);
+    assert_int_equal(p.outcome, GS_OUT_REFUSED);
+    assert_int_equal(p.as_run.outcome, GS_OUT_WRONG);
+    assert_int_equal(p.as_run.first_wrong, 2048);
+    v = (struct gs_verdict){0};
+    v.n = 4096;
+    v.diag = GS_DIAG_SHORT_GRID;
+    v.first_wrong = 2048;
+    v.wrong = v.unwritten = 2048;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_DEVIATION);
+    v.first_wrong = 2000; /* not the elements this launch leaves unwritten */
+    v.wrong = v.unwritten = 2096;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_NO);
+
+    /* The other direction is no deviation: a launch the claimed version
+     * must run, refused, leaves the work undone. */
+    struct gs_launch fine = launch_of(GS_K_ADD_GS, 611, 3, 256);
+    gs_predict(host.devs[0], &fine, &p);
+    r.accepted = 0;
+    v = (struct gs_verdict){0};
+    v.n = v.unwritten = v.wrong = 611;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_NO);
 }
 
 static void refused_launch_must_leave_output_untouched(void **state)
@@ -149,6 +200,7 @@ int main(void)
         cmocka_unit_test(chunked_is_right_when_chunks_cover_n),
         cmocka_unit_test(zero_block_grid_is_refused_by_the_backend_rule),
         cmocka_unit_test(disagreement_fails_in_both_directions),
+        cmocka_unit_test(running_what_the_claimed_version_refuses_is_a_deviation),
         cmocka_unit_test(refused_launch_must_leave_output_untouched),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
