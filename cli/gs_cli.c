@@ -84,26 +84,27 @@ static const struct opt *find_opt(const char *arg, const char **inline_value)
 
 static int parse_kernels(const char *s, unsigned *columns, struct gs_err *e)
 {
-    char buf[256];
-    if (!*s || strlen(s) >= sizeof buf)
-        return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
-    strcpy(buf, s);
+    static const struct { const char *name; unsigned columns; } kernels[] = {
+        {"monolithic", (1u << GS_COL_A) | (1u << GS_COL_B)},
+        {"grid-stride", 1u << GS_COL_C},
+        {"chunked", 1u << GS_COL_D}};
+    char buf[256], *items[16];
+    int n = 0;
+    int rc = gs_split_list(s, "--kernels", "a list of monolithic, grid-stride, chunked", buf,
+                           sizeof buf, items, 16, &n, e);
     *columns = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (strcmp(t, "monolithic") == 0)
-            *columns |= (1u << GS_COL_A) | (1u << GS_COL_B);
-        else if (strcmp(t, "grid-stride") == 0)
-            *columns |= 1u << GS_COL_C;
-        else if (strcmp(t, "chunked") == 0)
-            *columns |= 1u << GS_COL_D;
-        else
-            return gs_err_set(e, GS_USAGE,
-                              "--kernels: unknown kernel '%s'; use monolithic, grid-stride or chunked", t);
+    for (int i = 0; i < n && rc == GS_OK; ++i) {
+        unsigned found = 0;
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; ++k)
+            if (strcmp(items[i], kernels[k].name) == 0)
+                found = kernels[k].columns;
+        if (!found)
+            rc = gs_err_set(e, GS_USAGE,
+                            "--kernels: unknown kernel '%s'; use monolithic, grid-stride or chunked",
+                            items[i]);
+        *columns |= found;
     }
-    if (!*columns)
-        return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
-    return GS_OK;
+    return rc;
 }
 
 /* "1073741824", "1GiB", "64MiB", "512KiB". */

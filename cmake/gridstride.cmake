@@ -8,8 +8,21 @@ function(gs_c_target target)
     $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${GS_WERROR}>>:-Werror>)
 endfunction()
 
+# Every backend this source tree has, compiled in or not, so that a name the
+# build lacks is told apart from a typo. A GPU backend's name is its option's
+# (GS_CUDA -> cuda); the always-built ones come from gs_add_backend().
+function(gs_known_backend name)
+  get_property(known GLOBAL PROPERTY GS_KNOWN_BACKENDS)
+  if(NOT name IN_LIST known)
+    set_property(GLOBAL APPEND PROPERTY GS_KNOWN_BACKENDS ${name})
+  endif()
+endfunction()
+
 # GS_<NAME> = AUTO | ON | OFF, with a cache entry a user can set.
 function(gs_backend_option var doc)
+  string(REGEX REPLACE "^GS_" "" _name "${var}")
+  string(TOLOWER "${_name}" _name)
+  gs_known_backend(${_name})
   set(${var} AUTO CACHE STRING "${doc}: AUTO (build when found), ON (required), OFF")
   set_property(CACHE ${var} PROPERTY STRINGS AUTO ON OFF)
   string(TOUPPER "${${var}}" _v)
@@ -21,6 +34,7 @@ endfunction()
 # Register a backend library: `name` is the --backend name, `target` the
 # library that defines `const struct gs_backend <symbol>`.
 function(gs_add_backend name target symbol)
+  gs_known_backend(${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_NAMES ${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_TARGETS ${target})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_SYMBOLS ${symbol})
@@ -31,11 +45,16 @@ endfunction()
 function(gs_generate_registry)
   get_property(symbols GLOBAL PROPERTY GS_BACKEND_SYMBOLS)
   get_property(targets GLOBAL PROPERTY GS_BACKEND_TARGETS)
+  get_property(known GLOBAL PROPERTY GS_KNOWN_BACKENDS)
   set(decls "")
   set(rows "")
+  set(names "")
   foreach(sym IN LISTS symbols)
     string(APPEND decls "extern const struct gs_backend ${sym};\n")
     string(APPEND rows "    &${sym},\n")
+  endforeach()
+  foreach(name IN LISTS known)
+    string(APPEND names "    \"${name}\",\n")
   endforeach()
   set(out "${CMAKE_BINARY_DIR}/generated/gs_registry_table.c")
   file(CONFIGURE OUTPUT "${out}" CONTENT
@@ -45,6 +64,10 @@ function(gs_generate_registry)
 @decls@
 const struct gs_backend *const gs_registry_table[] = {
 @rows@    0
+};
+
+const char *const gs_registry_known_names[] = {
+@names@    0
 };
 " @ONLY)
   add_library(gs_backends STATIC "${out}" "${PROJECT_SOURCE_DIR}/core/gs_registry.c")

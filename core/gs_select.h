@@ -24,8 +24,4 @@ void gs_close_backend(struct gs_opened *o);
 int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_device **out,
                       int max_out, int *n_out, struct gs_err *e);
 
-/* 1 when the comma list in GRIDSTRIDE_REQUIRE names `backend` (or "all"):
- * then an absent backend is a failure, not a skip. */
-int gs_backend_required(const char *backend);
-
 #endif

@@ -26,7 +26,9 @@ enum gs_status {
     GS_STATUS_COUNT
 };
 
-/* Filled by the function that failed: status plus one human-readable line,
+/* Filled by the function that failed: status plus one human-readable line
+ * (gs_err_set escapes control characters, so a value from the command line,
+ * the environment or a driver can never break the line),
  * e.g. "cudaMalloc(&p, bytes) at backend_cuda/gs_cuda.cu:88: cudaErrorMemoryAllocation: out of memory". */
 struct gs_err {
     int status;
@@ -44,6 +46,11 @@ int gs_err_set(struct gs_err *e, int status, const char *fmt, ...)
     ;
 
 void gs_err_clear(struct gs_err *e);
+
+/* Copy src to dst (size bytes, always terminated), writing each control
+ * character as \n, \r, \t or \xHH: any text made one line, safe to echo to
+ * a terminal. Truncates between escapes. Returns the length written. */
+size_t gs_escape_controls(char *dst, size_t size, const char *src);
 
 /* Bounded string copy that always terminates; returns dst. */
 char *gs_strlcpy(char *dst, const char *src, size_t size);
