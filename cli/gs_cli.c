@@ -100,8 +100,9 @@ static int parse_kernels(const char *s, unsigned *columns, struct gs_err *e)
                 found = kernels[k].columns;
         if (!found)
             rc = gs_err_set(e, GS_USAGE,
-                            "--kernels: unknown kernel '%s'; use monolithic, grid-stride or chunked",
-                            items[i]);
+                            "--kernels: unknown kernel '%.*s%s'; use monolithic, grid-stride or "
+                            "chunked",
+                            GS_ECHO(items[i]));
         *columns |= found;
     }
     return rc;
@@ -126,8 +127,9 @@ static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
     digits[len < sizeof digits ? len : 0] = '\0';
     if (len == 0 || len >= sizeof digits || strspn(digits, "0123456789") != len)
         return gs_err_set(e, GS_USAGE,
-                          "--bytes: '%s' is not a size; write it like 1GiB, 256MiB, 512KiB or 1073741824",
-                          s);
+                          "--bytes: '%.*s%s' is not a size; write it like 1GiB, 256MiB, 512KiB or "
+                          "1073741824",
+                          GS_ECHO(s));
     uint64_t v;
     int rc = gs_parse_u64(digits, 1, (1ull << 44) / mult, "--bytes", &v, e);
     if (rc != GS_OK)
@@ -136,52 +138,55 @@ static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
     return GS_OK;
 }
 
+/* A value that names something (a device, a file): never empty. */
+static int set_name(const char **dst, const char *v, const char *option, const char *wanted,
+                    struct gs_err *e)
+{
+    if (!*v)
+        return gs_err_set(e, GS_USAGE, "%s: empty; give %s", option, wanted);
+    *dst = v;
+    return GS_OK;
+}
+
+/* A number for an unsigned field, stored only when it parses. */
+static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max,
+                        const char *option, struct gs_err *e)
+{
+    uint64_t x = 0;
+    const int rc = gs_parse_u64(v, min, max, option, &x, e);
+    if (rc == GS_OK)
+        *dst = (unsigned)x;
+    return rc;
+}
+
 static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs_err *e)
 {
-    uint64_t x;
     int rc = GS_OK;
     switch (o->id) {
     case OPT_BACKEND: c->backend = v; break;
     case OPT_DEVICE:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--device: empty; give an index, id, name substring or all");
-        c->device = v;
+        rc = set_name(&c->device, v, o->name, "an index, id, name substring or all", e);
         break;
     case OPT_LIST: c->mode = GS_MODE_LIST; break;
     case OPT_SIZES: rc = gs_parse_sizes(v, c->sizes, &c->nsizes, e); break;
     case OPT_SHAPE:
         if (c->nshapes == GS_MAX_SHAPES)
-            return gs_err_set(e, GS_USAGE, "--shape: at most %d shapes", GS_MAX_SHAPES);
+            return gs_err_set(e, GS_USAGE, "--shape: more than %d shapes; give at most %d",
+                              GS_MAX_SHAPES, GS_MAX_SHAPES);
         rc = gs_parse_shape(v, &c->shapes[c->nshapes], e);
         c->nshapes += rc == GS_OK;
         break;
     case OPT_GRID: rc = gs_parse_u64(v, 1, 2147483647ull, "--grid", &c->grid, e); break;
-    case OPT_BLOCK:
-        rc = gs_parse_u64(v, 1, 1u << 20, "--block", &x, e);
-        c->block = (unsigned)x;
-        break;
+    case OPT_BLOCK: rc = set_unsigned(&c->block, v, 1, 1u << 20, o->name, e); break;
     case OPT_KERNELS: rc = parse_kernels(v, &c->columns, e); break;
     case OPT_FORMAT: rc = gs_format_parse(v, &c->format, e); break;
     case OPT_OUTPUT:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--output: empty file name");
-        c->output = v;
+        rc = set_name(&c->output, v, o->name, "a file name, or leave --output out for stdout", e);
         break;
     case OPT_BYTES: rc = parse_bytes(v, &c->bw_bytes, e); break;
-    case OPT_REPS:
-        rc = gs_parse_u64(v, 5, 100000, "--reps", &x, e);
-        c->reps = (unsigned)x;
-        break;
-    case OPT_SVG:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--svg: empty file name");
-        c->svg = v;
-        break;
-    case OPT_JSON:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--json: empty file name");
-        c->json = v;
-        break;
+    case OPT_REPS: rc = set_unsigned(&c->reps, v, 5, 100000, o->name, e); break;
+    case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
+    case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
@@ -209,8 +214,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
         if (!o)
-            return gs_err_set(e, GS_USAGE, "unknown %s '%s'; see gridstride --help",
-                              argv[i][0] == '-' ? "option" : "argument", argv[i]);
+            return gs_err_set(e, GS_USAGE, "unknown %s '%.*s%s'; see gridstride --help",
+                              argv[i][0] == '-' ? "option" : "argument", GS_ECHO(argv[i]));
         if (seen[o->id]++ && !o->repeatable)
             return gs_err_set(e, GS_USAGE, "%s given twice; give it once", o->name);
         const char *v = NULL;
@@ -224,7 +229,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
                 v = argv[++i];
             }
         } else if (inline_value) {
-            return gs_err_set(e, GS_USAGE, "%s takes no value", o->name);
+            return gs_err_set(e, GS_USAGE, "%s takes no value; write it alone, as %s", o->name,
+                              o->name);
         }
         int rc = apply(c, o, v, e);
         if (rc != GS_OK)
@@ -235,8 +241,11 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (command == GS_MODE_TABLE && bandwidth_only)
-        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to 'gridstride bandwidth'");
+        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to "
+                                       "'gridstride bandwidth'; run that, or leave them out");
     if (command == GS_MODE_BANDWIDTH && table_only)
-        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not 'gridstride bandwidth'");
+        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not "
+                                       "'gridstride bandwidth'; run 'gridstride table', or leave "
+                                       "them out");
     return GS_OK;
 }

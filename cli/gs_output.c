@@ -84,19 +84,20 @@ static int resolve(struct gs_outfile *f, const char *path, struct gs_err *e)
     char *target = link ? realpath(path, NULL) : NULL;
     const int err = errno;
     if (link && !target && (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
-        return gs_err_set(e, GS_IO, "%s: cannot follow the link '%s': %s; give a file name",
-                          f->what, path, strerror(err));
+        return gs_err_set(e, GS_IO, "%s: cannot follow the link '%.*s%s': %s; give a file name",
+                          f->what, GS_ECHO(path), strerror(err));
     if (strlen(target ? target : path) >= sizeof f->path) {
         free(target);
-        return gs_err_set(e, GS_USAGE, "%s: path too long", f->what);
+        return gs_err_set(e, GS_USAGE, "%s: path too long; give one shorter than %zu bytes",
+                          f->what, sizeof f->path);
     }
     gs_strlcpy(f->path, target ? target : path, sizeof f->path);
     free(target);
     if (stat(f->path, &st) != 0)
         return GS_OK;
     if (S_ISDIR(st.st_mode))
-        return gs_err_set(e, GS_USAGE, "%s: '%s' is a directory; give a file name", f->what,
-                          path);
+        return gs_err_set(e, GS_USAGE, "%s: '%.*s%s' is a directory; give a file name", f->what,
+                          GS_ECHO(path));
     f->in_place = !S_ISREG(st.st_mode);
     f->exists = 1;
     f->dev = st.st_dev;
@@ -142,11 +143,12 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
     for (int i = 0; i + 1 < o->n; ++i)
         if (same_file(&o->f[i], f))
             return gs_err_set(e, GS_USAGE,
-                              "%s: '%s' is also the %s file; give each output its own file", what,
-                              path, o->f[i].what);
+                              "%s: '%.*s%s' is also the %s file; give each output its own file",
+                              what, GS_ECHO(path), o->f[i].what);
     if (f->in_place) {
         if (access(f->path, W_OK) != 0)
-            return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s", what, path, strerror(errno));
+            return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; choose a writable path",
+                              what, GS_ECHO(path), strerror(errno));
         return GS_OK;
     }
     /* Copied by hand: snprintf from one member of *f into another is what
@@ -160,8 +162,8 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
     if (f->fd < 0) {
         const int err = errno;
         f->tmp[0] = '\0';
-        return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s; choose a writable path", what,
-                          path, strerror(err));
+        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; choose a writable path", what,
+                          GS_ECHO(path), strerror(err));
     }
     track(f->tmp, 1);
     return GS_OK;
@@ -183,20 +185,20 @@ static int write_one(struct gs_outfile *f, const struct gs_str *s, struct gs_err
         const int err = errno;
         if (fd >= 0)
             close(fd);
-        return bad ? gs_err_set(e, GS_IO, "%s: cannot write '%s': %s", f->what, f->path,
-                                strerror(err))
+        return bad ? gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s", f->what,
+                                GS_ECHO(f->path), strerror(err))
                    : GS_OK;
     }
     if (write_all(f->fd, text, s->len) != 0 || fsync(f->fd) != 0)
-        return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s", f->what, f->path,
+        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s", f->what, GS_ECHO(f->path),
                           strerror(errno));
     /* mkstemp creates 0600: a new report is an ordinary file (0666 less the
      * umask), a rewritten one keeps the mode its owner gave it. */
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(f->fd, f->exists ? f->mode : 0666 & ~mask) != 0)
-        return gs_err_set(e, GS_IO, "%s: cannot set the mode of '%s': %s", f->what, f->path,
-                          strerror(errno));
+        return gs_err_set(e, GS_IO, "%s: cannot set the mode of '%.*s%s': %s", f->what,
+                          GS_ECHO(f->path), strerror(errno));
     return GS_OK;
 }
 
@@ -212,8 +214,8 @@ int gs_outputs_commit(struct gs_outputs *o, const struct gs_str *const *texts, s
         close(f->fd);
         f->fd = -1;
         if (rename(f->tmp, f->path) != 0)
-            rc = gs_err_set(e, GS_IO, "%s: cannot create '%s': %s", f->what, f->path,
-                            strerror(errno));
+            rc = gs_err_set(e, GS_IO, "%s: cannot create '%.*s%s': %s", f->what,
+                            GS_ECHO(f->path), strerror(errno));
         else {
             track(f->tmp, 0);
             f->tmp[0] = '\0';

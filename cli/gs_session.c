@@ -45,13 +45,25 @@ static int choose_backends(const char *list, const struct gs_backend **out, int 
     return rc;
 }
 
+int gs_session_check(const struct gs_cli *cli, struct gs_err *e)
+{
+    const struct gs_backend *chosen[GS_MAX_BACKENDS];
+    int nchosen, explicit_names;
+    int rc = gs_require_check(e);
+    if (rc == GS_OK)
+        rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
+    if (rc == GS_OK)
+        rc = gs_device_selector_check(cli->device, e);
+    return rc;
+}
+
 int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_session *s,
                     struct gs_err *e)
 {
     const struct gs_backend *chosen[GS_MAX_BACKENDS];
     int nchosen, explicit_names;
     memset(s, 0, sizeof *s);
-    int rc = gs_require_check(e);
+    int rc = gs_session_check(cli, e);
     if (rc == GS_OK)
         rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
     if (rc != GS_OK)

@@ -8,6 +8,55 @@ function(gs_c_target target)
     $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${GS_WERROR}>>:-Werror>)
 endfunction()
 
+# Sanitizers, named the way the compilers name them (GS_SANITIZE=
+# address,undefined): every C file and every link of the project, with no
+# recovery, so that the first report ends the process and fails the test that
+# caused it. nvcc's side is left alone (its host compiler is not ours to
+# instrument, and the CUDA runtime does its own checking). GS_FUZZ=ON (clang)
+# adds libFuzzer's coverage instrumentation for tests/fuzz.
+function(gs_sanitizers)
+  set(flags "")
+  if(GS_SANITIZE)
+    string(REPLACE "," ";" _list "${GS_SANITIZE}")
+    foreach(_s IN LISTS _list)
+      if(NOT _s MATCHES "^(address|undefined|leak)$")
+        message(FATAL_ERROR "GS_SANITIZE=${GS_SANITIZE}: '${_s}' is not one of address, "
+                            "undefined, leak (comma-separated)")
+      endif()
+    endforeach()
+    list(APPEND flags -fsanitize=${GS_SANITIZE} -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer -g)
+  endif()
+  if(GS_FUZZ)
+    if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+      message(FATAL_ERROR "GS_FUZZ=ON needs clang (libFuzzer): configure with CC=clang, "
+                          "or leave GS_FUZZ off (the corpus replay needs no clang)")
+    endif()
+    list(APPEND flags -fsanitize=fuzzer-no-link)
+  endif()
+  if(flags)
+    add_compile_options("$<$<COMPILE_LANGUAGE:C>:${flags}>")
+    add_link_options(${flags})
+  endif()
+endfunction()
+
+# The environment of a test in a sanitizer build: leak checking on, the
+# first report fatal, and the suppressions of driver-internal leaks
+# (tests/lsan.supp says why each one is there).
+function(gs_sanitizer_env)
+  if(NOT GS_SANITIZE)
+    return()
+  endif()
+  set(asan "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1")
+  get_property(_known GLOBAL PROPERTY GS_BACKEND_NAMES)
+  if("cuda" IN_LIST _known)
+    # The CUDA driver maps memory where ASan keeps its shadow gap.
+    string(APPEND asan ":protect_shadow_gap=0")
+  endif()
+  set_tests_properties(${ARGN} PROPERTIES ENVIRONMENT
+    "ASAN_OPTIONS=${asan};LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+endfunction()
+
 # Every backend this source tree has, compiled in or not, so that a name the
 # build lacks is told apart from a typo. A GPU backend's name is its option's
 # (GS_CUDA -> cuda); the always-built ones come from gs_add_backend().

@@ -64,13 +64,14 @@ int gs_parse_u64(const char *s, uint64_t min, uint64_t max, const char *what, ui
     for (const char *p = s; *p; ++p)
         if (*p < '0' || *p > '9')
             return gs_err_set(e, GS_USAGE,
-                              "%s: '%s' is not a whole number; give digits only, from %llu to %llu",
-                              what, s, (unsigned long long)min, (unsigned long long)max);
+                              "%s: '%.*s%s' is not a whole number; give digits only, from %llu "
+                              "to %llu",
+                              what, GS_ECHO(s), (unsigned long long)min, (unsigned long long)max);
     errno = 0;
     unsigned long long v = strtoull(s, NULL, 10);
     if (errno == ERANGE || v < min || v > max)
-        return gs_err_set(e, GS_USAGE, "%s: %s is out of range; give a number from %llu to %llu",
-                          what, s, (unsigned long long)min, (unsigned long long)max);
+        return gs_err_set(e, GS_USAGE, "%s: %.*s%s is out of range; give a number from %llu to %llu",
+                          what, GS_ECHO(s), (unsigned long long)min, (unsigned long long)max);
     *out = v;
     return GS_OK;
 }
@@ -90,8 +91,8 @@ int gs_split_list(const char *s, const char *what, const char *wanted, char *buf
             *comma = '\0';
         if (!*item)
             return gs_err_set(e, GS_USAGE,
-                              "%s: '%s' has an empty entry; separate entries by single commas",
-                              what, s);
+                              "%s: '%.*s%s' has an empty entry; separate entries by single commas",
+                              what, GS_ECHO(s));
         if (*count == max)
             return gs_err_set(e, GS_USAGE, "%s: more than %d entries; give at most %d", what, max,
                               max);
@@ -122,7 +123,8 @@ int gs_parse_shape(const char *s, struct gs_shape *out, struct gs_err *e)
     char grid[32], block[32];
     if (!x || x == s || !x[1] || (size_t)(x - s) >= sizeof grid || strlen(x + 1) >= sizeof block)
         return gs_err_set(e, GS_USAGE,
-                          "--shape: '%s' is not GRIDxBLOCK; write it like 160x256", s ? s : "");
+                          "--shape: '%.*s%s' is not GRIDxBLOCK; write it like 160x256",
+                          GS_ECHO(s ? s : ""));
     memcpy(grid, s, (size_t)(x - s));
     grid[x - s] = '\0';
     strcpy(block, x + 1);

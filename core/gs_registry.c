@@ -85,8 +85,8 @@ int gs_backend_name_check(const char *name, const char *what, struct gs_err *e)
                           "with -DGS_%s=ON",
                           what, name, compiled, option);
     }
-    return gs_err_set(e, GS_USAGE, "%s: unknown backend '%s'; choose from %s, or all", what, name,
-                      known);
+    return gs_err_set(e, GS_USAGE, "%s: unknown backend '%.*s%s'; choose from %s, or all", what,
+                      GS_ECHO(name), known);
 }
 
 int gs_require_check(struct gs_err *e)

@@ -56,6 +56,19 @@ static int is_index(const char *s)
     return 1;
 }
 
+/* An index is a number like any other: range-checked, never wrapped. */
+static int parse_index(const char *sel, uint64_t *index, struct gs_err *e)
+{
+    *index = 0;
+    return is_index(sel) ? gs_parse_u64(sel, 0, INT_MAX, "--device", index, e) : GS_OK;
+}
+
+int gs_device_selector_check(const char *sel, struct gs_err *e)
+{
+    uint64_t index;
+    return sel ? parse_index(sel, &index, e) : GS_OK;
+}
+
 int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_device **out,
                       int max_out, int *n_out, struct gs_err *e)
 {
@@ -73,8 +86,7 @@ int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_devi
         *n_out = 1;
         return GS_OK;
     }
-    /* An index is a number like any other: range-checked, never wrapped. */
-    if (is_index(sel) && gs_parse_u64(sel, 0, INT_MAX, "--device", &index, e) != GS_OK)
+    if (parse_index(sel, &index, e) != GS_OK)
         return GS_USAGE;
     for (int i = 0; i < o->count && n < max_out; ++i) {
         const struct gs_device *d = o->devs[i];
@@ -92,9 +104,9 @@ int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_devi
                      o->devs[i]->id, o->devs[i]->name);
         }
         return gs_err_set(e, GS_USAGE,
-                          "--device: '%s' matches no %s device; choose an index, id or name "
+                          "--device: '%.*s%s' matches no %s device; choose an index, id or name "
                           "substring of: %s",
-                          sel, o->backend->name, names);
+                          GS_ECHO(sel), o->backend->name, names);
     }
     *n_out = n;
     return GS_OK;

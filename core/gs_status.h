@@ -8,6 +8,7 @@
 #define GS_STATUS_H
 
 #include <stddef.h>
+#include <string.h>
 
 #define GS_STATUS_MAP(X)                                                       \
     X(OK, "success")                                                           \
@@ -46,6 +47,12 @@ int gs_err_set(struct gs_err *e, int status, const char *fmt, ...)
     ;
 
 void gs_err_clear(struct gs_err *e);
+
+/* A value echoed in a message: at most GS_ECHO_MAX bytes of it, then "...",
+ * so that however long the value, the message keeps its fix:
+ *   gs_err_set(e, GS_USAGE, "--x: '%.*s%s' is not ...; give ...", GS_ECHO(v)); */
+#define GS_ECHO_MAX 80
+#define GS_ECHO(s) GS_ECHO_MAX, (s), (strlen(s) > GS_ECHO_MAX ? "..." : "")
 
 /* Copy src to dst (size bytes, always terminated), writing each control
  * character as \n, \r, \t or \xHH: any text made one line, safe to echo to
