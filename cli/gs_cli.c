@@ -163,7 +163,9 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
 {
     int rc = GS_OK;
     switch (o->id) {
-    case OPT_BACKEND: c->backend = v; break;
+    case OPT_BACKEND:
+        rc = set_name(&c->backend, v, o->name, "a backend, a comma list of them, or all", e);
+        break;
     case OPT_DEVICE:
         rc = set_name(&c->device, v, o->name, "an index, id, name substring or all", e);
         break;
