@@ -10,8 +10,9 @@
 #   scripts/gpu-sanitizer.sh OUTDIR BUILD_DIR
 #
 # Needs an NVIDIA GPU, nvcc and compute-sanitizer (on PATH or in
-# /usr/local/cuda/bin). Each run is bounded by `timeout`
-# (GS_SANITIZER_TIMEOUT seconds, default 900). Exits 1 when a run fails or
+# /usr/local/cuda/bin). Each of the eight runs is bounded by `timeout`
+# (GS_SANITIZER_TIMEOUT seconds, default 120, so that the whole record fits
+# a ten-minute window once BUILD_DIR is built). Exits 1 when a run fails or
 # times out, when a tool reports an error in a kernel or a leak, or when an
 # API error is not one the table predicts and shows as a refusal.
 set -uo pipefail
@@ -19,7 +20,7 @@ usage="usage: scripts/gpu-sanitizer.sh OUTDIR BUILD_DIR"
 out=${1:?$usage}
 build=${2:?$usage}
 cd "$(dirname "$0")/.." || exit 2
-limit=${GS_SANITIZER_TIMEOUT:-900}
+limit=${GS_SANITIZER_TIMEOUT:-120}
 
 # tool NAME: NAME on PATH, else in /usr/local/cuda/bin.
 tool() {
