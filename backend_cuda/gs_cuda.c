@@ -11,7 +11,8 @@
  * each of the first three, through cudaLaunchKernel):
  *   - a grid of zero blocks is refused;
  *   - a block of 0 or more than maxThreadsPerBlock threads is refused;
- *   - a grid of more than maxGridSize[0] blocks is refused;
+ *   - a grid of more than maxGridSize[0] blocks is refused, and more than
+ *     maxGridSize[1] along y (65535: measured refused on an H200 at 65536);
  *   - a global size that is not grid x block cannot be expressed at all:
  *     CUDA launches whole blocks, so launch() refuses it without a call.
  *
@@ -19,6 +20,7 @@
  * (alloc, launch, occupancy), so that opening the backend creates none:
  * a device that is never used (another --device was chosen) never gets one. */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@
 
 #include "gs_backend.h"
 #include "gs_cuda_kernels.h"
+#include "gs_user.h"
 
 /* cudaMalloc of 0 bytes succeeds with a NULL pointer. An empty buffer still
  * gets a real allocation, so that every buffer is a distinct valid address;
@@ -35,16 +38,30 @@
 
 _Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kernel");
 
-struct gs_buf {
+/* The kernel a launch runs: the normal build or the count build. */
+static const void *cuda_symbol(enum gs_kernel_id k, int count)
+{
+    return (count ? gs_cuda_count_symbols : gs_cuda_kernel_symbols)[k];
+}
+
+/* The backend's buffer: the core's record first (size, list), then ours. */
+struct cuda_buf {
+    struct gs_buf base;
     void *ptr;
-    uint64_t bytes; /* as asked for, which may be 0 */
 };
+
+static void *ptr_of(const struct gs_buf *b)
+{
+    return b ? ((const struct cuda_buf *)b)->ptr : NULL;
+}
 
 struct cuda_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
     int ordinal;           /* the runtime's device number */
     int ready;             /* stream and events exist */
     unsigned loaded;       /* bit k: kernel k's module is loaded on this device */
+    unsigned loaded_count; /* the same for the count build */
+    uint64_t max_grid_y;   /* maxGridSize[1] */
     cudaStream_t stream;
     cudaEvent_t start, stop;
 };
@@ -96,13 +113,6 @@ static int cuda_status(cudaError_t rc)
     }
 }
 
-/* __FILE__ is the absolute path CMake compiled; report it from the folder. */
-static const char *cuda_short_path(const char *file)
-{
-    const char *p = strstr(file, "backend_cuda/");
-    return p ? p : file;
-}
-
 static int cuda_check(cudaError_t rc, const char *call, const char *file, int line,
                       struct gs_err *e)
 {
@@ -112,11 +122,13 @@ static int cuda_check(cudaError_t rc, const char *call, const char *file, int li
      * reported here once and not again by whoever calls cudaGetLastError
      * next. A sticky error survives the reset, which is the point of it. */
     (void)cudaGetLastError();
-    return gs_err_set(e, cuda_status(rc), "%s at %s:%d: %s: %s%s", call, cuda_short_path(file),
-                      line, cudaGetErrorName(rc), cudaGetErrorString(rc),
-                      cuda_is_sticky(rc) ? " (sticky: the CUDA context is lost; every later "
-                                           "CUDA call fails until the process restarts)"
-                                         : "");
+    char message[320];
+    snprintf(message, sizeof message, "%s%s", cudaGetErrorString(rc),
+             cuda_is_sticky(rc) ? " (sticky: the CUDA context is lost; every later CUDA call "
+                                  "fails until the process restarts)"
+                                : "");
+    return gs_api_error(e, cuda_status(rc), call, file, line, cudaGetErrorName(rc), (long)rc,
+                        message);
 }
 
 /* Every CUDA call goes through this: GS_OK, or the call's text, file:line and
@@ -197,8 +209,6 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
         return s;
     struct gs_device *g = &d->base;
     d->ordinal = ordinal;
-    g->backend = &gs_backend_cuda;
-    g->index = ordinal;
     snprintf(g->id, sizeof g->id, "%d", ordinal);
     gs_strlcpy(g->name, p.name, sizeof g->name);
     gs_strlcpy(g->platform, "CUDA", sizeof g->platform);
@@ -212,14 +222,16 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
     int block = p.maxThreadsPerBlock < p.maxThreadsDim[0] ? p.maxThreadsPerBlock
                                                           : p.maxThreadsDim[0];
     g->max_block = block > 0 ? (unsigned)block : 0u;
+    g->max_block_device = g->max_block;
     g->max_grid = p.maxGridSize[0] > 0 ? (uint64_t)p.maxGridSize[0] : 0u;
+    d->max_grid_y = p.maxGridSize[1] > 0 ? (uint64_t)p.maxGridSize[1] : 0u;
     g->global_mem = (uint64_t)p.totalGlobalMem;
     /* CUDA has no per-allocation cap below device memory (unlike OpenCL's
      * CL_DEVICE_MAX_MEM_ALLOC_SIZE), and the free amount is only known once
      * a context exists, which open() avoids creating. */
     g->max_alloc = (uint64_t)p.totalGlobalMem;
     cuda_peak(g, ordinal, p.memoryBusWidth);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
     return GS_OK;
 }
 
@@ -245,9 +257,8 @@ static void cuda_versions(char *api, size_t api_size, char *driver, size_t drive
         snprintf(driver, driver_size, "CUDA driver API %s", drvs);
 }
 
-static void cuda_release(struct gs_device **devs, int count);
 
-static int cuda_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+static int cuda_open(struct gs_device_list *list, char *notice, unsigned notice_size,
                      struct gs_err *e)
 {
     if (notice_size)
@@ -268,43 +279,23 @@ static int cuda_open(struct gs_device ***devs, int *count, char *notice, unsigne
 
     char api[128], driver[64];
     cuda_versions(api, sizeof api, driver, sizeof driver);
-    struct gs_device **list = calloc((size_t)n, sizeof *list);
-    if (!list)
-        return gs_err_set(e, GS_NOMEM, "cuda: out of memory listing %d devices", n);
-    int made = 0, s = GS_OK;
-    for (; made < n; ++made) {
-        struct cuda_device *d = calloc(1, sizeof *d);
-        if (!d) {
-            s = gs_err_set(e, GS_NOMEM, "cuda: out of memory describing device %d", made);
-            goto out;
-        }
-        list[made] = &d->base;
-        s = cuda_describe(d, made, api, driver, e);
-        if (s != GS_OK) {
-            ++made; /* so that release() frees it */
-            goto out;
-        }
+    for (int ordinal = 0; ordinal < n; ++ordinal) {
+        struct cuda_device *d = (struct cuda_device *)gs_device_list_add(list, e);
+        int st = d ? cuda_describe(d, ordinal, api, driver, e) : e->status;
+        if (st != GS_OK)
+            return st;
     }
-    *devs = list;
-    *count = n;
     return GS_OK;
-out:
-    cuda_release(list, made);
-    return s;
 }
 
-static void cuda_release(struct gs_device **devs, int count)
+static void cuda_release(struct gs_device *dev)
 {
-    for (int i = 0; i < count; ++i) {
-        struct cuda_device *d = (struct cuda_device *)devs[i];
-        if (d && d->ready && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK) {
-            (void)CUDA_CHECK(NULL, cudaEventDestroy(d->stop));
-            (void)CUDA_CHECK(NULL, cudaEventDestroy(d->start));
-            (void)CUDA_CHECK(NULL, cudaStreamDestroy(d->stream));
-        }
-        free(d);
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (d->ready && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK) {
+        (void)CUDA_CHECK(NULL, cudaEventDestroy(d->stop));
+        (void)CUDA_CHECK(NULL, cudaEventDestroy(d->start));
+        (void)CUDA_CHECK(NULL, cudaStreamDestroy(d->stream));
     }
-    free(devs);
 }
 
 /* ---- per-device state -------------------------------------------------- */
@@ -341,22 +332,17 @@ out:
 /* With lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2)
  * a kernel's module is loaded by its first launch, inside the first timed
  * interval. Querying its attributes loads it now instead. */
-static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, struct gs_err *e)
+static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, int count,
+                            struct gs_err *e)
 {
-    if (d->loaded & (1u << k))
+    unsigned *loaded = count ? &d->loaded_count : &d->loaded;
+    if (*loaded & (1u << k))
         return GS_OK;
     struct cudaFuncAttributes fa;
-    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, gs_cuda_kernel_symbols[k]));
+    int s = CUDA_CHECK(e, cudaFuncGetAttributes(&fa, cuda_symbol(k, count)));
     if (s == GS_OK)
-        d->loaded |= 1u << k;
+        *loaded |= 1u << k;
     return s;
-}
-
-static int cuda_kernel_valid(enum gs_kernel_id k, struct gs_err *e)
-{
-    if ((int)k < 0 || k >= GS_KERNEL_COUNT)
-        return gs_err_set(e, GS_USAGE, "cuda: unknown kernel %d", (int)k);
-    return GS_OK;
 }
 
 /* ---- occupancy and launch rules ---------------------------------------- */
@@ -366,15 +352,13 @@ static int cuda_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
                                 struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    int s = cuda_kernel_valid(kernel, e);
-    if (s != GS_OK)
-        return s;
+    int s;
     if (block == 0 || block > dev->max_block)
         return gs_err_set(e, GS_USAGE, "cuda: block of %u threads is outside 1..%u", block,
                           dev->max_block);
     s = cuda_prepare(d, e);
     if (s == GS_OK)
-        s = cuda_load_kernel(d, kernel, e);
+        s = cuda_load_kernel(d, kernel, 0, e);
     int b = 0;
     if (s == GS_OK)
         s = CUDA_CHECK(e, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -412,6 +396,10 @@ static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_lau
     else if (l->grid > dev->max_grid)
         snprintf(rule, sizeof rule, "grid of %llu blocks exceeds maxGridSize[0] = %llu",
                  (unsigned long long)l->grid, (unsigned long long)dev->max_grid);
+    else if (l->grid_y > ((const struct cuda_device *)dev)->max_grid_y)
+        snprintf(rule, sizeof rule, "grid of %llu blocks along y exceeds maxGridSize[1] = %llu",
+                 (unsigned long long)l->grid_y,
+                 (unsigned long long)((const struct cuda_device *)dev)->max_grid_y);
     else
         cuda_ragged(l, rule, sizeof rule);
     if (rule[0] && why_size)
@@ -421,24 +409,16 @@ static int cuda_predicts_accept(const struct gs_device *dev, const struct gs_lau
 
 /* ---- buffers ----------------------------------------------------------- */
 
-static int cuda_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
-                      struct gs_err *e)
+static int cuda_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
     int s = cuda_prepare(d, e);
     if (s != GS_OK)
         return s;
-    struct gs_buf *b = calloc(1, sizeof *b);
-    if (!b)
-        return gs_err_set(e, GS_NOMEM, "cuda: out of host memory for a buffer handle");
-    s = CUDA_CHECK(e, cudaMalloc(&b->ptr, bytes ? (size_t)bytes : CUDA_MIN_ALLOC));
-    if (s != GS_OK) {
-        free(b);
-        return s;
-    }
-    b->bytes = bytes;
-    *buf = b;
-    return GS_OK;
+    /* cudaMalloc of 0 bytes succeeds with a NULL pointer: an empty buffer
+     * still gets a real allocation. */
+    return CUDA_CHECK(e, cudaMalloc(&((struct cuda_buf *)buf)->ptr,
+                                    buf->bytes ? (size_t)buf->bytes : CUDA_MIN_ALLOC));
 }
 
 /* write and read go through our stream and wait for it, so they are ordered
@@ -454,49 +434,98 @@ static int cuda_transfer(struct cuda_device *d, void *dst, const void *src, uint
     return s;
 }
 
-static int cuda_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                      struct gs_err *e)
+static int cuda_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      const void *src, uint64_t bytes, struct gs_err *e)
 {
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "cuda: write of %llu bytes into a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    return cuda_transfer((struct cuda_device *)dev, buf->ptr, src, bytes, cudaMemcpyHostToDevice,
-                         e);
+    return cuda_transfer((struct cuda_device *)dev, (char *)ptr_of(buf) + offset, src, bytes,
+                         cudaMemcpyHostToDevice, e);
 }
 
-static int cuda_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                     struct gs_err *e)
+static int cuda_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                     uint64_t bytes, struct gs_err *e)
 {
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "cuda: read of %llu bytes from a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    return cuda_transfer((struct cuda_device *)dev, dst, buf->ptr, bytes, cudaMemcpyDeviceToHost,
-                         e);
+    return cuda_transfer((struct cuda_device *)dev, dst, (const char *)ptr_of(buf) + offset,
+                         bytes, cudaMemcpyDeviceToHost, e);
+}
+
+/* The runtime API sets bytes only (cudaMemset); a 32-bit pattern needs the
+ * driver API's cuMemsetD32Async, reached through the runtime's entry-point
+ * query so that the program does not link libcuda (it must start, and
+ * skip CUDA, on machines without the driver). */
+typedef int (*cuda_memset_d32_fn)(unsigned long long dst, unsigned int value, size_t count,
+                                  cudaStream_t stream);
+
+static int cuda_memset_d32(cuda_memset_d32_fn *fn, struct gs_err *e)
+{
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    void *p = NULL;
+    int s = CUDA_CHECK(e, cudaGetDriverEntryPointByVersion("cuMemsetD32Async", &p, 12000,
+                                                           cudaEnableDefault, &found));
+    if (s != GS_OK)
+        return s;
+    if (found != cudaDriverEntryPointSuccess || !p)
+        return gs_err_set(e, GS_UNSUPPORTED,
+                          "cuda: the driver has no cuMemsetD32Async (entry-point query "
+                          "result %d)", (int)found);
+    *fn = (cuda_memset_d32_fn)p;
+    return GS_OK;
+}
+
+static int cuda_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                       uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    cuda_memset_d32_fn fn = NULL;
+    int s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = cuda_memset_d32(&fn, e);
+    if (s != GS_OK)
+        return s;
+    const int rc = fn((unsigned long long)(uintptr_t)ptr_of(buf) + offset, pattern,
+                      (size_t)(bytes / 4), d->stream);
+    if (rc != 0)
+        return gs_api_error(e, GS_API, "cuMemsetD32Async(dst, pattern, count, stream)", __FILE__,
+                            __LINE__, "CUresult", rc, "the driver's 32-bit fill failed");
+    return CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
+}
+
+static int cuda_staging_alloc(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
+                              struct gs_err *e)
+{
+    int s = cuda_prepare((struct cuda_device *)dev, e);
+    *handle = NULL;
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaHostAlloc(ptr, (size_t)bytes, cudaHostAllocDefault));
+    return s;
+}
+
+static void cuda_staging_free(struct gs_device *dev, void *ptr, void *handle)
+{
+    (void)dev;
+    (void)handle;
+    (void)CUDA_CHECK(NULL, cudaFreeHost(ptr));
+}
+
+static int cuda_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
+{
+    size_t free_b = 0, total = 0;
+    int s = cuda_prepare((struct cuda_device *)dev, e);
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemGetInfo(&free_b, &total));
+    *bytes = s == GS_OK ? (uint64_t)free_b : 0;
+    return s;
 }
 
 static void cuda_free(struct gs_device *dev, struct gs_buf *buf)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    if (!buf)
-        return;
     /* Nowhere to report a failure; after a sticky error this fails and the
      * memory goes with the context. */
     if (CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK)
-        (void)CUDA_CHECK(NULL, cudaFree(buf->ptr));
-    free(buf);
+        (void)CUDA_CHECK(NULL, cudaFree(ptr_of(buf)));
 }
 
 /* ---- launch and copy --------------------------------------------------- */
-
-static void cuda_refusal(struct gs_launch_result *r, long code, const char *name,
-                         const char *message)
-{
-    r->accepted = 0;
-    r->api_code = code;
-    r->ms = 0.0;
-    gs_strlcpy(r->api_error, name, sizeof r->api_error);
-    gs_strlcpy(r->api_message, message, sizeof r->api_message);
-}
 
 /* Shapes that cudaLaunchKernel cannot even be asked for: a ragged global
  * size, or a count that does not fit dim3's unsigned int (it would be
@@ -504,12 +533,12 @@ static void cuda_refusal(struct gs_launch_result *r, long code, const char *name
 static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result *r)
 {
     char msg[160];
-    if (l->grid > 0xffffffffull || l->block > 0xffffffffull)
+    if (l->grid > 0xffffffffull || l->block > 0xffffffffull || l->grid_y > 0xffffffffull)
         snprintf(msg, sizeof msg, "grid %llu x block %llu does not fit dim3 (unsigned int)",
                  (unsigned long long)l->grid, (unsigned long long)l->block);
     else if (!cuda_ragged(l, msg, sizeof msg))
         return 0;
-    cuda_refusal(r, -1, "not expressible in CUDA", msg);
+    gs_refusal(r, -1, "not expressible in CUDA", "%s", msg);
     return 1;
 }
 
@@ -526,7 +555,7 @@ static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result
 static int cuda_refused(struct cuda_device *d, cudaError_t rc, struct gs_launch_result *r,
                         struct gs_err *e)
 {
-    cuda_refusal(r, (long)rc, cudaGetErrorName(rc), cudaGetErrorString(rc));
+    gs_refusal(r, (long)rc, cudaGetErrorName(rc), "%s", cudaGetErrorString(rc));
     if (cuda_is_sticky(rc))
         return cuda_check(rc, "cudaLaunchKernel(kernel, grid, block, args, 0, stream)", __FILE__,
                           __LINE__, e);
@@ -538,29 +567,25 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
                        struct gs_launch_result *r, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    int s = cuda_kernel_valid(l->kernel, e);
-    if (s != GS_OK)
-        return s;
+    int s;
     memset(r, 0, sizeof *r);
     if (cuda_inexpressible(l, r))
         return GS_OK;
     s = cuda_prepare(d, e);
     if (s == GS_OK)
-        s = cuda_load_kernel(d, l->kernel, e);
+        s = cuda_load_kernel(d, l->kernel, l->count, e);
     if (s != GS_OK)
         return s;
 
-    void *a = l->a ? l->a->ptr : NULL;
-    void *b = l->b ? l->b->ptr : NULL;
-    void *out = l->out ? l->out->ptr : NULL;
+    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
     unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
     void *args[] = {&a, &b, &out, &n, &param};
-    dim3 grid = {(unsigned)l->grid, 1u, 1u};
+    dim3 grid = {(unsigned)l->grid, l->grid_y ? (unsigned)l->grid_y : 1u, 1u};
     dim3 block = {(unsigned)l->block, 1u, 1u};
 
     if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream))) != GS_OK)
         return s;
-    cudaError_t rc = cudaLaunchKernel(gs_cuda_kernel_symbols[l->kernel], grid, block, args, 0,
+    cudaError_t rc = cudaLaunchKernel(cuda_symbol(l->kernel, l->count), grid, block, args, 0,
                                       d->stream);
     if (rc != cudaSuccess)
         return cuda_refused(d, rc, r, e);
@@ -583,15 +608,12 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return gs_err_set(e, GS_USAGE, "cuda: copy of %llu bytes exceeds a buffer",
-                          (unsigned long long)bytes);
     float t = 0.0f;
     int s = cuda_prepare(d, e);
     if (s == GS_OK)
         s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream));
     if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemcpyAsync(dst->ptr, src->ptr, (size_t)bytes,
+        s = CUDA_CHECK(e, cudaMemcpyAsync(ptr_of(dst), ptr_of(src), (size_t)bytes,
                                           cudaMemcpyDeviceToDevice, d->stream));
     if (s == GS_OK)
         s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream));
@@ -604,10 +626,277 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
     return s;
 }
 
+/* ---- user kernels (ABI 2) ---------------------------------------------- */
+
+/* `gridstride check`: a user's CUDA C++ (or the portable dialect after
+ * prelude_cuda.cuh) compiled at run time by NVRTC for the device's own
+ * architecture, loaded with the runtime's library API (cudaLibraryLoadData,
+ * cudaLibraryGetKernel) and launched with cudaLaunchKernel: no link against
+ * the driver library. user_compile() runs NVRTC alone, for any target, so
+ * that a machine without a GPU still proves the compile path. */
+#include <nvrtc.h>
+
+extern const char gs_cuda_prelude[]; /* kernels/prelude_cuda.cuh, embedded */
+
+struct gs_user_kernel {
+    cudaLibrary_t lib;
+    cudaKernel_t kernel;
+};
+
+/* What one NVRTC compilation produced. */
+struct nvrtc_result {
+    int refused;       /* NVRTC_ERROR_COMPILATION: the log says why */
+    char *log;         /* malloc'd, or NULL */
+    char *cubin;       /* malloc'd, or NULL */
+    char lowered[512]; /* the entry's name in the cubin (mangled unless extern "C") */
+};
+
+static int nvrtc_check(nvrtcResult rc, const char *call, struct gs_err *e)
+{
+    if (rc == NVRTC_SUCCESS)
+        return GS_OK;
+    return gs_err_set(e, rc == NVRTC_ERROR_OUT_OF_MEMORY ? GS_NOMEM : GS_API, "%s: %s", call,
+                      nvrtcGetErrorString(rc));
+}
+
+#define NVRTC_CHECK(e, call) nvrtc_check((call), #call, (e))
+
+static char *nvrtc_log(nvrtcProgram p)
+{
+    size_t len = 0;
+    char *log = NULL;
+    if (nvrtcGetProgramLogSize(p, &len) == NVRTC_SUCCESS && (log = calloc(1, len + 1)))
+        nvrtcGetProgramLog(p, log);
+    return log;
+}
+
+/* The cubin and the entry's lowered name, after a successful compilation. */
+static int nvrtc_take(nvrtcProgram p, const char *entry, struct nvrtc_result *out,
+                      struct gs_err *e)
+{
+    const char *lowered = NULL;
+    size_t size = 0;
+    int st = NVRTC_CHECK(e, nvrtcGetLoweredName(p, entry, &lowered));
+    if (st == GS_OK)
+        st = NVRTC_CHECK(e, nvrtcGetCUBINSize(p, &size));
+    if (st == GS_OK && !(out->cubin = malloc(size ? size : 1)))
+        st = gs_err_set(e, GS_NOMEM, "cuda: out of memory for a cubin of %zu bytes", size);
+    if (st == GS_OK)
+        st = NVRTC_CHECK(e, nvrtcGetCUBIN(p, out->cubin));
+    if (st == GS_OK)
+        gs_strlcpy(out->lowered, lowered, sizeof out->lowered);
+    return st;
+}
+
+/* One compilation for target ("sm_90"). With the entry as a name
+ * expression, NVRTC also refuses an entry that is missing or not __global__. */
+static int nvrtc_compile(const char *text, const struct gs_user_source *src, const char *target,
+                         int with_entry, struct nvrtc_result *out, struct gs_err *e)
+{
+    char arch[64];
+    snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
+    const char *opts[] = {arch, "-std=c++17"};
+    nvrtcProgram p;
+    int st = NVRTC_CHECK(e, nvrtcCreateProgram(&p, text, src->path, 0, NULL, NULL));
+    if (st != GS_OK)
+        return st;
+    if (with_entry)
+        st = NVRTC_CHECK(e, nvrtcAddNameExpression(p, src->entry));
+    const nvrtcResult rc = st == GS_OK ? nvrtcCompileProgram(p, 2, opts) : NVRTC_SUCCESS;
+    out->log = nvrtc_log(p);
+    out->refused = rc == NVRTC_ERROR_COMPILATION;
+    if (st == GS_OK && !out->refused)
+        st = NVRTC_CHECK(e, rc);
+    if (st == GS_OK && !out->refused && with_entry)
+        st = nvrtc_take(p, src->entry, out, e);
+    nvrtcDestroyProgram(&p);
+    return st;
+}
+
+static void nvrtc_result_free(struct nvrtc_result *r)
+{
+    free(r->log);
+    free(r->cubin);
+    r->log = r->cubin = NULL;
+}
+
+/* GS_USAGE unless NVRTC compiles for target ("sm_75"). */
+static int nvrtc_target(const char *target, struct gs_err *e)
+{
+    int count = 0, archs[64], major = 0, minor = 0;
+    char list[400] = "";
+    unsigned sm = 0;
+    char tail = 0;
+    nvrtcVersion(&major, &minor);
+    if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count > 64 ||
+        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+        count = 0;
+    const int parsed = sscanf(target, "sm_%u%c", &sm, &tail) == 1;
+    for (int i = 0; i < count; ++i) {
+        if (parsed && archs[i] == (int)sm)
+            return GS_OK;
+        const size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%ssm_%d", i ? ", " : "", archs[i]);
+    }
+    return gs_err_set(e, GS_USAGE, "--arch: NVRTC %d.%d does not compile for '%s'; choose one of %s",
+                      major, minor, target, list);
+}
+
+/* Compile src for target: the cubin and the entry's name in out->cubin and
+ * out->lowered, or GS_BUILD with the user's own errors in info->log. */
+static int nvrtc_build(const struct gs_user_source *src, const char *target,
+                       struct nvrtc_result *out, struct gs_build_info *info, struct gs_err *e)
+{
+    int major = 0, minor = 0;
+    if (src->dialect == GS_DIALECT_OPENCL)
+        return gs_err_set(e, GS_UNSUPPORTED, "cuda cannot build OpenCL C (%s)", src->path);
+    int st = nvrtc_target(target, e);
+    if (st != GS_OK)
+        return st;
+    char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_cuda_prelude : NULL);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "cuda: out of memory");
+    nvrtcVersion(&major, &minor);
+    snprintf(info->compiler, sizeof info->compiler, "NVRTC %d.%d for %s, -std=c++17", major, minor,
+             target);
+    st = nvrtc_compile(text, src, target, 1, out, e);
+    if (st == GS_OK && out->refused) {
+        /* Again without the entry: the log then holds the file's own errors
+         * only, and a clean build means that the entry was the problem. */
+        nvrtc_result_free(out);
+        st = nvrtc_compile(text, src, target, 0, out, e);
+        if (st == GS_OK)
+            st = out->refused ? gs_err_set(e, GS_BUILD, "%s does not compile as CUDA C++ for %s",
+                                           src->path, target)
+                              : gs_user_no_entry(src, NULL, e);
+    }
+    free(text);
+    info->log = out->log;
+    out->log = NULL;
+    return st;
+}
+
+static int cuda_user_compile(const struct gs_user_source *src, const char *target,
+                             struct gs_build_info *info, struct gs_err *e)
+{
+    struct nvrtc_result out = {0};
+    const int st = nvrtc_build(src, target, &out, info, e);
+    nvrtc_result_free(&out);
+    return st;
+}
+
+/* The parameters the loaded kernel takes: 4, of 8 bytes each. The runtime
+ * reports them (cudaFuncGetParamInfo, CUDA 12.4 and later); where it cannot,
+ * the check is skipped rather than guessed. */
+static int cuda_user_params(const struct gs_user_kernel *k, const struct gs_user_source *src,
+                            struct gs_err *e)
+{
+    int count = 0, bad = -1;
+    for (; count < 32; ++count) {
+        size_t offset = 0, size = 0;
+        const cudaError_t rc = cudaFuncGetParamInfo((const void *)k->kernel, (size_t)count,
+                                                    &offset, &size);
+        (void)cudaGetLastError();
+        if (rc == cudaErrorInvalidValue)
+            break;
+        if (rc != cudaSuccess)
+            return GS_OK;
+        if (size != 8 && bad < 0 && count < 4)
+            bad = count;
+    }
+    /* No parameter at all is what a runtime that cannot tell would say too. */
+    if (count > 0 && (count != 4 || bad >= 0))
+        return gs_user_bad_params(src, count, bad, e);
+    return GS_OK;
+}
+
+static void cuda_user_free(struct gs_device *dev, struct gs_user_kernel *k)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (!k)
+        return;
+    if (k->lib && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK)
+        (void)CUDA_CHECK(NULL, cudaLibraryUnload(k->lib));
+    free(k);
+}
+
+static int cuda_user_load(const struct nvrtc_result *out, struct gs_user_kernel *k,
+                          struct gs_err *e)
+{
+    int s = CUDA_CHECK(e, cudaLibraryLoadData(&k->lib, out->cubin, NULL, NULL, 0, NULL, NULL, 0));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaLibraryGetKernel(&k->kernel, k->lib, out->lowered));
+    return s;
+}
+
+static int cuda_user_build(struct gs_device *dev, const struct gs_user_source *src,
+                           struct gs_user_kernel **kernel, struct gs_build_info *info,
+                           struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    struct nvrtc_result out = {0};
+    int major = 0, minor = 0;
+    char target[32];
+    int s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                                 d->ordinal));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
+                                                 d->ordinal));
+    snprintf(target, sizeof target, "sm_%d%d", major, minor);
+    if (s == GS_OK)
+        s = nvrtc_build(src, target, &out, info, e);
+    struct gs_user_kernel *k = s == GS_OK ? calloc(1, sizeof *k) : NULL;
+    if (s == GS_OK && !k)
+        s = gs_err_set(e, GS_NOMEM, "cuda: out of memory");
+    if (s == GS_OK && (s = cuda_user_load(&out, k, e)) == GS_OK)
+        s = cuda_user_params(k, src, e);
+    nvrtc_result_free(&out);
+    if (s != GS_OK) {
+        cuda_user_free(dev, k);
+        return s;
+    }
+    *kernel = k;
+    return GS_OK;
+}
+
+/* launch() for a user kernel, with one difference: a kernel that faults is
+ * GS_FAULT, the runtime's error in e (the context is then lost). */
+static int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
+                            struct gs_launch_result *r, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (cuda_inexpressible(l, r))
+        return GS_OK;
+    int s = cuda_prepare(d, e);
+    if (s != GS_OK)
+        return s;
+    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
+    unsigned long long n = l->n; /* size_t on every 64-bit CUDA platform */
+    void *args[] = {&a, &b, &out, &n};
+    const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
+    cudaError_t rc = cudaLaunchKernel((const void *)l->user->kernel, grid, block, args, 0,
+                                      d->stream);
+    if (rc != cudaSuccess)
+        return cuda_refused(d, rc, r, e);
+    rc = cudaStreamSynchronize(d->stream);
+    s = cuda_check(rc, "cudaStreamSynchronize(stream) after the kernel", __FILE__, __LINE__, e);
+    if (s != GS_OK && cuda_is_sticky(rc)) {
+        s = GS_FAULT; /* e keeps the runtime's words */
+        if (e)
+            e->status = GS_FAULT;
+    }
+    r->accepted = s == GS_OK;
+    return s;
+}
+
 const struct gs_backend gs_backend_cuda = {
     .abi = GS_BACKEND_ABI,
     .name = "cuda",
     .description = "CUDA runtime: kernels/ compiled by nvcc, launched with cudaLaunchKernel",
+    .device_size = sizeof(struct cuda_device),
+    .buffer_size = sizeof(struct cuda_buf),
     .open = cuda_open,
     .release = cuda_release,
     .blocks_per_unit = cuda_blocks_per_unit,
@@ -618,4 +907,13 @@ const struct gs_backend gs_backend_cuda = {
     .free = cuda_free,
     .launch = cuda_launch,
     .copy = cuda_copy,
+    .fill32 = cuda_fill32,
+    .staging_alloc = cuda_staging_alloc,
+    .staging_free = cuda_staging_free,
+    .mem_available = cuda_mem_available,
+    .user_dialects = (1u << GS_DIALECT_CUDA) | (1u << GS_DIALECT_PORTABLE),
+    .user_build = cuda_user_build,
+    .user_launch = cuda_user_launch,
+    .user_free = cuda_user_free,
+    .user_compile = cuda_user_compile,
 };

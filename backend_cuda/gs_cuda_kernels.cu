@@ -7,7 +7,14 @@
 #include "gs_cuda_kernels.h"
 
 #include "prelude_cuda.cuh"
+
 #include "gs_kernels.h"
+#include "gs_pitfalls.h"
+
+#define GS_COUNT_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_COUNT_BUILD
 
 /* Taking a kernel's address in host code yields the stub that nvcc
  * registers with the runtime: the handle cudaLaunchKernel expects. The rows
@@ -21,3 +28,11 @@ extern "C" const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT] = {
 #undef GS_CUDA_KERNEL_ROW
 };
 
+
+/* The count build of the same kernels (kernels/gs_kernels.h), same order. */
+extern "C" const void *const gs_cuda_count_symbols[GS_KERNEL_COUNT] = {
+#define GS_CUDA_KERNEL_ROW(id, sym, name, op, bytes, rule, param) \
+    reinterpret_cast<const void *>(sym##_count),
+    GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
+#undef GS_CUDA_KERNEL_ROW
+};

@@ -18,6 +18,8 @@ extern "C" {
 
 /* Indexed by enum gs_kernel_id; every entry is non-NULL. */
 extern const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT];
+/* The count build of each (kernels/gs_kernels.h), same order. */
+extern const void *const gs_cuda_count_symbols[GS_KERNEL_COUNT];
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,15 @@
  *   - a grid of zero blocks is refused, as CUDA refuses it; an empty grid is
  *     not a launch;
  *   - a block of 0 or more than 1024 threads is refused (CUDA's limit);
- *   - a grid of more than 2^20 blocks is refused: every thread runs in turn on
- *     one core, and the cap keeps any launch to a few seconds;
- *   - a global size that is not grid x block cannot be expressed. */
+ *   - a grid of more than 2^20 blocks is never sent (GS_NOT_SENT): every
+ *     thread runs in turn on one core, and the cap keeps any launch to a few
+ *     seconds;
+ *   - a global size that is not grid x block cannot be expressed;
+ *   - more than 65535 blocks along y are refused (CUDA's maxGridSize[1]).
+ * It runs 2D launches and the count build (kernels/gs_kernels.h). */
+/* MAP_ANONYMOUS (user kernels' shared output) is not POSIX. */
+#define _DEFAULT_SOURCE
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,68 +26,47 @@
 
 #include "gs_backend.h"
 #include "gs_host_kernels.h"
+#include "gs_sysmem.h"
+#include "gs_user.h"
 
 #define HOST_MAX_BLOCK 1024u
-#define HOST_MAX_GRID (1ull << 20)
+#define HOST_MAX_GRID (1ull << 20)    /* blocks in all, x times y */
+#define HOST_MAX_GRID_Y 65535ull       /* CUDA's maxGridSize[1] */
 #define HOST_BLOCKS_PER_CORE 4u
 
-struct gs_buf {
-    uint64_t bytes;
+/* The backend's buffer: the core's record first (size, list), then ours. */
+struct host_buf {
+    struct gs_buf base;
     float *data;
 };
 
-struct host_device {
-    struct gs_device base; /* first member: the core holds a struct gs_device * */
-};
-
-extern const struct gs_backend gs_backend_host;
-
-static uint64_t physical_memory(void)
+static float *data_of(const struct gs_buf *b)
 {
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page = sysconf(_SC_PAGESIZE);
-    return (pages > 0 && page > 0) ? (uint64_t)pages * (uint64_t)page : 0;
+    return ((const struct host_buf *)b)->data;
 }
 
-static int host_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+static int host_open(struct gs_device_list *list, char *notice, unsigned notice_size,
                      struct gs_err *e)
 {
-    struct host_device *d = calloc(1, sizeof *d);
-    struct gs_device **list = calloc(1, sizeof *list);
-    if (!d || !list) {
-        free(d);
-        free(list);
-        return gs_err_set(e, GS_NOMEM, "host backend: out of memory");
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    struct gs_device *g = &d->base;
-    g->backend = &gs_backend_host;
-    g->index = 0;
+    struct gs_device *g = gs_device_list_add(list, e);
+    if (!g)
+        return e->status;
     gs_strlcpy(g->id, "0", sizeof g->id);
     gs_strlcpy(g->name, "host reference (sequential C)", sizeof g->name);
     gs_strlcpy(g->platform, "host", sizeof g->platform);
     gs_strlcpy(g->api_version, "C11, CUDA launch semantics", sizeof g->api_version);
     gs_strlcpy(g->arch, "one thread at a time", sizeof g->arch);
     g->is_gpu = 0;
-    g->compute_units = cores > 0 ? (unsigned)cores : 1u;
+    g->compute_units = gs_host_cpus();
     g->max_block = HOST_MAX_BLOCK;
+    g->max_block_device = HOST_MAX_BLOCK;
     g->max_grid = HOST_MAX_GRID;
-    g->global_mem = physical_memory();
-    g->max_alloc = g->global_mem / 4;
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY;
-    list[0] = g;
-    *devs = list;
-    *count = 1;
+    g->global_mem = gs_host_total_memory();
+    g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
     if (notice_size)
         notice[0] = '\0';
     return GS_OK;
-}
-
-static void host_release(struct gs_device **devs, int count)
-{
-    for (int i = 0; i < count; ++i)
-        free(devs[i]);
-    free(devs);
 }
 
 static int host_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
@@ -103,67 +88,80 @@ static int host_predicts_accept(const struct gs_device *dev, const struct gs_lau
 {
     (void)dev;
     const char *rule = NULL;
-    if (l->grid == 0)
-        rule = "a grid of zero blocks is not a launch (host follows CUDA)";
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
+    int answer = GS_REFUSES;
+    if (l->grid == 0 || l->grid_y > HOST_MAX_GRID_Y)
+        rule = l->grid == 0 ? "a grid of zero blocks is not a launch (host follows CUDA)"
+                            : "more than 65535 blocks along y (host follows CUDA's "
+                              "maxGridSize[1])";
     else if (l->block == 0 || l->block > HOST_MAX_BLOCK)
         rule = "block size outside 1..1024 (host follows CUDA)";
-    else if (l->grid > HOST_MAX_GRID)
-        rule = "more than 2^20 blocks (host cap)";
     else if (l->global != l->grid * l->block)
         rule = "global size must be grid x block on this backend";
+    else if (l->grid > HOST_MAX_GRID || rows > HOST_MAX_GRID / l->grid)
+        rule = "more than 2^20 blocks: the host runs one thread at a time, so the suite caps "
+               "its grid to keep a launch to seconds",
+        answer = GS_NOT_SENT;
     if (rule)
         gs_strlcpy(why, rule, why_size);
-    return rule == NULL;
+    return rule ? answer : GS_ACCEPTS;
 }
 
-static int host_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
-                      struct gs_err *e)
+static int host_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
 {
     (void)dev;
-    struct gs_buf *b = calloc(1, sizeof *b);
     /* 64-byte alignment, like a GPU allocator, so float4 access is legal. */
-    uint64_t rounded = (bytes + 63) / 64 * 64;
-    if (b)
-        b->data = aligned_alloc(64, rounded ? rounded : 64);
-    if (!b || !b->data) {
-        free(b);
+    const uint64_t rounded = (buf->bytes + 63) / 64 * 64;
+    struct host_buf *b = (struct host_buf *)buf;
+    b->data = aligned_alloc(64, rounded ? rounded : 64);
+    if (!b->data)
         return gs_err_set(e, GS_NOMEM, "host: cannot allocate %llu bytes",
-                          (unsigned long long)bytes);
-    }
-    b->bytes = bytes;
-    *buf = b;
+                          (unsigned long long)buf->bytes);
     return GS_OK;
 }
 
-static int host_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                      struct gs_err *e)
+static int host_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      const void *src, uint64_t bytes, struct gs_err *e)
 {
     (void)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "host: write of %llu bytes into a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    memcpy(buf->data, src, bytes);
+    (void)e;
+    memcpy((char *)data_of(buf) + offset, src, bytes);
     return GS_OK;
 }
 
-static int host_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                     struct gs_err *e)
+static int host_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                     uint64_t bytes, struct gs_err *e)
 {
     (void)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "host: read of %llu bytes from a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    memcpy(dst, buf->data, bytes);
+    (void)e;
+    memcpy(dst, (const char *)data_of(buf) + offset, bytes);
+    return GS_OK;
+}
+
+static int host_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                       uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    (void)dev;
+    (void)e;
+    uint32_t *p = (uint32_t *)((char *)data_of(buf) + offset);
+    for (uint64_t i = 0; i < bytes / 4; ++i)
+        p[i] = pattern;
+    return GS_OK;
+}
+
+static int host_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
+{
+    (void)dev;
+    *bytes = gs_host_available_memory();
+    if (*bytes == 0)
+        return gs_err_set(e, GS_UNSUPPORTED, "host: available memory unknown");
     return GS_OK;
 }
 
 static void host_free(struct gs_device *dev, struct gs_buf *buf)
 {
     (void)dev;
-    if (buf) {
-        free(buf->data);
-        free(buf);
-    }
+    free(data_of(buf));
 }
 
 static double now_ms(void)
@@ -176,24 +174,24 @@ static double now_ms(void)
 static int host_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                        struct gs_launch_result *r, struct gs_err *e)
 {
-    if (l->kernel < 0 || l->kernel >= GS_KERNEL_COUNT)
-        return gs_err_set(e, GS_USAGE, "host: unknown kernel %d", (int)l->kernel);
     char why[160];
-    if (!host_predicts_accept(dev, l, why, sizeof why)) {
-        r->accepted = 0;
-        r->api_code = -1;
-        gs_strlcpy(r->api_error, "host: invalid launch", sizeof r->api_error);
-        gs_strlcpy(r->api_message, why, sizeof r->api_message);
+    (void)e;
+    if (host_predicts_accept(dev, l, why, sizeof why) != GS_ACCEPTS) {
+        gs_refusal(r, -1, "host: invalid launch", "%s", why);
         return GS_OK;
     }
-    const gs_host_kernel_fn fn = gs_host_kernels[l->kernel];
-    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0};
+    const gs_host_kernel_fn fn = (l->count ? gs_host_count_kernels : gs_host_kernels)[l->kernel];
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
+    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
     const double t0 = timed ? now_ms() : 0.0;
-    for (uint64_t b = 0; b < l->grid; ++b) {
-        t.block_idx = (unsigned)b;
-        for (uint64_t x = 0; x < l->block; ++x) {
-            t.thread_idx = (unsigned)x;
-            fn(&t, l->a->data, l->b->data, l->out->data, l->n, l->param);
+    for (uint64_t y = 0; y < rows; ++y) {
+        t.block_idx_y = (unsigned)y;
+        for (uint64_t b = 0; b < l->grid; ++b) {
+            t.block_idx = (unsigned)b;
+            for (uint64_t x = 0; x < l->block; ++x) {
+                t.thread_idx = (unsigned)x;
+                fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+            }
         }
     }
     r->accepted = 1;
@@ -205,21 +203,310 @@ static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
     (void)dev;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return gs_err_set(e, GS_USAGE, "host: copy of %llu bytes exceeds a buffer",
-                          (unsigned long long)bytes);
+    (void)e;
     const double t0 = now_ms();
-    memcpy(dst->data, src->data, bytes);
+    memcpy(data_of(dst), data_of(src), bytes);
     *ms = now_ms() - t0;
     return GS_OK;
+}
+
+/* ---- user kernels (ABI 2) ------------------------------------------------ */
+
+/* `gridstride check` on the host, for the portable dialect only: the file is
+ * compiled after prelude_host.h by the system C compiler (GRIDSTRIDE_CC, else
+ * CC, else cc) into a shared object that is loaded with dlopen(). This is
+ * optional: without a compiler the host backend says so and runs no user
+ * kernel. Every launch runs in a child process that writes the output into
+ * shared memory, so that a kernel that faults ends the child, not gridstride,
+ * and is reported as faulted, as on a GPU. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+extern const char gs_host_prelude[]; /* kernels/prelude_host.h, embedded */
+extern char **environ;
+
+typedef void (*host_user_fn)(const struct gs_host_thread *, const float *, const float *, float *,
+                             gs_size);
+
+struct gs_user_kernel {
+    void *lib;
+    host_user_fn fn;
+};
+
+/* After the prelude: user kernels are exported, and the build hides every
+ * other symbol, so that dlsym() finds kernels only. With GS_USER_ENTRY
+ * defined, the file compiles only when the entry has the contract's type. */
+static const char host_user_head[] =
+    "\n#undef GS_KERNEL\n#define GS_KERNEL __attribute__((visibility(\"default\")))\n";
+static const char host_user_tail[] =
+    "#ifdef GS_USER_ENTRY\n"
+    "typedef void gs_user_fn(const struct gs_host_thread *, const float *, const float *, "
+    "float *, gs_size);\n"
+    "_Static_assert(_Generic(&GS_USER_ENTRY, gs_user_fn *: 1, default: 0), \"signature\");\n"
+    "#endif\n";
+
+struct host_build {
+    char dir[64];
+    char src[96], so[96], log[96];
+    const char *cc;
+};
+
+static const char *host_cc(void)
+{
+    const char *cc = getenv("GRIDSTRIDE_CC");
+    if (!cc || !*cc)
+        cc = getenv("CC");
+    return cc && *cc ? cc : "cc";
+}
+
+/* Run argv with stdout and stderr into hb->log; *code is its exit status.
+ * GS_UNSUPPORTED when the program cannot be started at all. */
+static int host_tool(const struct host_build *hb, char *const argv[], int *code, struct gs_err *e)
+{
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int status = 0;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, hb->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    const int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return gs_err_set(e, GS_UNSUPPORTED,
+                          "host: no C compiler to build portable kernels at run time ('%s': %s); "
+                          "install gcc, or name one with CC or GRIDSTRIDE_CC",
+                          argv[0], strerror(rc));
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    *code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return GS_OK;
+}
+
+static char *host_read_log(const struct host_build *hb)
+{
+    FILE *f = fopen(hb->log, "r");
+    char *text = calloc(1, 65536);
+    if (f && text)
+        text[fread(text, 1, 65535, f)] = '\0';
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* The prelude, the file and the signature check, into hb->src. */
+static int host_write_source(const struct host_build *hb, const struct gs_user_source *src,
+                             struct gs_err *e)
+{
+    char *prelude = malloc(strlen(gs_host_prelude) + sizeof host_user_head);
+    char *text = NULL;
+    if (prelude) {
+        strcpy(prelude, gs_host_prelude);
+        strcat(prelude, host_user_head);
+        text = gs_user_text(src, prelude);
+    }
+    FILE *f = text ? fopen(hb->src, "w") : NULL;
+    const int ok = f && fputs(text, f) >= 0 && fputs(host_user_tail, f) >= 0;
+    const int closed = f && fclose(f) == 0;
+    free(prelude);
+    free(text);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "host: out of memory");
+    if (!ok || !closed)
+        return gs_err_set(e, GS_IO, "host: cannot write %s: %s", hb->src, strerror(errno));
+    return GS_OK;
+}
+
+/* `cc --version`'s first line names the compiler in reports. */
+static int host_compiler_name(const struct host_build *hb, struct gs_build_info *info,
+                              struct gs_err *e)
+{
+    char *argv[] = {(char *)hb->cc, "--version", NULL};
+    int code = 0;
+    int st = host_tool(hb, argv, &code, e);
+    if (st != GS_OK)
+        return st;
+    char *text = host_read_log(hb);
+    if (text)
+        text[strcspn(text, "\n")] = '\0';
+    snprintf(info->compiler, sizeof info->compiler,
+             "%s -std=c11 -O2 [%s], each launch in a child process", hb->cc,
+             text && *text ? text : "version unknown");
+    free(text);
+    return GS_OK;
+}
+
+static int host_compile(const struct host_build *hb, const struct gs_user_source *src,
+                        struct gs_build_info *info, struct gs_err *e)
+{
+    char *argv[] = {(char *)hb->cc, "-std=c11", "-O2", "-fPIC", "-shared",
+                    "-fvisibility=hidden", "-o", (char *)hb->so, (char *)hb->src, NULL};
+    int code = 0;
+    int st = host_tool(hb, argv, &code, e);
+    if (st != GS_OK)
+        return st;
+    info->log = host_read_log(hb);
+    if (code != 0)
+        return gs_err_set(e, GS_BUILD, "%s does not compile as C11 with the portable prelude",
+                          src->path);
+    return GS_OK;
+}
+
+/* The entry's type, by the _Static_assert of host_user_tail. */
+static int host_check_signature(const struct host_build *hb, const struct gs_user_source *src,
+                                struct gs_err *e)
+{
+    char define[160];
+    snprintf(define, sizeof define, "-DGS_USER_ENTRY=%s", src->entry);
+    char *argv[] = {(char *)hb->cc, "-std=c11", "-fsyntax-only", define, (char *)hb->src, NULL};
+    int code = 0;
+    int st = host_tool(hb, argv, &code, e);
+    if (st == GS_OK && code != 0)
+        st = gs_user_bad_params(src, -1, -1, e);
+    return st;
+}
+
+static int host_load(const struct host_build *hb, const struct gs_user_source *src,
+                     struct gs_user_kernel *k, struct gs_err *e)
+{
+    k->lib = dlopen(hb->so, RTLD_NOW | RTLD_LOCAL);
+    if (!k->lib)
+        return gs_err_set(e, GS_API, "host: dlopen of the compiled kernel failed: %s", dlerror());
+    void *sym = dlsym(k->lib, src->entry);
+    if (!sym)
+        return gs_user_no_entry(src, NULL, e);
+    memcpy(&k->fn, &sym, sizeof k->fn); /* POSIX: a function's address as void * */
+    return host_check_signature(hb, src, e);
+}
+
+static void host_user_free(struct gs_device *dev, struct gs_user_kernel *k)
+{
+    (void)dev;
+    if (k && k->lib)
+        dlclose(k->lib);
+    free(k);
+}
+
+static int host_user_build(struct gs_device *dev, const struct gs_user_source *src,
+                           struct gs_user_kernel **out, struct gs_build_info *info,
+                           struct gs_err *e)
+{
+    struct host_build hb = {.cc = host_cc()};
+    const char *tmp = getenv("TMPDIR");
+    if (src->dialect != GS_DIALECT_PORTABLE)
+        return gs_err_set(e, GS_UNSUPPORTED, "host runs the portable dialect (.gs) only");
+    snprintf(hb.dir, sizeof hb.dir, "%.40s/gridstride-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(hb.dir))
+        return gs_err_set(e, GS_IO, "host: cannot create a folder for the build: %s",
+                          strerror(errno));
+    snprintf(hb.src, sizeof hb.src, "%s/kernel.c", hb.dir);
+    snprintf(hb.so, sizeof hb.so, "%s/kernel.so", hb.dir);
+    snprintf(hb.log, sizeof hb.log, "%s/log.txt", hb.dir);
+    struct gs_user_kernel *k = calloc(1, sizeof *k);
+    int st = k ? GS_OK : gs_err_set(e, GS_NOMEM, "host: out of memory");
+    if (st == GS_OK && (st = host_write_source(&hb, src, e)) == GS_OK &&
+        (st = host_compiler_name(&hb, info, e)) == GS_OK &&
+        (st = host_compile(&hb, src, info, e)) == GS_OK)
+        st = host_load(&hb, src, k, e);
+    unlink(hb.src);
+    unlink(hb.so); /* a loaded object stays mapped */
+    unlink(hb.log);
+    rmdir(hb.dir);
+    if (st != GS_OK) {
+        host_user_free(dev, k);
+        return st;
+    }
+    *out = k;
+    return GS_OK;
+}
+
+/* The child: every thread of the launch, one after another. */
+static void host_user_run(const struct gs_launch *l, float *out, pid_t parent)
+{
+    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+    const uint64_t threads = l->grid * l->block;
+    const struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core); /* a fault is reported, not dumped */
+#ifdef __linux__
+    /* A kernel that never finishes must not outlive gridstride when it is
+     * stopped (Ctrl-C reaches the child too; kill or a timeout do not). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+#else
+    (void)parent;
+#endif
+    for (uint64_t g = 0; g < threads; ++g) {
+        t.block_idx = (unsigned)(g / l->block);
+        t.thread_idx = (unsigned)(g % l->block);
+        l->user->fn(&t, data_of(l->a), data_of(l->b), out, l->n);
+    }
+}
+
+static int host_user_wait(pid_t pid, struct gs_err *e)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFSIGNALED(status))
+        return gs_err_set(e, GS_FAULT,
+                          "host: the kernel's process was killed by signal %d (%s): it touched "
+                          "memory outside its buffers, or was stopped",
+                          WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return gs_err_set(e, GS_FAULT, "host: the kernel's process ended with status %d",
+                          WEXITSTATUS(status));
+    return GS_OK;
+}
+
+static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
+                            struct gs_launch_result *r, struct gs_err *e)
+{
+    char why[160];
+    if (!host_predicts_accept(dev, l, why, sizeof why)) {
+        r->api_code = -1;
+        gs_strlcpy(r->api_error, "host: invalid launch", sizeof r->api_error);
+        gs_strlcpy(r->api_message, why, sizeof r->api_message);
+        return GS_OK;
+    }
+    const size_t bytes = l->out->bytes ? (size_t)l->out->bytes : 1;
+    float *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED)
+        return gs_err_set(e, GS_NOMEM, "host: cannot map %zu bytes: %s", bytes, strerror(errno));
+    memcpy(shared, data_of(l->out), (size_t)l->out->bytes);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        host_user_run(l, shared, parent);
+        _exit(0);
+    }
+    int st = pid < 0 ? gs_err_set(e, GS_API, "host: fork: %s", strerror(errno))
+                     : host_user_wait(pid, e);
+    if (st == GS_OK) {
+        memcpy(data_of(l->out), shared, (size_t)l->out->bytes);
+        r->accepted = 1;
+    }
+    munmap(shared, bytes);
+    return st;
 }
 
 const struct gs_backend gs_backend_host = {
     .abi = GS_BACKEND_ABI,
     .name = "host",
     .description = "plain C reference: runs kernels/ on the CPU, one thread at a time",
+    .device_size = sizeof(struct gs_device),
+    .buffer_size = sizeof(struct host_buf),
     .open = host_open,
-    .release = host_release,
     .blocks_per_unit = host_blocks_per_unit,
     .predicts_accept = host_predicts_accept,
     .alloc = host_alloc,
@@ -228,4 +515,10 @@ const struct gs_backend gs_backend_host = {
     .free = host_free,
     .launch = host_launch,
     .copy = host_copy,
+    .fill32 = host_fill32,
+    .mem_available = host_mem_available,
+    .user_dialects = 1u << GS_DIALECT_PORTABLE,
+    .user_build = host_user_build,
+    .user_launch = host_user_launch,
+    .user_free = host_user_free,
 };

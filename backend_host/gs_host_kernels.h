@@ -1,18 +1,33 @@
-/* The kernels of kernels/gs_kernels.h compiled as plain C, and their table
- * in catalogue order. Included by the host backend, and by the verifier's
- * tests, which check the owner map against what the kernels really do. */
+/* The kernels of kernels/gs_kernels.h and kernels/gs_pitfalls.h compiled as
+ * plain C, twice: as they are, and as the count build (GS_COUNT_BUILD, whose
+ * kernels are named <name>_count), with a table of each in catalogue order.
+ * Included by the host backend, and by the verifier's tests, which check the
+ * owner map and the model's counts against what the kernels really do. */
 #ifndef GS_HOST_KERNELS_H
 #define GS_HOST_KERNELS_H
 
 #include "gs_catalog.h"
 #include "prelude_host.h"
+
 #include "gs_kernels.h"
+#include "gs_pitfalls.h"
+
+#define GS_COUNT_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_COUNT_BUILD
 
 typedef void (*gs_host_kernel_fn)(const struct gs_host_thread *, const float *, const float *,
                                   float *, gs_size, gs_size);
 
 static const gs_host_kernel_fn gs_host_kernels[GS_KERNEL_COUNT] = {
 #define GS_HOST_KERNEL_ROW(id, sym, name, op, bytes, rule, param) [GS_K_##id] = sym,
+    GS_KERNEL_LIST(GS_HOST_KERNEL_ROW)
+#undef GS_HOST_KERNEL_ROW
+};
+
+static const gs_host_kernel_fn gs_host_count_kernels[GS_KERNEL_COUNT] = {
+#define GS_HOST_KERNEL_ROW(id, sym, name, op, bytes, rule, param) [GS_K_##id] = sym##_count,
     GS_KERNEL_LIST(GS_HOST_KERNEL_ROW)
 #undef GS_HOST_KERNEL_ROW
 };

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* 2.0 deprecated clCreateCommandQueue; it is still the call a 1.2 device needs. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -27,6 +28,8 @@
 #include <CL/cl_ext.h>
 
 #include "gs_backend.h"
+#include "gs_sysmem.h"
+#include "gs_user.h"
 
 #if !defined(CL_VERSION_3_0)
 #error "the OpenCL backend needs the OpenCL 3.0 headers (opencl-c-headers 2020 or later)"
@@ -156,12 +159,6 @@ static void call_text(const char *text, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)len, start);
 }
 
-static const char *short_path(const char *file)
-{
-    const char *p = strstr(file, "backend_opencl/");
-    return p ? p : file;
-}
-
 static int ocl_check(cl_int code, const char *text, const char *file, int line,
                      struct gs_err *e)
 {
@@ -173,8 +170,7 @@ static int ocl_check(cl_int code, const char *text, const char *file, int line,
     const int status = (code == CL_OUT_OF_HOST_MEMORY || code == CL_MEM_OBJECT_ALLOCATION_FAILURE)
                            ? GS_NOMEM
                            : GS_API;
-    return gs_err_set(e, status, "%s at %s:%d: %s (%d): %s", call, short_path(file), line,
-                      err->name, (int)code, err->text);
+    return gs_api_error(e, status, call, file, line, err->name, (long)code, err->text);
 }
 
 /* Every cl* call goes through this: GS_OK, or the call, file:line and the
@@ -184,11 +180,16 @@ static int ocl_check(cl_int code, const char *text, const char *file, int line,
 
 /* ---- Devices and buffers ------------------------------------------------- */
 
-struct gs_buf {
-    cl_mem mem;
-    uint64_t bytes;              /* as asked for; the cl_mem may be larger */
-    struct gs_buf *prev, *next;  /* the device's live buffers, freed by release() */
+/* The backend's buffer: the core's record first (size, list), then ours. */
+struct ocl_buf {
+    struct gs_buf base;
+    cl_mem mem; /* at least 4 bytes: clCreateBuffer refuses 0 */
 };
+
+static cl_mem mem_of(const struct gs_buf *b)
+{
+    return b ? ((const struct ocl_buf *)b)->mem : NULL;
+}
 
 struct ocl_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
@@ -198,6 +199,10 @@ struct ocl_device {
     cl_command_queue queue;
     cl_program program;
     cl_kernel kernels[GS_KERNEL_COUNT];
+    cl_program count_program; /* the count build (GS_COUNT_BUILD), built on first use */
+    cl_kernel count_kernels[GS_KERNEL_COUNT];
+    cl_kernel probe;         /* gs_probe_grid, created on first use */
+    cl_kernel fill;          /* gs_fill_u32, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
     unsigned c_version;      /* the newest OpenCL C the device compiles, same scale */
     unsigned address_bits;   /* the device's size_t */
@@ -209,7 +214,6 @@ struct ocl_device {
     const char *build_options; /* "" or "-cl-std=CL2.0" / "-cl-std=CL3.0" */
     int ragged;              /* non-uniform work-groups enabled for the built program */
     char uniform_why[96];    /* when not: why not */
-    struct gs_buf *buffers;
 };
 
 static const char *const ocl_kernel_names[GS_KERNEL_COUNT] = {
@@ -373,7 +377,7 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
     g->peak_bytes_per_s = 0;
     gs_strlcpy(g->peak_rule, "unknown: OpenCL reports no memory clock or bus width",
                sizeof g->peak_rule);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL | GS_CAP_2D | GS_CAP_COUNT;
     return GS_OK;
 }
 
@@ -436,23 +440,24 @@ static int choose_build(struct ocl_device *d, struct gs_err *e)
 }
 
 /* The build log's first lines, on one line, after e's message. */
-static void append_build_log(struct ocl_device *d, struct gs_err *e)
+static void append_build_log(struct ocl_device *d, cl_program program, const char *options,
+                             struct gs_err *e)
 {
     size_t len = 0;
-    if (!e || clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
+    if (!e || clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
                   CL_SUCCESS)
         return;
     char *log = calloc(1, len + 1);
     if (!log)
         return;
-    if (clGetProgramBuildInfo(d->program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
         CL_SUCCESS) {
         for (char *p = log; *p; ++p)
             if (*p == '\n' || *p == '\r' || *p == '\t')
                 *p = ' ';
         const size_t used = strlen(e->msg);
         snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s",
-                 d->build_options, log);
+                 options, log);
     }
     free(log);
 }
@@ -480,7 +485,7 @@ static int build_kernels(struct ocl_device *d, struct gs_err *e)
         return st;
     st = OCL(e, clBuildProgram(d->program, 1, &d->id, d->build_options, NULL, NULL));
     if (st != GS_OK) {
-        append_build_log(d, e);
+        append_build_log(d, d->program, d->build_options, e);
         return st;
     }
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
@@ -498,10 +503,13 @@ static int build_kernels(struct ocl_device *d, struct gs_err *e)
 /* The largest block every kernel can run: the device's limits and each
  * kernel's CL_KERNEL_WORK_GROUP_SIZE (registers can lower it). NVIDIA's
  * driver reports 256 there for every kernel of the suite on an H200 yet
- * accepts local sizes up to 1024: the specification's limit is kept. */
+ * accepts local sizes up to 1024: the specification's limit is the
+ * prediction, and a driver that accepts more shows as a measured deviation
+ * (max_block_device keeps the device's own maximum). */
 static int limit_block(struct ocl_device *d, struct gs_err *e)
 {
     size_t block = d->max_group < d->max_item_size ? d->max_group : d->max_item_size;
+    d->base.max_block_device = block > UINT32_MAX ? UINT32_MAX : (unsigned)block;
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
         size_t wg = 0;
         int st = OCL(e, clGetKernelWorkGroupInfo(d->kernels[k], d->id, CL_KERNEL_WORK_GROUP_SIZE,
@@ -524,70 +532,55 @@ static int limit_block(struct ocl_device *d, struct gs_err *e)
     return GS_OK;
 }
 
+/* What the backend made for one device; the core frees its buffers before
+ * and the device object after. */
 static void release_device(struct ocl_device *d)
 {
-    while (d->buffers) {
-        struct gs_buf *b = d->buffers;
-        d->buffers = b->next;
-        clReleaseMemObject(b->mem);
-        free(b);
-    }
-    for (int k = 0; k < GS_KERNEL_COUNT; ++k)
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
         if (d->kernels[k])
             clReleaseKernel(d->kernels[k]);
+        if (d->count_kernels[k])
+            clReleaseKernel(d->count_kernels[k]);
+    }
+    if (d->count_program)
+        clReleaseProgram(d->count_program);
+    if (d->probe)
+        clReleaseKernel(d->probe);
+    if (d->fill)
+        clReleaseKernel(d->fill);
     if (d->program)
         clReleaseProgram(d->program);
     if (d->queue)
         clReleaseCommandQueue(d->queue);
     if (d->context)
         clReleaseContext(d->context);
-    free(d);
 }
 
-static int open_device(cl_platform_id platform, cl_device_id id, unsigned p, unsigned i,
-                       int index, struct ocl_device **out, struct gs_err *e)
+static void ocl_release(struct gs_device *dev)
 {
-    struct ocl_device *d = calloc(1, sizeof *d);
-    if (!d)
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    d->base.backend = &gs_backend_opencl;
-    d->base.index = index;
+    release_device((struct ocl_device *)dev);
+}
+
+/* Describe and build for one device into d (zeroed by the caller). */
+static int open_device(cl_platform_id platform, cl_device_id id, unsigned p, unsigned i,
+                       struct ocl_device *d, struct gs_err *e)
+{
     snprintf(d->base.id, sizeof d->base.id, "%u:%u", p, i);
     d->platform_id = platform;
     d->id = id;
     int st;
     if ((st = describe_strings(d, e)) != GS_OK || (st = describe_limits(d, e)) != GS_OK ||
         (st = describe_nvidia(d, e)) != GS_OK || (st = choose_build(d, e)) != GS_OK ||
-        (st = build_kernels(d, e)) != GS_OK || (st = limit_block(d, e)) != GS_OK) {
+        (st = build_kernels(d, e)) != GS_OK || (st = limit_block(d, e)) != GS_OK)
         release_device(d);
-        return st;
-    }
-    *out = d;
-    return GS_OK;
-}
-
-/* The growing list open() returns. */
-struct ocl_list {
-    struct gs_device **devs;
-    int count;
-};
-
-static int list_add(struct ocl_list *list, struct ocl_device *d, struct gs_err *e)
-{
-    struct gs_device **grown = realloc(list->devs, (size_t)(list->count + 1) * sizeof *grown);
-    if (!grown) {
-        release_device(d);
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    }
-    grown[list->count++] = &d->base;
-    list->devs = grown;
-    return GS_OK;
+    return st;
 }
 
 /* A device that cannot be opened (its compiler fails, a query it does not
  * answer) is skipped, and the first such failure is kept for the notice:
- * one broken driver must not hide the other platforms' devices. */
-static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *list,
+ * one broken driver must not hide the other platforms' devices. So each is
+ * described aside and joins the list only when it opened. */
+static int open_platform(cl_platform_id platform, unsigned p, struct gs_device_list *list,
                          struct gs_err *skipped, struct gs_err *e)
 {
     cl_uint n = 0;
@@ -598,29 +591,35 @@ static int open_platform(cl_platform_id platform, unsigned p, struct ocl_list *l
     if (st != GS_OK || n == 0)
         return st;
     cl_device_id *ids = calloc(n, sizeof *ids);
-    if (!ids)
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    st = OCL(e, clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL));
+    struct ocl_device *aside = calloc(1, sizeof *aside);
+    if (!ids || !aside)
+        st = gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    else
+        st = OCL(e, clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL));
     for (cl_uint i = 0; st == GS_OK && i < n; ++i) {
-        struct ocl_device *d = NULL;
         struct gs_err why = {0};
-        const int opened = open_device(platform, ids[i], p, i, list->count, &d, &why);
-        if (opened == GS_NOMEM)
+        memset(aside, 0, sizeof *aside);
+        const int opened = open_device(platform, ids[i], p, i, aside, &why);
+        if (opened == GS_NOMEM) {
             st = gs_err_set(e, opened, "%s", why.msg);
-        else if (opened != GS_OK && skipped->status == GS_OK)
-            gs_err_set(skipped, opened, "device %u:%u skipped: %s", p, i, why.msg);
-        else if (opened == GS_OK)
-            st = list_add(list, d, e);
+        } else if (opened != GS_OK) {
+            if (skipped->status == GS_OK)
+                gs_err_set(skipped, opened, "device %u:%u skipped: %s", p, i, why.msg);
+        } else {
+            struct gs_device *d = gs_device_list_add(list, e);
+            if (!d) {
+                release_device(aside);
+                st = e->status;
+                continue;
+            }
+            aside->base.backend = d->backend;
+            aside->base.index = d->index;
+            memcpy(d, aside, sizeof *aside);
+        }
     }
+    free(aside);
     free(ids);
     return st;
-}
-
-static void ocl_release(struct gs_device **devs, int count)
-{
-    for (int i = 0; i < count; ++i)
-        release_device((struct ocl_device *)devs[i]);
-    free(devs);
 }
 
 /* ---- The NVIDIA ICD trap ------------------------------------------------- */
@@ -699,17 +698,14 @@ static int list_platforms(cl_platform_id **ids, cl_uint *n, struct gs_err *e)
     return OCL(e, clGetPlatformIDs(*n, *ids, NULL));
 }
 
-static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+static int ocl_open(struct gs_device_list *list, char *notice, unsigned notice_size,
                     struct gs_err *e)
 {
-    struct ocl_list list = {NULL, 0};
     cl_platform_id *ids = NULL;
     cl_uint n = 0;
     char names[256];
     char local_notice[512] = "";
-    int nvidia = 0;
-    *devs = NULL;
-    *count = 0;
+    int nvidia = 0, opened = 0;
     if (notice_size)
         notice[0] = '\0';
     int st = list_platforms(&ids, &n, e);
@@ -719,10 +715,11 @@ static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned
     nvidia_notice(names, nvidia, local_notice, sizeof local_notice);
     struct gs_err skipped = {0};
     for (cl_uint p = 0; st == GS_OK && p < n; ++p)
-        st = open_platform(ids[p], p, &list, &skipped, e);
-    if (st == GS_OK && list.count == 0 && skipped.status != GS_OK)
+        st = open_platform(ids[p], p, list, &skipped, e);
+    opened = gs_device_list_count(list);
+    if (st == GS_OK && opened == 0 && skipped.status != GS_OK)
         st = gs_err_set(e, skipped.status, "%s", skipped.msg);
-    else if (st == GS_OK && list.count == 0)
+    else if (st == GS_OK && opened == 0)
         st = no_device(n, names, local_notice, e);
     if (st == GS_OK && skipped.status != GS_OK) {
         const size_t len = strlen(local_notice);
@@ -733,12 +730,7 @@ static int ocl_open(struct gs_device ***devs, int *count, char *notice, unsigned
         goto out;
     if (notice_size)
         gs_strlcpy(notice, local_notice, notice_size);
-    *devs = list.devs;
-    *count = list.count;
-    list.devs = NULL;
-    list.count = 0;
 out:
-    ocl_release(list.devs, list.count);
     free(ids);
     return st;
 }
@@ -826,9 +818,9 @@ static int ocl_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, 
     const struct ocl_device *d = (const struct ocl_device *)dev;
     if ((unsigned)kernel >= GS_KERNEL_COUNT)
         return gs_err_set(e, GS_USAGE, "opencl: unknown kernel %d", (int)kernel);
-    if (block == 0 || block > dev->max_block)
+    if (block == 0 || block > dev->max_block_device)
         return gs_err_set(e, GS_USAGE, "opencl: block of %u threads is outside 1..%u on %s",
-                          block, dev->max_block, dev->name);
+                          block, dev->max_block_device, dev->name);
     *blocks = d->nv ? nvidia_blocks(d, block, rule, rule_size)
                     : generic_blocks(d, block, rule, rule_size);
     return GS_OK;
@@ -852,8 +844,11 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
     const uint64_t range =
         d->address_bits >= 64 ? UINT64_MAX : (1ull << d->address_bits) - 1;
     if (l->block == 0) {
-        gs_strlcpy(why, "a local size of 0 is no work-group size (not enqueued)", why_size);
-        return 0;
+        /* The specification gives no meaning to it (PoCL takes it as
+         * "choose one"): it is no block size, and it is not sent. */
+        gs_strlcpy(why, "a local size of 0 is undefined in OpenCL (PoCL picks its own)",
+                   why_size);
+        return GS_NOT_SENT;
     }
     if (l->global == 0) {
         if (d->version >= 21) {
@@ -881,6 +876,21 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
                  d->address_bits);
         return 0;
     }
+    const uint64_t rows = l->grid_y ? l->grid_y : 1;
+    if (rows > range / (l->global ? l->global : 1)) {
+        snprintf(why, why_size, "a 2D range of %llu x %llu above the device's %u-bit size_t",
+                 (unsigned long long)l->global, (unsigned long long)rows, d->address_bits);
+        return 0;
+    }
+    if (l->grid > dev->max_grid || (!dev->is_gpu && rows > dev->max_grid / (l->grid ? l->grid : 1))) {
+        snprintf(why, why_size,
+                 "%llu work-groups is above the suite's cap of %llu for this %s device (%s)",
+                 (unsigned long long)(l->grid * rows), (unsigned long long)dev->max_grid,
+                 dev->is_gpu ? "GPU" : "CPU",
+                 dev->is_gpu ? "CUDA's grid limit, kept so both APIs are asked the same"
+                             : "a CPU runs the work-items a few at a time: hours, not seconds");
+        return GS_NOT_SENT;
+    }
     if (l->global % l->block != 0 && d->ragged) {
         gs_strlcpy(why, "non-uniform work-groups: the device has them and the program is built "
                         "as OpenCL C 2.0 or later", why_size);
@@ -898,69 +908,119 @@ static int ocl_predicts_accept(const struct gs_device *dev, const struct gs_laun
 
 /* ---- Buffers ------------------------------------------------------------- */
 
-static int ocl_alloc(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf,
-                     struct gs_err *e)
+static int ocl_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    struct gs_buf *b = calloc(1, sizeof *b);
-    if (!b)
-        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
-    /* clCreateBuffer refuses size 0; 4 bytes keep a zero-length buffer valid. */
-    const size_t size = bytes < 4 ? 4 : (size_t)bytes;
+    const size_t size = buf->bytes < 4 ? 4 : (size_t)buf->bytes;
     cl_int rc = CL_SUCCESS;
-    int st = OCL(e, (b->mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
+    cl_mem *mem = &((struct ocl_buf *)buf)->mem;
+    return OCL(e, (*mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
+}
+
+static int ocl_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                     const void *src, uint64_t bytes, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    return OCL(e, clEnqueueWriteBuffer(d->queue, mem_of(buf), CL_TRUE, (size_t)offset,
+                                       (size_t)bytes, src, 0, NULL, NULL));
+}
+
+static int ocl_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                    uint64_t bytes, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    return OCL(e, clEnqueueReadBuffer(d->queue, mem_of(buf), CL_TRUE, (size_t)offset,
+                                      (size_t)bytes, dst, 0, NULL, NULL));
+}
+
+/* The helper kernel `name` of kernels/opencl_only.cl, created once. */
+static int helper_kernel(struct ocl_device *d, cl_kernel *k, const char *name, struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    if (*k)
+        return GS_OK;
+    return OCL(e, (*k = clCreateKernel(d->program, name, &rc), rc));
+}
+
+/* Not clEnqueueFillBuffer: see gs_fill_u32 in kernels/opencl_only.cl. */
+static int ocl_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    const cl_ulong first = offset / 4, count = bytes / 4;
+    const cl_uint value = pattern;
+    int st = helper_kernel(d, &d->fill, "gs_fill_u32", e);
+    if (st != GS_OK || count == 0)
+        return st;
+    /* Whole work-groups; enough of them to fill the device, no more. */
+    const size_t local = dev->max_block < 256 ? dev->max_block : 256;
+    size_t groups = (size_t)((count + local - 1) / local);
+    const size_t most = (size_t)dev->compute_units * (dev->is_gpu ? 8 : 4);
+    if (groups > most)
+        groups = most;
+    const size_t global = groups * local;
+    const cl_mem mem = mem_of(buf);
+    if ((st = OCL(e, clSetKernelArg(d->fill, 0, sizeof mem, &mem))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 1, sizeof first, &first))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 2, sizeof count, &count))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 3, sizeof value, &value))) != GS_OK ||
+        (st = OCL(e, clEnqueueNDRangeKernel(d->queue, d->fill, 1, NULL, &global, &local, 0,
+                                            NULL, NULL))) != GS_OK)
+        return st;
+    return OCL(e, clFinish(d->queue));
+}
+
+/* Page-locked staging, the way OpenCL offers it: a buffer the driver
+ * allocates in host memory (CL_MEM_ALLOC_HOST_PTR), mapped once and kept
+ * mapped; NVIDIA's driver moves data from such memory at full PCIe speed. */
+static int ocl_staging_alloc(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
+                             struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    cl_int rc = CL_SUCCESS;
+    cl_mem mem = NULL;
+    int st = OCL(e, (mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                          (size_t)bytes, NULL, &rc),
+                     rc));
+    if (st != GS_OK)
+        return st;
+    void *p = NULL;
+    st = OCL(e, (p = clEnqueueMapBuffer(d->queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                        (size_t)bytes, 0, NULL, NULL, &rc),
+                 rc));
     if (st != GS_OK) {
-        free(b);
+        clReleaseMemObject(mem);
         return st;
     }
-    b->bytes = bytes;
-    b->next = d->buffers;
-    if (d->buffers)
-        d->buffers->prev = b;
-    d->buffers = b;
-    *buf = b;
+    *ptr = p;
+    *handle = mem;
     return GS_OK;
 }
 
-static int ocl_write(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                     struct gs_err *e)
+static void ocl_staging_free(struct gs_device *dev, void *ptr, void *handle)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "opencl: write of %llu bytes into a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    if (bytes == 0)
-        return GS_OK; /* a zero-size transfer is CL_INVALID_VALUE */
-    return OCL(e, clEnqueueWriteBuffer(d->queue, buf->mem, CL_TRUE, 0, (size_t)bytes, src, 0,
-                                       NULL, NULL));
+    cl_mem mem = handle;
+    if (OCL(NULL, clEnqueueUnmapMemObject(d->queue, mem, ptr, 0, NULL, NULL)) == GS_OK)
+        (void)OCL(NULL, clFinish(d->queue));
+    clReleaseMemObject(mem);
 }
 
-static int ocl_read(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                    struct gs_err *e)
+/* OpenCL has no free-memory query (CL_DEVICE_GLOBAL_FREE_MEMORY_AMD is one
+ * vendor's); a CPU device's buffers are this machine's memory. */
+static int ocl_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
 {
-    struct ocl_device *d = (struct ocl_device *)dev;
-    if (bytes > buf->bytes)
-        return gs_err_set(e, GS_USAGE, "opencl: read of %llu bytes from a %llu-byte buffer",
-                          (unsigned long long)bytes, (unsigned long long)buf->bytes);
-    if (bytes == 0)
-        return GS_OK;
-    return OCL(e, clEnqueueReadBuffer(d->queue, buf->mem, CL_TRUE, 0, (size_t)bytes, dst, 0,
-                                      NULL, NULL));
+    *bytes = 0;
+    if (dev->is_gpu)
+        return gs_err_set(e, GS_UNSUPPORTED, "opencl: no free-memory query for %s", dev->name);
+    *bytes = gs_host_available_memory();
+    return *bytes ? GS_OK : gs_err_set(e, GS_UNSUPPORTED, "opencl: available memory unknown");
 }
 
 static void ocl_free(struct gs_device *dev, struct gs_buf *buf)
 {
-    struct ocl_device *d = (struct ocl_device *)dev;
-    if (!buf)
-        return;
-    if (buf->prev)
-        buf->prev->next = buf->next;
-    else
-        d->buffers = buf->next;
-    if (buf->next)
-        buf->next->prev = buf->prev;
-    clReleaseMemObject(buf->mem);
-    free(buf);
+    (void)dev;
+    clReleaseMemObject(mem_of(buf));
 }
 
 /* ---- Launch and copy ----------------------------------------------------- */
@@ -982,9 +1042,7 @@ static int event_ms(cl_event ev, double *ms, struct gs_err *e)
 static int set_args(cl_kernel k, const struct gs_launch *l, struct gs_err *e)
 {
     /* A NULL buffer (b of a copy kernel) is passed as a NULL __global pointer. */
-    const cl_mem a = l->a ? l->a->mem : NULL;
-    const cl_mem b = l->b ? l->b->mem : NULL;
-    const cl_mem out = l->out ? l->out->mem : NULL;
+    const cl_mem a = mem_of(l->a), b = mem_of(l->b), out = mem_of(l->out);
     const cl_ulong n = l->n, param = l->param;
     int st;
     if ((st = OCL(e, clSetKernelArg(k, 0, sizeof a, &a))) != GS_OK ||
@@ -1019,11 +1077,43 @@ static int is_refusal(cl_int rc)
 static void record_refusal(cl_int rc, size_t global, size_t local, struct gs_launch_result *r)
 {
     const struct ocl_error *err = ocl_error(rc);
-    r->accepted = 0;
-    r->api_code = rc;
-    gs_strlcpy(r->api_error, err->name, sizeof r->api_error);
-    snprintf(r->api_message, sizeof r->api_message,
-             "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global, local, err->text);
+    gs_refusal(r, rc, err->name, "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global,
+               local, err->text);
+}
+
+/* The count build of the same source (kernels/gs_kernels.h), built on the
+ * first count launch: most runs never need it. */
+static int count_kernel(struct ocl_device *d, enum gs_kernel_id k, cl_kernel *out,
+                        struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    int st;
+    if (!d->count_program) {
+        char options[160];
+        const char *src = gs_opencl_source;
+        snprintf(options, sizeof options, "%s%s-DGS_COUNT_BUILD", d->build_options,
+                 d->build_options[0] ? " " : "");
+        if ((st = OCL(e, (d->count_program = clCreateProgramWithSource(d->context, 1, &src,
+                                                                       NULL, &rc),
+                          rc))) != GS_OK)
+            return st;
+        if ((st = OCL(e, clBuildProgram(d->count_program, 1, &d->id, options, NULL, NULL))) !=
+            GS_OK) {
+            append_build_log(d, d->count_program, options, e);
+            clReleaseProgram(d->count_program);
+            d->count_program = NULL;
+            return st;
+        }
+    }
+    if (!d->count_kernels[k]) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_count", ocl_kernel_names[k]);
+        if ((st = OCL(e, (d->count_kernels[k] = clCreateKernel(d->count_program, name, &rc),
+                          rc))) != GS_OK)
+            return st;
+    }
+    *out = d->count_kernels[k];
+    return GS_OK;
 }
 
 static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
@@ -1035,24 +1125,19 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
     const size_t global = (size_t)l->global, local = (size_t)l->block;
     if (global != l->global || local != l->block)
         return gs_err_set(e, GS_USAGE, "opencl: launch shape exceeds the host's size_t");
-    if (local == 0) {
-        /* The specification gives no meaning to a local size of 0 (PoCL
-         * takes it as "choose one"), so it is not sent: it is no block size. */
-        r->accepted = 0;
-        r->api_code = 0;
-        gs_strlcpy(r->api_error, "not sent", sizeof r->api_error);
-        gs_strlcpy(r->api_message,
-                   "a local size of 0 is undefined in OpenCL (PoCL picks its own); not enqueued",
-                   sizeof r->api_message);
-        return GS_OK;
-    }
     cl_kernel k = d->kernels[l->kernel];
-    int st = set_args(k, l, e);
+    int st = l->count ? count_kernel(d, l->kernel, &k, e) : GS_OK;
+    if (st == GS_OK)
+        st = set_args(k, l, e);
     if (st != GS_OK)
         return st;
     cl_event ev = NULL;
+    /* A 2D launch: global (x, rows), local (x, 1). */
+    const size_t global2[2] = {global, l->grid_y ? (size_t)l->grid_y : 1};
+    const size_t local2[2] = {local, 1};
+    const cl_uint dims = l->grid_y > 1 ? 2 : 1;
     /* Not through OCL(): a refused shape is the result being measured. */
-    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL,
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, dims, NULL, global2, local2, 0, NULL,
                                              timed ? &ev : NULL);
     if (rc != CL_SUCCESS && is_refusal(rc)) {
         record_refusal(rc, global, local, r);
@@ -1070,19 +1155,149 @@ static int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int time
     return st;
 }
 
+/* ---- Grid probe ---------------------------------------------------------- */
+
+#define OCL_PROBE_ITEM ((1ull << 32) + 5) /* a work-item past 2^32, as measured */
+
+static int probe_skip(struct gs_grid_probe *p, const char *why)
+{
+    p->status = GS_UNSUPPORTED;
+    gs_strlcpy(p->why, why, sizeof p->why);
+    return GS_OK;
+}
+
+/* One launch of 2^32 + local work-items of kernels/probe_opencl.cl, whose
+ * work-item OCL_PROBE_ITEM reports what the work-item functions return. */
+static int probe_launch(struct ocl_device *d, cl_mem mem, struct gs_grid_probe *p,
+                        struct gs_err *e)
+{
+    const cl_ulong item = OCL_PROBE_ITEM;
+    const size_t global = (size_t)p->global, local = (size_t)p->local;
+    int st;
+    if ((st = OCL(e, clSetKernelArg(d->probe, 0, sizeof mem, &mem))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->probe, 1, sizeof item, &item))) != GS_OK)
+        return st;
+    const cl_int rc =
+        clEnqueueNDRangeKernel(d->queue, d->probe, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (rc != CL_SUCCESS && is_refusal(rc)) {
+        char why[160];
+        snprintf(why, sizeof why, "the driver refused the probe's %zu work-items: %s", global,
+                 ocl_error(rc)->name);
+        return probe_skip(p, why);
+    }
+    cl_ulong out[4];
+    if ((st = OCL(e, rc)) != GS_OK || (st = OCL(e, clFinish(d->queue))) != GS_OK ||
+        (st = OCL(e, clEnqueueReadBuffer(d->queue, mem, CL_TRUE, 0, sizeof out, out, 0, NULL,
+                                         NULL))) != GS_OK)
+        return st;
+    p->status = GS_OK;
+    p->global_size = out[0];
+    p->global_id = out[1];
+    p->groups_x_local = out[2];
+    p->prelude_T = out[3];
+    return GS_OK;
+}
+
+/* 2^32 work-items take milliseconds on a GPU and hours on a simulator that
+ * reports a GPU (oclgrind): launch only what can finish. Launches of 2^16,
+ * then 2^20 and 2^24 work-items (none of them the probe's item, so nothing
+ * is written), each only while the last took under a second, are timed on
+ * the host; the largest says how long 2^32 would take. */
+#define OCL_PROBE_BUDGET_S 10.0
+
+static double probe_seconds(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int probe_affordable(struct ocl_device *d, cl_mem mem, struct gs_grid_probe *p,
+                            int *ok, struct gs_err *e)
+{
+    const cl_ulong item = OCL_PROBE_ITEM;
+    const size_t local = (size_t)p->local;
+    double s = 0.0, whole = 0.0;
+    int bits = 0, st;
+    *ok = 0;
+    if ((st = OCL(e, clSetKernelArg(d->probe, 0, sizeof mem, &mem))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->probe, 1, sizeof item, &item))) != GS_OK)
+        return st;
+    /* One group first, untimed: the first launch also pays for setting up. */
+    for (int b = 0; b <= 24; b += b ? 4 : 16) {
+        const size_t global = b ? (size_t)1 << b : local;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const cl_int rc =
+            clEnqueueNDRangeKernel(d->queue, d->probe, 1, NULL, &global, &local, 0, NULL, NULL);
+        if (rc != CL_SUCCESS && is_refusal(rc))
+            return probe_skip(p, "the driver refused the probe's timing launch");
+        if ((st = OCL(e, rc)) != GS_OK || (st = OCL(e, clFinish(d->queue))) != GS_OK)
+            return st;
+        s = probe_seconds(&t0);
+        if (!b)
+            continue;
+        bits = b;
+        whole = s * (double)(1ull << (32 - b));
+        if (whole <= OCL_PROBE_BUDGET_S || s * 16 > 1.0)
+            break;
+    }
+    if (whole <= OCL_PROBE_BUDGET_S) {
+        *ok = 1;
+        return GS_OK;
+    }
+    char why[160];
+    snprintf(why, sizeof why, "2^%d work-items took %.2f s here: 2^32 would take about %.0f s",
+             bits, s, whole);
+    return probe_skip(p, why);
+}
+
+static int ocl_probe_grid(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    cl_int rc = CL_SUCCESS;
+    int st;
+    if (!dev->is_gpu)
+        return probe_skip(p, "a CPU device: 2^32 work-items would run for minutes there");
+    if (d->address_bits < 64)
+        return probe_skip(p, "the device's size_t is narrower than 64 bits");
+    if ((st = helper_kernel(d, &d->probe, "gs_probe_grid", e)) != GS_OK)
+        return st;
+    size_t wg = 0;
+    if ((st = OCL(e, clGetKernelWorkGroupInfo(d->probe, d->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                              sizeof wg, &wg, NULL))) != GS_OK)
+        return st;
+    p->local = 256;
+    while (p->local > 1 && p->local > wg)
+        p->local /= 2;
+    p->global = (1ull << 32) + p->local; /* a whole number of groups, past 2^32 */
+    p->item = OCL_PROBE_ITEM;
+    if (p->global / p->local > dev->max_grid)
+        return probe_skip(p, "2^32 work-items is more work-groups than the suite sends here");
+    const cl_ulong unset[4] = {~0ull, ~0ull, ~0ull, ~0ull};
+    cl_mem mem = NULL;
+    if ((st = OCL(e, (mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, sizeof unset, NULL,
+                                           &rc),
+                      rc))) != GS_OK)
+        return st;
+    st = OCL(e, clEnqueueWriteBuffer(d->queue, mem, CL_TRUE, 0, sizeof unset, unset, 0, NULL,
+                                     NULL));
+    int affordable = 0;
+    if (st == GS_OK)
+        st = probe_affordable(d, mem, p, &affordable, e);
+    if (st == GS_OK && affordable)
+        st = probe_launch(d, mem, p, e);
+    clReleaseMemObject(mem);
+    return st;
+}
+
 static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
                     uint64_t bytes, double *ms, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
-    if (bytes > dst->bytes || bytes > src->bytes)
-        return gs_err_set(e, GS_USAGE, "opencl: copy of %llu bytes exceeds a buffer",
-                          (unsigned long long)bytes);
-    *ms = 0.0;
-    if (bytes == 0)
-        return GS_OK; /* a zero-size copy is CL_INVALID_VALUE */
     cl_event ev = NULL;
-    int st = OCL(e, clEnqueueCopyBuffer(d->queue, src->mem, dst->mem, 0, 0, (size_t)bytes, 0,
-                                        NULL, &ev));
+    int st = OCL(e, clEnqueueCopyBuffer(d->queue, mem_of(src), mem_of(dst), 0, 0, (size_t)bytes,
+                                        0, NULL, &ev));
     if (st == GS_OK)
         st = OCL(e, clWaitForEvents(1, &ev));
     if (st == GS_OK)
@@ -1092,11 +1307,171 @@ static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *sr
     return st;
 }
 
+/* ---- User kernels (ABI 2) ------------------------------------------------ */
+
+/* `gridstride check`: a user's OpenCL C, or the portable dialect after the
+ * OpenCL prelude, built by the driver like the suite's own kernels (same
+ * build options), with its own program and kernel object. */
+
+extern const char gs_opencl_prelude[]; /* kernels/prelude_opencl.h, embedded */
+
+struct gs_user_kernel {
+    cl_program program;
+    cl_kernel kernel;
+};
+
+static void ocl_user_free(struct gs_device *dev, struct gs_user_kernel *k)
+{
+    (void)dev;
+    if (!k)
+        return;
+    if (k->kernel)
+        clReleaseKernel(k->kernel);
+    if (k->program)
+        clReleaseProgram(k->program);
+    free(k);
+}
+
+/* The program's build log, whole, in malloc'd memory (NULL when none). */
+static char *user_build_log(const struct ocl_device *d, cl_program program)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+        return NULL;
+    char *log = calloc(1, len + 1);
+    if (log && clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
+                   CL_SUCCESS)
+        log[0] = '\0';
+    return log;
+}
+
+static int user_compile_program(struct ocl_device *d, const struct gs_user_source *src,
+                                struct gs_user_kernel *k, struct gs_build_info *info,
+                                struct gs_err *e)
+{
+    const char *prelude = src->dialect == GS_DIALECT_PORTABLE ? gs_opencl_prelude : NULL;
+    char *text = gs_user_text(src, prelude);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    cl_int rc = CL_SUCCESS;
+    const char *sources[] = {text};
+    int st = OCL(e, (k->program = clCreateProgramWithSource(d->context, 1, sources, NULL, &rc), rc));
+    free(text);
+    if (st != GS_OK)
+        return st;
+    snprintf(info->compiler, sizeof info->compiler, "clBuildProgram on %.60s, %.100s%s%.20s",
+             d->base.platform, d->base.api_version, d->build_options[0] ? ", " : "",
+             d->build_options);
+    rc = clBuildProgram(k->program, 1, &d->id, d->build_options, NULL, NULL);
+    info->log = user_build_log(d, k->program);
+    /* NVIDIA's compiler ignores #line and says "<kernel>:13:25". */
+    if (info->log)
+        info->log = gs_user_map_log(info->log, "<kernel>", gs_user_text_offset(prelude), src->path);
+    if (rc == CL_BUILD_PROGRAM_FAILURE)
+        return gs_err_set(e, GS_BUILD, "%s does not compile as OpenCL C on %s", src->path,
+                          d->base.name);
+    return OCL(e, rc);
+}
+
+/* clCreateKernel's answer for the entry, and its parameters: OpenCL tells
+ * their count, and clSetKernelArg refuses an argument of the wrong size. */
+static int user_find_entry(struct gs_user_kernel *k, const struct gs_user_source *src,
+                           struct gs_err *e)
+{
+    cl_int rc = CL_SUCCESS;
+    k->kernel = clCreateKernel(k->program, src->entry, &rc);
+    if (rc == CL_INVALID_KERNEL_NAME) {
+        char names[160] = "";
+        clGetProgramInfo(k->program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+        return gs_user_no_entry(src, names, e);
+    }
+    int st = OCL(e, rc);
+    cl_uint count = 0;
+    if (st == GS_OK)
+        st = OCL(e, clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, NULL));
+    if (st != GS_OK)
+        return st;
+    if (count != 4)
+        return gs_user_bad_params(src, (int)count, -1, e);
+    const cl_mem none = NULL;
+    const cl_ulong n = 0;
+    for (cl_uint i = 0; i < 4; ++i) {
+        rc = i < 3 ? clSetKernelArg(k->kernel, i, sizeof none, &none)
+                   : clSetKernelArg(k->kernel, i, sizeof n, &n);
+        if (rc == CL_INVALID_ARG_SIZE || rc == CL_INVALID_ARG_VALUE)
+            return gs_user_bad_params(src, 4, (int)i, e);
+        if ((st = OCL(e, rc)) != GS_OK)
+            return st;
+    }
+    return GS_OK;
+}
+
+static int ocl_user_build(struct gs_device *dev, const struct gs_user_source *src,
+                          struct gs_user_kernel **out, struct gs_build_info *info,
+                          struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    if (src->dialect == GS_DIALECT_CUDA)
+        return gs_err_set(e, GS_UNSUPPORTED, "opencl cannot build CUDA C++ (%s)", src->path);
+    struct gs_user_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return gs_err_set(e, GS_NOMEM, "opencl: out of memory");
+    int st = user_compile_program(d, src, k, info, e);
+    if (st == GS_OK)
+        st = user_find_entry(k, src, e);
+    if (st != GS_OK) {
+        ocl_user_free(dev, k);
+        return st;
+    }
+    *out = k;
+    return GS_OK;
+}
+
+/* A fault shows when the queue drains: NVIDIA answers CL_OUT_OF_RESOURCES
+ * (or an event error) for a kernel that touched an illegal address. */
+static int user_wait(struct ocl_device *d, struct gs_err *e)
+{
+    const int st = OCL(e, clFinish(d->queue));
+    if (st == GS_API && e)
+        e->status = GS_FAULT;
+    return st == GS_API ? GS_FAULT : st;
+}
+
+static int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
+                           struct gs_launch_result *r, struct gs_err *e)
+{
+    struct ocl_device *d = (struct ocl_device *)dev;
+    const size_t global = (size_t)l->global, local = (size_t)l->block;
+    const cl_mem a = mem_of(l->a), b = mem_of(l->b), out = mem_of(l->out);
+    const cl_ulong n = l->n;
+    cl_kernel k = l->user->kernel;
+    int st;
+    if ((st = OCL(e, clSetKernelArg(k, 0, sizeof a, &a))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 1, sizeof b, &b))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 2, sizeof out, &out))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(k, 3, sizeof n, &n))) != GS_OK)
+        return st;
+    if (local == 0) /* undefined in OpenCL (see ocl_launch); --shape never asks for it */
+        return gs_err_set(e, GS_USAGE, "opencl: a user kernel needs a local size of 1 or more");
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (rc != CL_SUCCESS && is_refusal(rc)) {
+        record_refusal(rc, global, local, r);
+        return GS_OK;
+    }
+    st = OCL(e, rc);
+    if (st == GS_OK)
+        st = user_wait(d, e);
+    r->accepted = st == GS_OK;
+    return st;
+}
+
 const struct gs_backend gs_backend_opencl = {
     .abi = GS_BACKEND_ABI,
     .name = "opencl",
     .description = "OpenCL 1.2-3.0 through the ICD loader: every platform's devices, "
                    "kernels/ built by the driver at run time",
+    .device_size = sizeof(struct ocl_device),
+    .buffer_size = sizeof(struct ocl_buf),
     .open = ocl_open,
     .release = ocl_release,
     .blocks_per_unit = ocl_blocks_per_unit,
@@ -1107,4 +1482,13 @@ const struct gs_backend gs_backend_opencl = {
     .free = ocl_free,
     .launch = ocl_launch,
     .copy = ocl_copy,
+    .fill32 = ocl_fill32,
+    .staging_alloc = ocl_staging_alloc,
+    .staging_free = ocl_staging_free,
+    .mem_available = ocl_mem_available,
+    .probe_grid = ocl_probe_grid,
+    .user_dialects = (1u << GS_DIALECT_OPENCL) | (1u << GS_DIALECT_PORTABLE),
+    .user_build = ocl_user_build,
+    .user_launch = ocl_user_launch,
+    .user_free = ocl_user_free,
 };

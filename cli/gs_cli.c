@@ -3,13 +3,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gs_pitfalls.h"
 #include "gs_table.h"
 
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
-    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION,
-    OPT_COUNT
+    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_ENTRY,
+    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_HELP, OPT_VERSION, OPT_COUNT
 };
+
+/* Which commands take an option. */
+#define CMD_TABLE 0x1u
+#define CMD_BW 0x2u
+#define CMD_CHECK 0x4u
+#define CMD_PITFALLS 0x8u
+#define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_CHECK) /* those that take --grid, --block */
+#define CMD_ALL (CMD_LAUNCHES | CMD_PITFALLS)
 
 struct opt {
     enum opt_id id;
@@ -17,36 +26,96 @@ struct opt {
     const char *arg; /* NULL: a flag */
     const char *help;
     int repeatable;
+    unsigned cmds;
 };
 
 /* The one table behind parsing and --help. */
 static const struct opt options[OPT_COUNT] = {
-    {OPT_BACKEND, "--backend", "NAMES", "host, opencl, cuda, a comma list, or all (default: all present)", 0},
+    {OPT_BACKEND, "--backend", "NAMES", "host, opencl, cuda, a comma list, or all (default: all present)", 0, CMD_ALL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
-                                    "                         (default: each backend's first GPU, else its first device)", 0},
-    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0},
-    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0},
+                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL},
+    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE},
+    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
-                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1},
-    {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0},
-    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0},
-    {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0},
-    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0},
-    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0},
-    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0},
-    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0},
-    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG", 0},
-    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0},
-    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0},
-    {OPT_HELP, "--help", NULL, "this help", 0},
-    {OPT_VERSION, "--version", NULL, "print the version", 0},
+                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK},
+    {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0, CMD_LAUNCHES},
+    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES},
+    {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0, CMD_TABLE},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0, CMD_ALL},
+    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
+    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
+    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
+    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG", 0, CMD_BW},
+    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
+    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BW},
+    {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
+    {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
+    {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
+    {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK},
+    {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
+                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
+    {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL},
+    {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL},
 };
 
-void gs_cli_usage(struct gs_str *o)
+static void usage_options(unsigned cmds, struct gs_str *o)
 {
+    for (int i = 0; i < OPT_COUNT; ++i) {
+        char left[40];
+        if (!(options[i].cmds & cmds))
+            continue;
+        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        gs_str_printf(o, "  %-22s %s\n", left, options[i].help);
+    }
+}
+
+/* `gridstride check --help`: the contract a user's kernel must meet. */
+static void check_usage(struct gs_str *o)
+{
+    gs_str_printf(o,
+        "usage: gridstride check FILE [options]\n\n"
+        "Runs your kernel through the course harness: the harness owns the buffers and the\n"
+        "launch; your kernel computes out[i] = a[i] + b[i] for every i < n, under ANY grid.\n"
+        "It runs at n = 0, 1, 31, 32, 611, 1024, 1025, T, T+1, 4194304 on the device grid\n"
+        "(T threads), at n = 611 under <<<1,1>>>, <<<1,256>>>, <<<G,256>>>, <<<10000,32>>>,\n"
+        "and at a T4's sizes on a T4's grid (160 x 256); the output is poisoned with NaN and\n"
+        "a guard past its end, and every element must equal a + b bit for bit. Failing\n"
+        "cases are classed: short grid, elements never written, wrote past the end, wrong\n"
+        "value, launch refused, faulted.\n\n"
+        "FILE holds one kernel, named solve unless --entry says otherwise (README.md,\n"
+        "\"Checking your own kernel\"):\n"
+        "  .cu  CUDA C++, compiled by NVRTC for the device's own architecture:\n"
+        "       __global__ void solve(const float *a, const float *b, float *out, size_t n)\n"
+        "  .cl  OpenCL C, built by the driver at run time:\n"
+        "       __kernel void solve(__global const float *a, __global const float *b,\n"
+        "                           __global float *out, ulong n)\n"
+        "  .gs  the suite's portable dialect (kernels/gs_kernels.h), on every backend:\n"
+        "       GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a,\n"
+        "           GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
+        "       (host: compiled by the system C compiler, cc or $CC, when there is one)\n"
+        "No main() and no host code: the kernel and its device helpers only.\n\n"
+        "A kernel that never finishes cannot be stopped from outside on most GPUs: after\n"
+        "--watchdog seconds gridstride says so on stderr; end it with Ctrl-C.\n\n"
+        "options:\n");
+    usage_options(CMD_CHECK, o);
+    gs_str_printf(o,
+        "\nexit status: 0 every case right; 1 a case wrong, refused or faulted;\n"
+        "             2 the file does not compile, or bad usage (one line says which)\n");
+}
+
+void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
+{
+    if (c->check) {
+        check_usage(o);
+        return;
+    }
     gs_str_printf(o,
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+        "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
+        "       gridstride check FILE [options]   your own kernel through the same harness\n"
+        "                                         (gridstride check --help: the contract)\n"
         "       gridstride --list\n\n"
         "The table runs one vector add four ways at each size, on every backend side by side:\n"
         "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
@@ -54,12 +123,7 @@ void gs_cli_usage(struct gs_str *o)
         "Every result is predicted before the launch; a run whose results disagree with the\n"
         "prediction, in either direction, fails.\n\n"
         "options:\n");
-    for (int i = 0; i < OPT_COUNT; ++i) {
-        char left[40];
-        snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
-                 options[i].arg ? options[i].arg : "");
-        gs_str_printf(o, "  %-22s %s\n", left, options[i].help);
-    }
+    usage_options(CMD_TABLE | CMD_BW | CMD_PITFALLS, o);
     gs_str_printf(o,
         "\nexit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
         "environment: GRIDSTRIDE_REQUIRE=cuda,opencl makes a missing backend an error (exit 2)\n");
@@ -159,6 +223,18 @@ static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max
     return rc;
 }
 
+/* --arch sm_75,sm_90: a comma list like any other (check compiles each). */
+static int parse_arch(const char *v, const char **arch, struct gs_err *e)
+{
+    char buf[256], *items[16];
+    int n = 0;
+    const int rc = gs_split_list(v, "--arch", "targets like sm_75,sm_90", buf, sizeof buf, items,
+                                 16, &n, e);
+    if (rc == GS_OK)
+        *arch = v;
+    return rc;
+}
+
 static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs_err *e)
 {
     int rc = GS_OK;
@@ -190,11 +266,31 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
+    case OPT_ENTRY: c->entry = v; break;
+    case OPT_COMPILE_ONLY: c->compile_only = 1; break;
+    case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
+    case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
+    case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;
     }
     return rc;
+}
+
+/* What check's options need of each other. */
+static int check_rules(const struct gs_cli *c, struct gs_err *e)
+{
+    if (!c->file)
+        return gs_err_set(e, GS_USAGE, "check needs a FILE; name one, as in gridstride check "
+                                       "solve.cu (see gridstride check --help)");
+    if (c->compile_only && !c->arch)
+        return gs_err_set(e, GS_USAGE, "--compile-only needs --arch; add one, e.g. --arch "
+                                       "sm_75,sm_90");
+    if (c->arch && !c->compile_only)
+        return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for the "
+                                       "device's own architecture");
+    return GS_OK;
 }
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
@@ -207,14 +303,24 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
     c->format = GS_FMT_TEXT;
-    if (argc > 1 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "bandwidth") == 0)) {
-        command = argv[1][0] == 'b' ? GS_MODE_BANDWIDTH : GS_MODE_TABLE;
+    c->traps = (1u << GS_TRAPS) - 1;
+    if (argc > 1 && (strcmp(argv[1], "table") == 0 || strcmp(argv[1], "bandwidth") == 0 ||
+                     strcmp(argv[1], "check") == 0 || strcmp(argv[1], "pitfalls") == 0)) {
+        command = argv[1][0] == 'b' ? GS_MODE_BANDWIDTH
+                  : argv[1][0] == 'c' ? GS_MODE_CHECK
+                  : argv[1][0] == 'p' ? GS_MODE_PITFALLS
+                                      : GS_MODE_TABLE;
         first = 2;
     }
     c->mode = command;
+    c->check = command == GS_MODE_CHECK;
     for (int i = first; i < argc; ++i) {
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
+        if (!o && c->check && argv[i][0] != '-' && !c->file) {
+            c->file = argv[i]; /* check's one argument */
+            continue;
+        }
         if (!o)
             return gs_err_set(e, GS_USAGE, "unknown %s '%.*s%s'; see gridstride --help",
                               argv[i][0] == '-' ? "option" : "argument", GS_ECHO(argv[i]));
@@ -234,12 +340,28 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
             return gs_err_set(e, GS_USAGE, "%s takes no value; write it alone, as %s", o->name,
                               o->name);
         }
+        if (c->check && !(o->cmds & CMD_CHECK))
+            return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride check'; see "
+                                           "gridstride check --help", o->name);
+        if (!c->check && o->cmds == CMD_CHECK)
+            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride check'; use it there, or "
+                                           "leave it out", o->name);
+        if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
+            return gs_err_set(e, GS_USAGE,
+                              "%s does not apply to 'gridstride pitfalls'; it takes --backend, "
+                              "--device, --traps, --format and --output (each trap sets its own "
+                              "sizes and grids)", o->name);
+        if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
+            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'; use it there, or "
+                                           "leave it out", o->name);
         int rc = apply(c, o, v, e);
         if (rc != GS_OK)
             return rc;
     }
     if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
         return GS_OK;
+    if (c->check)
+        return check_rules(c, e);
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (command == GS_MODE_TABLE && bandwidth_only)

@@ -8,7 +8,15 @@
 #include "gs_plan.h"
 #include "gs_report.h"
 
-enum gs_mode { GS_MODE_TABLE, GS_MODE_BANDWIDTH, GS_MODE_LIST, GS_MODE_HELP, GS_MODE_VERSION };
+enum gs_mode {
+    GS_MODE_TABLE,
+    GS_MODE_BANDWIDTH,
+    GS_MODE_PITFALLS,
+    GS_MODE_CHECK,
+    GS_MODE_LIST,
+    GS_MODE_HELP,
+    GS_MODE_VERSION
+};
 
 struct gs_cli {
     enum gs_mode mode;
@@ -29,9 +37,19 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    /* pitfalls mode */
+    unsigned traps; /* bit per enum gs_trap */
+    /* check mode */
+    int check;             /* `gridstride check`: also set under --help */
+    const char *file;      /* the kernel's source */
+    const char *entry;     /* NULL: "solve" */
+    int compile_only;      /* compile for --arch, run nothing */
+    const char *arch;      /* comma list of targets, "sm_75,sm_90" */
+    unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
 };
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
-void gs_cli_usage(struct gs_str *out);
+/* The help: of `gridstride check` when c->check, else the general one. */
+void gs_cli_usage(const struct gs_cli *c, struct gs_str *out);
 
 #endif

@@ -8,7 +8,8 @@
 #include "gs_bench.h"
 #include "gs_commands.h"
 #include "gs_output.h"
-#include "gs_table.h"
+#include "gs_memory.h"
+#include "gs_plan.h"
 
 #define GS_BENCH_DEFAULT_BYTES (1ull << 30)     /* GPUs: far beyond any L2 */
 #define GS_BENCH_DEFAULT_CPU_BYTES (64ull << 20) /* a CPU device in the run: minutes, not hours */
@@ -41,28 +42,20 @@ static void show_progress(void *ctx, const char *backend, int row, int rows,
         fprintf(stderr, "bandwidth: %s %d/%d %s: WRONG\n", backend, row, rows, r->label);
 }
 
-/* The largest n that fits every device and the host, capped at `want`. */
+/* The largest n that fits every device (and this machine, for a CPU
+ * device), capped at `want`. */
 static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
                     uint64_t *n, struct gs_err *e)
 {
-    const uint64_t host = gs_host_memory();
     uint64_t cap = UINT64_MAX;
     const char *limit = "";
     for (int i = 0; i < ndevs; ++i) {
-        const uint64_t per_buffer = devs[i]->max_alloc;
-        const uint64_t total = devs[i]->global_mem ? devs[i]->global_mem / 10 * 9 / 3 : UINT64_MAX;
-        const uint64_t fit = per_buffer < total ? per_buffer : total;
+        const uint64_t fit = gs_memory_max_n(devs[i], UINT64_MAX / 4) * 4;
         if (fit < cap) {
             cap = fit;
             limit = devs[i]->name;
         }
     }
-    const uint64_t buffers = gs_host_buffers(devs, ndevs);
-    if (host && host / 2 / buffers < cap) {
-        cap = host / 2 / buffers;
-        limit = "this machine's memory";
-    }
-    cap = cap > GS_GUARD_ELEMS * 4 ? cap - GS_GUARD_ELEMS * 4 : 0;
     if (cli->bw_bytes) {
         if (cli->bw_bytes > cap)
             return gs_err_set(e, GS_USAGE,
@@ -81,6 +74,30 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
     *n = (want < cap ? want : cap) / 4;
     if (*n < 1024)
         return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run", limit);
+    return GS_OK;
+}
+
+/* Devices whose limits refuse --block or --grid are left out with a note:
+ * one API's limit must not stop the others. None left is bad usage. */
+static int usable_devices(const struct gs_cli *cli, struct gs_session *s,
+                          struct gs_device **devs, int *ndevs, struct gs_err *e)
+{
+    struct gs_err first = {0};
+    int kept = 0;
+    for (int i = 0; i < *ndevs; ++i) {
+        struct gs_err why = {0};
+        if (gs_check_limits(devs[i], cli->block ? cli->block : GS_DEFAULT_BLOCK, cli->grid, NULL,
+                            0, &why) == GS_OK) {
+            devs[kept++] = devs[i];
+            continue;
+        }
+        if (!first.msg[0])
+            first = why;
+        gs_session_note(s, "bandwidth: %s skipped: %s", devs[i]->backend->name, why.msg);
+    }
+    *ndevs = kept;
+    if (kept == 0)
+        return gs_err_set(e, GS_USAGE, "%s", first.msg);
     return GS_OK;
 }
 
@@ -104,12 +121,9 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
         return 2;
     }
     struct gs_bench_plan plan = {0};
-    if (choose_n(cli, devs, ndevs, &plan.n, e) != GS_OK)
+    if (usable_devices(cli, s, devs, &ndevs, e) != GS_OK ||
+        choose_n(cli, devs, ndevs, &plan.n, e) != GS_OK)
         return 2;
-    for (int i = 0; i < ndevs; ++i)
-        if (gs_check_limits(devs[i], cli->block ? cli->block : GS_DEFAULT_BLOCK, cli->grid, NULL,
-                            0, e) != GS_OK)
-            return 2;
     plan.reps = cli->reps ? cli->reps : GS_BENCH_DEFAULT_REPS;
     plan.warmup = GS_BENCH_WARMUP;
     plan.block = cli->block;

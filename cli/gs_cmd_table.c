@@ -2,22 +2,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "gs_commands.h"
 #include "gs_device.h"
+#include "gs_memory.h"
 #include "gs_output.h"
 #include "gs_report.h"
 
 
-uint64_t gs_host_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return (pages > 0 && page > 0) ? (uint64_t)pages * (uint64_t)page : 0;
-}
-
 int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
-                        const struct gs_shape *shapes, int nshapes, struct gs_err *e)
+                    const struct gs_shape *shapes, int nshapes, struct gs_err *e)
 {
     if (block > d->max_block)
         return gs_err_set(e, GS_USAGE, "block %u%s exceeds the largest block of %s device %s (%u); "
@@ -39,42 +34,80 @@ int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
     return GS_OK;
 }
 
-unsigned gs_host_buffers(struct gs_device *const *devs, int ndevs)
+/* Whether some device could take a launch of `grid` x `block` at all (its
+ * own maxima, not the limits it reports for the kernels): a shape beyond one
+ * API's limit is that API's predicted refusal in the table, and only input
+ * that no selected device could ever run is bad usage. */
+static int some_device_takes(struct gs_device *const *devs, int ndevs, uint64_t grid,
+                             uint64_t block)
 {
-    /* A CPU device's buffers live in the same memory as the host's copies
-     * (devices run one after another, so once). */
     for (int i = 0; i < ndevs; ++i)
-        if (!devs[i]->is_gpu)
-            return 7;
-    return 4;
+        if (block >= 1 && block <= devs[i]->max_block_device && grid <= devs[i]->max_grid)
+            return 1;
+    return 0;
 }
 
-/* Every buffer must fit the device, and the four host copies the host. */
-static int check_memory(struct gs_device *const *devs, int ndevs, uint64_t max_n,
-                        struct gs_err *e)
+static void largest(struct gs_device *const *devs, int ndevs, unsigned *block, uint64_t *grid)
 {
-    const uint64_t bytes = gs_table_buffer_bytes(max_n);
-    const uint64_t host = gs_host_memory();
+    *block = 0;
+    *grid = 0;
     for (int i = 0; i < ndevs; ++i) {
-        const struct gs_device *d = devs[i];
-        if (bytes > d->max_alloc || (d->global_mem && 3 * bytes > d->global_mem))
-            return gs_err_set(e, GS_USAGE,
-                              "n = %llu needs 3 buffers of %llu bytes, more than %s device %s can "
-                              "allocate (%llu per buffer, %llu in all); choose a smaller n with "
-                              "--sizes (or a smaller --grid or --block, which set the T + 1 row)",
-                              (unsigned long long)max_n, (unsigned long long)bytes,
-                              d->backend->name, d->name, (unsigned long long)d->max_alloc,
-                              (unsigned long long)d->global_mem);
+        if (devs[i]->max_block_device > *block)
+            *block = devs[i]->max_block_device;
+        if (devs[i]->max_grid > *grid)
+            *grid = devs[i]->max_grid;
     }
-    const unsigned buffers = gs_host_buffers(devs, ndevs);
-    if (host && buffers * bytes > host / 2)
+}
+
+static int check_usable(struct gs_device *const *devs, int ndevs, const struct gs_plan *plan,
+                        const struct gs_cli *cli, struct gs_err *e)
+{
+    unsigned max_block;
+    uint64_t max_grid;
+    largest(devs, ndevs, &max_block, &max_grid);
+    if (plan->grid > max_grid)
         return gs_err_set(e, GS_USAGE,
-                          "n = %llu needs %u buffers of %llu bytes in this machine's memory, more "
-                          "than half of its %llu bytes; choose a smaller n with --sizes (or a "
-                          "smaller --grid or --block, which set the T + 1 row)",
-                          (unsigned long long)max_n, buffers, (unsigned long long)bytes,
-                          (unsigned long long)host);
+                          "--grid %llu is beyond every selected device (at most %llu blocks); "
+                          "choose a smaller grid",
+                          (unsigned long long)plan->grid, (unsigned long long)max_grid);
+    if (!some_device_takes(devs, ndevs, 0, plan->block))
+        return gs_err_set(e, GS_USAGE,
+                          "block %u%s is beyond every selected device (at most %u threads); "
+                          "choose --block 1 to %u",
+                          plan->block, cli->block ? "" : " (the default)", max_block, max_block);
+    for (int i = 0; i < cli->nshapes; ++i)
+        if (!some_device_takes(devs, ndevs, cli->shapes[i].grid, cli->shapes[i].block))
+            return gs_err_set(e, GS_USAGE,
+                              "--shape %llux%llu is beyond every selected device (at most %llu "
+                              "blocks of %u threads); choose a smaller shape",
+                              (unsigned long long)cli->shapes[i].grid,
+                              (unsigned long long)cli->shapes[i].block,
+                              (unsigned long long)max_grid, max_block);
     return GS_OK;
+}
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+void gs_stderr_progress_start(struct gs_stderr_progress *p)
+{
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    p->last = p->start;
+}
+
+void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_t done,
+                        uint64_t total)
+{
+    struct gs_stderr_progress *p = ctx;
+    if (since(&p->start) < 1.0 || since(&p->last) < 1.0)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    fprintf(stderr, "gridstride: %s: %s %.0f%%\n", label, phase,
+            total ? 100.0 * (double)done / (double)total : 100.0);
 }
 
 int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *command,
@@ -100,16 +133,17 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     plan.shapes = shapes;
     memcpy(sizes, cli->sizes, sizeof sizes);
 
+    if (check_usable(s->devs, s->ndevs, &plan, cli, e) != GS_OK)
+        return 2;
     /* Same rows for every device: the union of each one's default sizes. */
-    for (int i = 0; i < s->ndevs; ++i) {
+    for (int i = 0; i < s->ndevs && !cli->nsizes; ++i) {
         uint64_t grid, dev_sizes[GS_MAX_SIZES];
+        int fallback;
         char rule[200];
-        if (gs_check_limits(s->devs[i], plan.block, plan.grid, cli->shapes, cli->nshapes, e) != GS_OK)
+        if (gs_table_grid(s->devs[i], &plan, &grid, &fallback, rule, sizeof rule, e) != GS_OK)
             return 2;
-        if (cli->nsizes)
-            continue;
-        if (gs_table_grid(s->devs[i], &plan, &grid, rule, sizeof rule, e) != GS_OK)
-            return 2;
+        if (fallback)
+            continue; /* a stand-in G sets no rows */
         const int k = gs_default_sizes(grid * plan.block, dev_sizes);
         nsizes = gs_sizes_merge(sizes, nsizes, dev_sizes, k);
         if (nsizes < 0) {
@@ -119,8 +153,13 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     }
     plan.sizes = sizes;
     plan.nsizes = nsizes;
-    if (check_memory(s->devs, s->ndevs, nsizes ? sizes[nsizes - 1] : 0, e) != GS_OK)
-        return 2;
+    for (int i = 0; i < s->ndevs; ++i)
+        if (gs_memory_preflight(s->devs[i], gs_table_max_n(&plan), e) != GS_OK)
+            return 2;
+    struct gs_stderr_progress prog;
+    const struct gs_progress progress = {gs_stderr_progress, &prog};
+    gs_stderr_progress_start(&prog);
+    plan.progress = &progress;
     if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK) {
         gs_outputs_abort(&out);
         return 2;
@@ -170,6 +209,14 @@ static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
                       (unsigned long long)grid, block, (unsigned long long)grid * block, rule);
     else
         gs_str_printf(o, "      G unknown: %s\n", e.msg);
+    const struct gs_grid_probe *probe;
+    char line[512];
+    if (gs_dev_probe_grid(d, &probe, &e) != GS_OK)
+        gs_str_printf(o, "      grid probe failed: %s\n", e.msg);
+    else if (probe->status == GS_OK) {
+        gs_probe_line(d, line, sizeof line);
+        gs_str_printf(o, "      grid probe: %s\n", line);
+    }
 }
 
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e)

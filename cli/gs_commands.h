@@ -3,6 +3,8 @@
 #ifndef GS_COMMANDS_H
 #define GS_COMMANDS_H
 
+#include <time.h>
+
 #include "gs_cli.h"
 #include "gs_session.h"
 
@@ -11,6 +13,20 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e);
+int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,
+                    struct gs_err *e);
+
+/* Progress of long runs on stderr: nothing in the first second, then at
+ * most a line a second. fn/ctx for a struct gs_progress. */
+struct gs_stderr_progress {
+    struct timespec start, last;
+};
+void gs_stderr_progress_start(struct gs_stderr_progress *p);
+void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_t done,
+                        uint64_t total);
+/* `gridstride check FILE`: opens its own session, with the backends that can
+ * build FILE's dialect; compiler logs and notes go to stderr. */
+int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e);
 
 /* The version, from CMake's project(). */
 #ifndef GS_VERSION
@@ -22,12 +38,5 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
  * checked before any launch: GS_USAGE with a message naming the option. */
 int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
                     const struct gs_shape *shapes, int nshapes, struct gs_err *e);
-
-/* Arrays of one run's largest size held in host memory: the host's four
- * copies, plus the three buffers of a CPU device, which live there too. */
-unsigned gs_host_buffers(struct gs_device *const *devs, int ndevs);
-
-/* Bytes of host memory, 0 when unknown. */
-uint64_t gs_host_memory(void);
 
 #endif

@@ -1,5 +1,6 @@
 #include "gs_session.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,6 +108,16 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
                           first.msg[0] ? first.msg : "no backend has a usable device");
     }
     return GS_OK;
+}
+
+void gs_session_note(struct gs_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    if (s->nnotes >= (int)(sizeof s->notes / sizeof s->notes[0]))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(s->notes[s->nnotes++], sizeof s->notes[0], fmt, ap);
+    va_end(ap);
 }
 
 void gs_session_close(struct gs_session *s)

@@ -30,4 +30,11 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
                     struct gs_err *e);
 void gs_session_close(struct gs_session *s);
 
+/* Add a line for stderr (printf-style), shown after the run's output. */
+void gs_session_note(struct gs_session *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 #endif

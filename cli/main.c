@@ -32,7 +32,7 @@ int main(int argc, char **argv)
     if (cli.mode == GS_MODE_HELP || cli.mode == GS_MODE_VERSION) {
         struct gs_str text = {0};
         if (cli.mode == GS_MODE_HELP)
-            gs_cli_usage(&text);
+            gs_cli_usage(&cli, &text);
         else
             gs_str_printf(&text, "gridstride %s\n", GS_VERSION_STRING);
         fputs(text.data ? text.data : "", stdout);
@@ -40,6 +40,13 @@ int main(int argc, char **argv)
         return 0;
     }
     join_args(argc, argv, command, sizeof command);
+    if (cli.mode == GS_MODE_CHECK) {
+        /* check opens the backends that can build the file, and prints its notes. */
+        code = gs_cmd_check(&cli, command, &e);
+        if (code == 2)
+            fprintf(stderr, "gridstride: %s\n", e.msg);
+        return code;
+    }
     const int rc = gs_session_open(&cli, cli.mode != GS_MODE_LIST, &s, &e);
     if (rc != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);
@@ -49,6 +56,7 @@ int main(int argc, char **argv)
     switch (cli.mode) {
     case GS_MODE_LIST: code = gs_cmd_list(&cli, &s, &e); break;
     case GS_MODE_BANDWIDTH: code = gs_cmd_bandwidth(&cli, &s, command, &e); break;
+    case GS_MODE_PITFALLS: code = gs_cmd_pitfalls(&cli, &s, command, &e); break;
     default: code = gs_cmd_table(&cli, &s, command, &e); break;
     }
     /* Bad usage gets its one line; a run also says what it skipped. */

@@ -3,7 +3,10 @@
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)
   target_compile_definitions(${target} PRIVATE _POSIX_C_SOURCE=200809L)
+  # __FILE__ relative to the project, so that API errors name
+  # backend_cuda/gs_cuda.c:123 and not a build machine's path.
   target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow -Wstrict-prototypes -ffp-contract=off>
     $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${GS_WERROR}>>:-Werror>)
 endfunction()
@@ -122,4 +125,16 @@ const char *const gs_registry_known_names[] = {
   add_library(gs_backends STATIC "${out}" "${PROJECT_SOURCE_DIR}/core/gs_registry.c")
   target_link_libraries(gs_backends PUBLIC gs_core ${targets})
   gs_c_target(gs_backends)
+endfunction()
+
+# Generate `out_c` defining `const char <name>[]`: the text of the files that
+# follow, each after a #line directive naming kernels/<file> (gs_embed.cmake).
+function(gs_embed name out_c)
+  add_custom_command(
+    OUTPUT ${out_c}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${out_c} "-DSOURCES=${ARGN}" -DNAME=${name}
+            -P ${PROJECT_SOURCE_DIR}/cmake/gs_embed.cmake
+    DEPENDS ${ARGN} ${PROJECT_SOURCE_DIR}/cmake/gs_embed.cmake
+    COMMENT "Embedding ${name}"
+    VERBATIM)
 endfunction()

@@ -12,10 +12,20 @@
  *   - every call blocks until its work is complete unless it says otherwise.
  *
  * Versioning (SQLite's iVersion, PoCL's optional device ops): `abi` comes
- * first. Members up to the "ABI 1" mark are required. Members added later are
- * appended after it, may be NULL, and the core reaches them only through the
- * wrappers in gs_device.h, which answer GS_UNSUPPORTED for a NULL member or an
- * older ABI. */
+ * first and says which members the backend fills. Members above the line
+ * "optional" are required at every ABI. Each optional member is marked with
+ * the ABI that added it ("ABI 2"); it may be NULL, and the core reaches it only
+ * through the wrappers in gs_device.h, which answer GS_UNSUPPORTED for a NULL
+ * member or for a backend whose `abi` is older than the member.
+ *
+ *   ABI 1: open .. launch, copy.
+ *   ABI 2: read and write take a byte offset (so very large buffers move in
+ *          chunks); predicts_accept answers an enum gs_accept; fill32,
+ *          staging_alloc/staging_free, mem_available, probe_grid; 2D
+ *          launches and the count build (gs_launch.grid_y and .count, behind
+ *          GS_CAP_2D and GS_CAP_COUNT); user kernels for `gridstride check`
+ *          (user_dialects, user_build, user_launch, user_free, user_compile,
+ *          gs_launch.user). */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -24,16 +34,45 @@
 #include "gs_catalog.h"
 #include "gs_status.h"
 
-#define GS_BACKEND_ABI 1
+#define GS_BACKEND_ABI 2
 
 struct gs_backend;
-struct gs_buf; /* a device buffer, defined by each backend */
+struct gs_device_list; /* the core's list that open() adds devices to */
+struct gs_user_kernel; /* a user kernel built by user_build() (ABI 2), defined by each backend */
 
 /* Capability bits in gs_device.caps. */
 #define GS_CAP_TIMING 0x1u       /* launch() can time with device timers */
 #define GS_CAP_COPY 0x2u         /* copy(): the API's own device-to-device copy */
 #define GS_CAP_RAGGED_GLOBAL 0x4u /* the API can express a global size that is not a
                                      multiple of the block (OpenCL's NDRange) */
+#define GS_CAP_2D 0x8u            /* ABI 2: launch() honours gs_launch.grid_y */
+#define GS_CAP_COUNT 0x10u        /* ABI 2: launch() runs the count build for gs_launch.count */
+
+/* What the API's own work-item functions return in a launch of 2^32 threads
+ * or more, measured (NVIDIA's OpenCL returns get_global_size(0) modulo 2^32).
+ * The prelude's T is computed from quantities that are right; `prelude_T`
+ * proves it on the device. */
+struct gs_grid_probe {
+    int status;              /* GS_OK: measured; GS_UNSUPPORTED: not probed (why says) */
+    uint64_t global;         /* work-items launched */
+    uint64_t local;          /* work-group size */
+    uint64_t item;           /* the work-item that reported */
+    uint64_t global_size;    /* get_global_size(0) as it returned */
+    uint64_t global_id;      /* get_global_id(0) of `item` */
+    uint64_t groups_x_local; /* get_num_groups(0) * get_local_size(0), in 64 bits */
+    uint64_t prelude_T;      /* GS_GRID_THREADS() of the suite's prelude */
+    char why[200];           /* when not probed: why */
+};
+
+/* A device buffer. The core allocates buffer_size bytes (the backend's own
+ * struct, whose first member is this one), records the size asked for and
+ * checks every access against it before the backend sees it, and frees the
+ * buffers a device still holds when it is closed. */
+struct gs_buf {
+    struct gs_device *dev;
+    uint64_t bytes;             /* as asked for; may be 0 */
+    struct gs_buf *prev, *next; /* the device's live buffers (the core's) */
+};
 
 /* The core's view of one device. A backend's device struct starts with this
  * as its first member, so the core can hold it without knowing the backend
@@ -49,13 +88,20 @@ struct gs_device {
     char arch[64];          /* "compute capability 9.0", "OpenCL C 1.2" */
     int is_gpu;             /* preferred by the default device choice */
     unsigned compute_units; /* SMs, compute units, CPU cores */
-    unsigned max_block;     /* largest block (work-group) the kernels may be launched with */
+    unsigned max_block;     /* largest block (work-group) the kernels may be launched with,
+                               as the device reports it for them */
+    unsigned max_block_device; /* largest block the device takes at all (it may run the
+                                  kernels beyond max_block: a measured deviation) */
     uint64_t max_grid;      /* largest number of blocks in x */
     uint64_t global_mem;    /* bytes */
     uint64_t max_alloc;     /* largest single buffer, bytes */
     uint64_t peak_bytes_per_s; /* theoretical memory bandwidth, 0 when the API does not say */
     char peak_rule[128];    /* how peak_bytes_per_s was computed */
     unsigned caps;          /* GS_CAP_* */
+    /* Kept by the core, never written by a backend. */
+    int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
+    struct gs_grid_probe probe;
+    struct gs_buf *buffers;     /* live buffers */
 };
 
 /* One launch: kernel, shape and arguments. */
@@ -67,51 +113,102 @@ struct gs_launch {
     uint64_t n;      /* elements */
     uint64_t param;  /* see gs_catalog.h: chunk or stride */
     struct gs_buf *a, *b, *out;
+    /* ABI 2, each behind a capability bit; the core sends neither to a
+     * backend without it. */
+    uint64_t grid_y; /* blocks along y (GS_CAP_2D); 0 or 1: a 1D launch */
+    int count;       /* run the count build (GS_CAP_COUNT): out holds 32-bit counters
+                        that each GS_STORE increments (kernels/gs_kernels.h) */
+    /* ABI 2: when set, launch this user kernel (user_launch) with (a, b, out, n);
+     * `kernel` then only names the owner map the verifier uses. */
+    struct gs_user_kernel *user;
+};
+
+/* What the API should do with a launch, as predicts_accept() answers. */
+enum gs_accept {
+    GS_REFUSES = 0, /* the API should refuse it; it is still sent, to record what the API says */
+    GS_ACCEPTS = 1, /* the API should run it */
+    GS_NOT_SENT = 2 /* never sent: a cap of the suite's own (a grid a CPU would run for
+                       hours), not a rule of the API; the core does not call launch() */
 };
 
 /* What the API said about a launch. A refusal is a result, not an error. */
 struct gs_launch_result {
     int accepted;            /* 1: the API accepted the launch and it ran to completion */
+    int not_sent;            /* 1: the core did not send it (GS_NOT_SENT, or a launch the
+                                model says cannot finish); api_message says why */
     long api_code;           /* the API's own code for a refusal (cudaError_t, cl_int) */
     char api_error[64];      /* its name: "cudaErrorInvalidConfiguration", "CL_INVALID_GLOBAL_WORK_SIZE" */
     char api_message[160];   /* its description, as the API gives it, or the rule that refused */
     double ms;               /* device-timed duration, when timing was asked for; else 0 */
 };
 
+/* ABI 2: a user's kernel, as `gridstride check` read it from a file. */
+enum gs_dialect {
+    GS_DIALECT_PORTABLE, /* kernels/' GS_* macros: the backend prepends its own prelude */
+    GS_DIALECT_OPENCL,   /* OpenCL C; n is ulong */
+    GS_DIALECT_CUDA      /* CUDA C++; n is size_t */
+};
+
+struct gs_user_source {
+    const char *path;  /* as the user gave it: compiler messages name it */
+    const char *text;  /* the whole file, NUL-terminated */
+    const char *entry; /* the kernel to launch */
+    enum gs_dialect dialect;
+};
+
+/* ABI 2: what building a user kernel said. */
+struct gs_build_info {
+    char compiler[256]; /* which compiler, version and target: "NVRTC 13.0 for sm_90" */
+    char *log;          /* the compiler's messages (malloc'd, the caller frees), or NULL */
+};
+
 struct gs_backend {
     int abi;                 /* GS_BACKEND_ABI the backend was built against */
     const char *name;        /* "host", "cuda", "opencl": the --backend name */
     const char *description; /* one line for --list */
+    /* ABI 2. Sizes of the backend's device and buffer structs, whose first
+     * members are struct gs_device and struct gs_buf: the core allocates
+     * (zeroed) and frees both (SQLite's szOsFile). */
+    size_t device_size;
+    size_t buffer_size;
 
-    /* Discover devices. On GS_OK, *devs is an array of *count devices owned by
-     * the backend until release(). When the API or its driver is absent or has
-     * no device, returns GS_NO_DEVICE and says why and how to fix it in e.
-     * A non-fatal problem found on the way (a driver installed but not
-     * registered) goes into notice, one line, else notice[0] = 0. */
-    int (*open)(struct gs_device ***devs, int *count, char *notice, unsigned notice_size,
+    /* Discover devices: for each, gs_device_list_add() gives a zeroed object
+     * of device_size bytes to fill. When the API or its driver is absent or
+     * has no device, returns GS_NO_DEVICE and says why and how to fix it in
+     * e (the devices added so far are released). A non-fatal problem found
+     * on the way (a driver installed but not registered) goes into notice,
+     * one line, else notice[0] = 0. */
+    int (*open)(struct gs_device_list *list, char *notice, unsigned notice_size,
                 struct gs_err *e);
-    /* Free what open() returned. The core frees every buffer first. */
-    void (*release)(struct gs_device **devs, int count);
+    /* Free what the backend made for one device (contexts, queues,
+     * programs); the core has freed the device's buffers before and frees
+     * the device object after. NULL when there is nothing to free. */
+    void (*release)(struct gs_device *dev);
 
     /* Resident blocks per compute unit for `kernel` at `block` threads, and
      * one line saying how it was derived (occupancy API or the rule used). */
     int (*blocks_per_unit)(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
                            unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e);
 
-    /* Whether the API should accept this launch shape on this device, from
-     * the limits and version the device reports (not from trying it). Returns
-     * 1 or 0; why gets the rule that decided: always when 0, and when 1 if an
-     * API-specific rule allowed it (an empty NDRange), else it stays empty. */
+    /* What the API should do with this launch shape on this device, from the
+     * limits and version the device reports (not from trying it): an enum
+     * gs_accept. why gets the rule that decided: always for GS_REFUSES and
+     * GS_NOT_SENT, and for GS_ACCEPTS when an API-specific rule allowed it
+     * (an empty NDRange); else it stays empty. */
     int (*predicts_accept)(const struct gs_device *dev, const struct gs_launch *l, char *why,
                            unsigned why_size);
 
-    /* Device buffers. alloc leaves contents undefined; write and read copy
-     * whole prefixes of `bytes` and block until done. free accepts NULL. */
-    int (*alloc)(struct gs_device *dev, uint64_t bytes, struct gs_buf **buf, struct gs_err *e);
-    int (*write)(struct gs_device *dev, struct gs_buf *buf, const void *src, uint64_t bytes,
-                 struct gs_err *e);
-    int (*read)(struct gs_device *dev, struct gs_buf *buf, void *dst, uint64_t bytes,
-                struct gs_err *e);
+    /* Device buffers. alloc makes the API's buffer of buf->bytes bytes (at
+     * least one byte, so every buffer is a distinct valid address) behind
+     * buf, which the core allocated with buffer_size bytes; contents are
+     * undefined. write and read copy `bytes` at byte `offset` and block until
+     * done; the core has checked the range. free releases the API's buffer;
+     * the core frees buf. */
+    int (*alloc)(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e);
+    int (*write)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, const void *src,
+                 uint64_t bytes, struct gs_err *e);
+    int (*read)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                uint64_t bytes, struct gs_err *e);
     void (*free)(struct gs_device *dev, struct gs_buf *buf);
 
     /* Launch and wait for completion. GS_OK when the API answered, whether
@@ -125,10 +222,78 @@ struct gs_backend {
 
     /* ---- optional: the members below may be NULL ---- */
 
-    /* The API's own device-to-device copy of `bytes`, timed by device timers
-     * (cudaMemcpy, clEnqueueCopyBuffer): the bandwidth ceiling. */
+    /* The API's own device-to-device copy of `bytes` (range checked by the
+     * core), timed by device timers (cudaMemcpy, clEnqueueCopyBuffer): the
+     * bandwidth ceiling. */
     int (*copy)(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
+
+    /* ABI 2. Fill `bytes` (a multiple of 4) at byte `offset` with the 32-bit
+     * `pattern`, with the API's own fill (cuMemsetD32, clEnqueueFillBuffer),
+     * blocking. The core proves the fill by reading a sample back. */
+    int (*fill32)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                  uint32_t pattern, struct gs_err *e);
+    /* ABI 2. Host memory for transfers that the API moves at full speed
+     * (page-locked). *ptr is owned by the backend until staging_free(ptr,
+     * handle); handle is the backend's, opaque to the core. */
+    int (*staging_alloc)(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
+                         struct gs_err *e);
+    void (*staging_free)(struct gs_device *dev, void *ptr, void *handle);
+    /* ABI 2. Device memory free for new buffers now, in bytes. */
+    int (*mem_available)(struct gs_device *dev, uint64_t *bytes, struct gs_err *e);
+    /* ABI 2. Launch the grid probe (2^32 threads or more) and fill *p; or set
+     * p->status = GS_UNSUPPORTED with why, when the device should not run it
+     * (a CPU device, a grid beyond the device). Errors are API failures. */
+    int (*probe_grid)(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e);
+    /* ---- ABI 2, optional: user kernels (`gridstride check`) ---- */
+
+    /* ABI 2. Bit (1u << enum gs_dialect) for each dialect user_build() takes;
+     * 0 when the backend builds no user kernel. */
+    unsigned user_dialects;
+
+    /* ABI 2. Build src's kernel for dev. GS_OK: *k is owned by the caller until
+     * user_free(). GS_BUILD: the compiler refused the source; info->log has its
+     * messages, line numbers pointing into src->path. GS_USAGE: it compiled, but
+     * the entry is missing, is not a kernel, or takes other parameters (e says
+     * which, in one line). GS_UNSUPPORTED: this backend cannot build the
+     * dialect (e says why). info->compiler is filled whenever a compiler ran. */
+    int (*user_build)(struct gs_device *dev, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
+    /* ABI 2. launch() for l->user, with arguments (a, b, out, n), untimed.
+     * One outcome more: a kernel that faulted (an illegal address) is GS_FAULT
+     * with the API's error in e, and the device may refuse every later call. */
+    int (*user_launch)(struct gs_device *dev, const struct gs_launch *l,
+                       struct gs_launch_result *r, struct gs_err *e);
+    /* ABI 2. Free what user_build() made; accepts NULL. */
+    void (*user_free)(struct gs_device *dev, struct gs_user_kernel *k);
+    /* ABI 2. Compile src for a named target ("sm_75") with no device or
+     * driver, and discard the result: proves the compile path where no GPU
+     * is. Statuses as user_build(). */
+    int (*user_compile)(const struct gs_user_source *src, const char *target,
+                        struct gs_build_info *info, struct gs_err *e);
 };
+
+/* ---- services of the core for backends ---------------------------------- */
+
+/* open(): a new device object, zeroed, of the backend's device_size bytes,
+ * appended to the list, with base.backend and base.index set. NULL (and
+ * GS_NOMEM in e) when out of memory. */
+struct gs_device *gs_device_list_add(struct gs_device_list *list, struct gs_err *e);
+/* How many devices the list holds. */
+int gs_device_list_count(const struct gs_device_list *list);
+
+/* A failed API call, in the one form every backend reports: "CALL at
+ * FILE:LINE: NAME (CODE): MESSAGE". file is __FILE__, which the build
+ * makes relative to the project (-fmacro-prefix-map). Returns status. */
+int gs_api_error(struct gs_err *e, int status, const char *call, const char *file, int line,
+                 const char *name, long code, const char *message);
+
+/* launch(): the API refused the launch; its own code, error name and a
+ * message (printf-style) are the result. */
+void gs_refusal(struct gs_launch_result *r, long code, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #endif

@@ -5,19 +5,9 @@
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_table.h"
+#include "gs_plan.h"
 #include "gs_verify.h"
 #include "gs_workspace.h"
-
-uint64_t gs_bench_device_bytes(uint64_t n)
-{
-    return 3 * gs_table_buffer_bytes(n);
-}
-
-uint64_t gs_bench_host_bytes(uint64_t n)
-{
-    return 4 * gs_table_buffer_bytes(n);
-}
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
@@ -94,30 +84,27 @@ static int time_once(struct gs_device *dev, const struct gs_bench_row *r, struct
 }
 
 /* Verify the row once on a poisoned output; a wrong row gets no numbers. */
-static int verify_row(struct gs_device *dev, struct gs_bench_row *r, float *host_out,
-                      const float *ref, struct gs_err *e)
+static int verify_row(struct gs_workspace *w, struct gs_bench_row *r, struct gs_err *e)
 {
     struct gs_launch_result res = {0};
     struct gs_verdict v;
     int rc;
+    snprintf(w->label, sizeof w->label, "%s %s: %s", w->dev->backend->name, w->dev->name,
+             r->label);
     if (r->is_copy) {
         double ms;
-        const uint64_t bytes = gs_table_buffer_bytes(r->launch.n);
-        gs_poison(host_out, r->launch.n);
-        rc = gs_dev_write(dev, r->launch.out, host_out, bytes, e);
+        rc = gs_workspace_poison(w, r->launch.n, e);
         if (rc == GS_OK)
-            rc = gs_dev_copy(dev, r->launch.out, r->launch.a, r->launch.n * sizeof(float), &ms, e);
+            rc = gs_dev_copy(w->dev, r->launch.out, r->launch.a, r->launch.n * sizeof(float),
+                             &ms, e);
         if (rc == GS_OK)
-            rc = gs_dev_read(dev, r->launch.out, host_out, bytes, e);
-        if (rc != GS_OK)
-            return rc;
+            rc = gs_workspace_verify(w, &r->launch, &v, e);
         res.accepted = 1;
-        gs_verify(host_out, ref, &r->launch, &v);
     } else {
-        rc = gs_checked_launch(dev, &r->launch, host_out, ref, &res, &v, e);
-        if (rc != GS_OK)
-            return rc;
+        rc = gs_checked_launch(w, &r->launch, &res, &v, e);
     }
+    if (rc != GS_OK)
+        return rc;
     if (!res.accepted) {
         snprintf(r->wrong, sizeof r->wrong, "launch refused: %s: %s", res.api_error,
                  res.api_message);
@@ -131,11 +118,12 @@ static int verify_row(struct gs_device *dev, struct gs_bench_row *r, float *host
     return GS_OK;
 }
 
-static int run_row(struct gs_device *dev, const struct gs_bench_plan *p, struct gs_bench_row *r,
-                   float *host_out, const float *ref, double *samples, struct gs_err *e)
+static int run_row(struct gs_workspace *w, const struct gs_bench_plan *p, struct gs_bench_row *r,
+                   double *samples, struct gs_err *e)
 {
+    struct gs_device *dev = w->dev;
     double ms;
-    int rc = verify_row(dev, r, host_out, ref, e);
+    int rc = verify_row(w, r, e);
     if (rc != GS_OK || !r->verified)
         return rc;
     for (unsigned i = 0; i < p->warmup; ++i)
@@ -210,7 +198,7 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     for (int i = 0; i < b->nrows; ++i) {
         const struct gs_bench_row *r = &b->rows[i];
         char why[160];
-        if (!r->is_copy && !gs_dev_predicts_accept(dev, &r->launch, why, sizeof why))
+        if (!r->is_copy && gs_dev_predicts_accept(dev, &r->launch, why, sizeof why) != GS_ACCEPTS)
             return gs_err_set(e, GS_USAGE,
                               "bandwidth: row '%s' needs <<<%llu, %llu>>>, which %s refuses (%s); "
                               "choose a smaller --grid or a larger --block",
@@ -221,12 +209,12 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     samples = malloc(p->reps * sizeof *samples);
     if (!samples)
         return gs_err_set(e, GS_NOMEM, "bandwidth: out of memory");
-    if ((rc = gs_workspace_open(&w, dev, p->n, e)) != GS_OK)
+    if ((rc = gs_workspace_open(&w, dev, p->n, NULL, e)) != GS_OK)
         goto out;
     for (int i = 0; i < b->nrows; ++i) {
         struct gs_bench_row *r = &b->rows[i];
         gs_workspace_bind(&w, &r->launch);
-        rc = run_row(dev, p, r, w.out, gs_workspace_ref(&w, r->launch.kernel), samples, e);
+        rc = run_row(&w, p, r, samples, e);
         r->launch.a = r->launch.b = r->launch.out = NULL;
         if (rc != GS_OK)
             goto out;

@@ -59,11 +59,6 @@ struct gs_bench {
     int wrong_rows;        /* rows that failed verification */
 };
 
-/* Bytes of device memory one run needs for n floats per buffer. */
-uint64_t gs_bench_device_bytes(uint64_t n);
-/* Bytes of host memory one run needs. */
-uint64_t gs_bench_host_bytes(uint64_t n);
-
 int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *plan, struct gs_bench *b,
                  struct gs_err *e);
 

@@ -23,7 +23,19 @@
     X(COPY_CHUNKED, gs_copy_chunked, "copy-chunked", GS_OP_COPY, 8, GS_RULE_ANY,               \
       GS_PARAM_CHUNK)                                                                         \
     X(COPY_STRIDED, gs_copy_lane_strided, "copy-lane-strided", GS_OP_COPY, 8, GS_RULE_ANY,     \
-      GS_PARAM_STRIDE)
+      GS_PARAM_STRIDE)                                                                        \
+    X(ADD_BLOCK_STRIDE, gs_add_block_stride, "block-stride", GS_OP_ADD, 12,                    \
+      GS_RULE_BLOCK_STRIDE, GS_PARAM_NONE)                                                    \
+    X(ADD_STRIDE32, gs_add_stride32, "stride-32bit", GS_OP_ADD, 12, GS_RULE_STRIDE32,          \
+      GS_PARAM_NONE)                                                                          \
+    X(ADD_INDEX32, gs_add_index32, "index-32bit", GS_OP_ADD, 12, GS_RULE_INDEX32,              \
+      GS_PARAM_NONE)                                                                          \
+    X(ADD_INT_LOOP, gs_add_int_loop, "int-loop", GS_OP_ADD, 12, GS_RULE_INT_LOOP,              \
+      GS_PARAM_NONE)                                                                          \
+    X(ADD_INT_LOOP_SIGNED, gs_add_int_loop_signed_n, "int-loop-signed-n", GS_OP_ADD, 12,       \
+      GS_RULE_INT_LOOP_SIGNED, GS_PARAM_NONE)                                                 \
+    X(ADD_ROWS, gs_add_rows, "row-per-block", GS_OP_ADD, 12, GS_RULE_ROWS, GS_PARAM_WIDTH)     \
+    X(ADD_TILE, gs_add_tile_loop, "tile-loop", GS_OP_ADD, 12, GS_RULE_TILE, GS_PARAM_TILE)
 
 enum gs_kernel_id {
 #define GS_KERNEL_ENUM(id, sym, name, op, bytes, rule, param) GS_K_##id,
@@ -37,15 +49,27 @@ enum gs_op {
     GS_OP_COPY  /* out[i] = a[i] */
 };
 
+/* Which elements a launch writes, and how many times: each rule has its
+ * exact per-element formula in core/gs_model.c. */
 enum gs_rule {
     GS_RULE_COVER, /* one element per thread: correct only while the launch holds >= n threads */
-    GS_RULE_ANY    /* correct under any launch of at least one thread */
+    GS_RULE_ANY,   /* correct under any launch of at least one thread */
+    /* the pitfalls (kernels/gs_pitfalls.h) */
+    GS_RULE_BLOCK_STRIDE,    /* i += blockDim.x: written min(grid, i / B + 1) times */
+    GS_RULE_STRIDE32,        /* i += T mod 2^32: over-covers, or never ends at 0 */
+    GS_RULE_INDEX32,         /* 32-bit index: threads past 2^32 rewrite the front */
+    GS_RULE_INT_LOOP,        /* int index, unsigned n: stops at 2^31 */
+    GS_RULE_INT_LOOP_SIGNED, /* int index, signed n: writes before the buffer past 2^31 */
+    GS_RULE_ROWS,            /* one block per row along y: the launch's grid_y rows */
+    GS_RULE_TILE             /* block-local tile loop: covers grid x tile elements */
 };
 
 enum gs_param {
     GS_PARAM_NONE,   /* param is ignored */
     GS_PARAM_CHUNK,  /* param = C, elements per thread: the core passes ceil(n / T) */
-    GS_PARAM_STRIDE  /* param = S, lane stride in elements, a power of two >= 1 */
+    GS_PARAM_STRIDE, /* param = S, lane stride in elements, a power of two >= 1 */
+    GS_PARAM_WIDTH,  /* param = elements per row (2D launches) */
+    GS_PARAM_TILE    /* param = elements per block's tile */
 };
 
 struct gs_kernel_info {

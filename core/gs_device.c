@@ -1,6 +1,13 @@
 #include "gs_device.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether member `m`, added in ABI `v`, may be read and called: a backend
+ * built against an older ABI has no such member at all. */
+#define GS_HAS(b, v, m) ((b)->abi >= (v) && (b)->m != NULL)
 
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
 {
@@ -9,10 +16,52 @@ int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
     if (b->abi < 1 || b->abi > GS_BACKEND_ABI)
         return gs_err_set(e, GS_ABI, "backend '%s' has ABI %d; this build understands 1..%d",
                           b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
-    if (!b->name || !b->open || !b->release || !b->blocks_per_unit || !b->predicts_accept ||
-        !b->alloc || !b->write || !b->read || !b->free || !b->launch)
+    if (b->abi < 2)
+        return gs_err_set(e, GS_ABI,
+                          "backend '%s' has ABI %d, whose read and write take no offset; "
+                          "rebuild it against ABI %d (core/gs_backend.h)",
+                          b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
+    if (!b->name || !b->open || !b->blocks_per_unit || !b->predicts_accept || !b->alloc ||
+        !b->write || !b->read || !b->free || !b->launch)
         return gs_err_set(e, GS_ABI, "backend '%s' lacks a required method",
                           b->name ? b->name : "?");
+    if (b->device_size < sizeof(struct gs_device) || b->buffer_size < sizeof(struct gs_buf))
+        return gs_err_set(e, GS_ABI,
+                          "backend '%s' declares a device or buffer struct smaller than the "
+                          "core's part (device_size %zu, buffer_size %zu)",
+                          b->name, b->device_size, b->buffer_size);
+    return GS_OK;
+}
+
+/* ---- services for backends ---------------------------------------------- */
+
+int gs_api_error(struct gs_err *e, int status, const char *call, const char *file, int line,
+                 const char *name, long code, const char *message)
+{
+    return gs_err_set(e, status, "%s at %s:%d: %s (%ld): %s", call, file, line, name, code,
+                      message);
+}
+
+void gs_refusal(struct gs_launch_result *r, long code, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    r->accepted = 0;
+    r->api_code = code;
+    r->ms = 0.0;
+    gs_strlcpy(r->api_error, name, sizeof r->api_error);
+    va_start(ap, fmt);
+    vsnprintf(r->api_message, sizeof r->api_message, fmt, ap);
+    va_end(ap);
+}
+
+/* Every access to a buffer is checked here, once, for every backend. */
+static int in_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes, const char *what,
+                    struct gs_err *e)
+{
+    if (!buf || offset > buf->bytes || bytes > buf->bytes - offset)
+        return gs_err_set(e, GS_USAGE, "%s of %llu bytes at %llu outside a %llu-byte buffer",
+                          what, (unsigned long long)bytes, (unsigned long long)offset,
+                          (unsigned long long)(buf ? buf->bytes : 0));
     return GS_OK;
 }
 
@@ -25,8 +74,8 @@ static int unsupported(const struct gs_device *d, const char *what, struct gs_er
 int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned block,
                            unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e)
 {
-    if (!d->backend->blocks_per_unit)
-        return unsupported(d, "blocks_per_unit", e);
+    if ((unsigned)k >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)k);
     return d->backend->blocks_per_unit(d, k, block, blocks, rule, rule_size, e);
 }
 
@@ -38,41 +87,163 @@ int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l,
     return d->backend->predicts_accept(d, l, why, why_size);
 }
 
-int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struct gs_err *e)
+int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **out, struct gs_err *e)
 {
-    *buf = NULL;
+    *out = NULL;
     if (bytes > d->max_alloc)
         return gs_err_set(e, GS_NOMEM,
                           "%s: a buffer of %llu bytes exceeds the device's largest allocation "
                           "(%llu bytes)",
                           d->name, (unsigned long long)bytes, (unsigned long long)d->max_alloc);
-    return d->backend->alloc(d, bytes, buf, e);
+    struct gs_buf *buf = calloc(1, d->backend->buffer_size);
+    if (!buf)
+        return gs_err_set(e, GS_NOMEM, "out of memory for a buffer record");
+    buf->dev = d;
+    buf->bytes = bytes;
+    int rc = d->backend->alloc(d, buf, e);
+    if (rc != GS_OK) {
+        free(buf);
+        return rc;
+    }
+    buf->next = d->buffers;
+    if (d->buffers)
+        d->buffers->prev = buf;
+    d->buffers = buf;
+    *out = buf;
+    return GS_OK;
 }
 
-int gs_dev_write(struct gs_device *d, struct gs_buf *buf, const void *src, uint64_t bytes,
-                 struct gs_err *e)
+int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const void *src,
+                 uint64_t bytes, struct gs_err *e)
 {
-    return d->backend->write(d, buf, src, bytes, e);
+    int rc = in_range(buf, offset, bytes, "write", e);
+    if (rc != GS_OK || bytes == 0)
+        return rc;
+    return d->backend->write(d, buf, offset, src, bytes, e);
 }
 
-int gs_dev_read(struct gs_device *d, struct gs_buf *buf, void *dst, uint64_t bytes,
-                struct gs_err *e)
+int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *dst,
+                uint64_t bytes, struct gs_err *e)
 {
-    return d->backend->read(d, buf, dst, bytes, e);
+    int rc = in_range(buf, offset, bytes, "read", e);
+    if (rc != GS_OK || bytes == 0)
+        return rc;
+    return d->backend->read(d, buf, offset, dst, bytes, e);
+}
+
+
+int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                  uint32_t pattern, struct gs_err *e)
+{
+    if (!GS_HAS(d->backend, 2, fill32))
+        return unsupported(d, "fill32", e);
+    if (offset % 4 || bytes % 4)
+        return gs_err_set(e, GS_USAGE, "fill32: offset %llu and size %llu must be multiples of 4",
+                          (unsigned long long)offset, (unsigned long long)bytes);
+    int rc = in_range(buf, offset, bytes, "fill", e);
+    if (rc != GS_OK)
+        return rc;
+    return bytes ? d->backend->fill32(d, buf, offset, bytes, pattern, e) : GS_OK;
+}
+
+int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void **handle,
+                         int *pinned, struct gs_err *e)
+{
+    *ptr = *handle = NULL;
+    *pinned = 0;
+    if (GS_HAS(d->backend, 2, staging_alloc) && GS_HAS(d->backend, 2, staging_free)) {
+        int rc = d->backend->staging_alloc(d, bytes, ptr, handle, e);
+        if (rc != GS_NOMEM) {
+            *pinned = rc == GS_OK;
+            return rc;
+        }
+        /* Page-locked memory is scarce; plain memory only costs speed. */
+        gs_err_clear(e);
+    }
+    *ptr = malloc(bytes ? bytes : 1);
+    if (!*ptr)
+        return gs_err_set(e, GS_NOMEM, "cannot allocate a staging area of %llu bytes",
+                          (unsigned long long)bytes);
+    return GS_OK;
+}
+
+void gs_dev_staging_free(struct gs_device *d, void *ptr, void *handle, int pinned)
+{
+    if (!ptr)
+        return;
+    if (pinned)
+        d->backend->staging_free(d, ptr, handle);
+    else
+        free(ptr);
+}
+
+int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e)
+{
+    *bytes = 0;
+    if (!GS_HAS(d->backend, 2, mem_available))
+        return unsupported(d, "mem_available", e);
+    return d->backend->mem_available(d, bytes, e);
+}
+
+int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struct gs_err *e)
+{
+    *p = &d->probe;
+    if (d->probed)
+        return GS_OK;
+    memset(&d->probe, 0, sizeof d->probe);
+    if (!GS_HAS(d->backend, 2, probe_grid)) {
+        d->probe.status = GS_UNSUPPORTED;
+        snprintf(d->probe.why, sizeof d->probe.why,
+                 "the %s backend's T is computed in 64 bits from its own launch arguments; "
+                 "no work-item function to probe", d->backend->name);
+    } else {
+        int rc = d->backend->probe_grid(d, &d->probe, e);
+        if (rc != GS_OK)
+            return rc;
+    }
+    d->probed = 1;
+    return GS_OK;
 }
 
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf)
 {
-    if (buf)
-        d->backend->free(d, buf);
+    if (!buf)
+        return;
+    d->backend->free(d, buf);
+    if (buf->prev)
+        buf->prev->next = buf->next;
+    else
+        d->buffers = buf->next;
+    if (buf->next)
+        buf->next->prev = buf->prev;
+    free(buf);
 }
 
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e)
 {
+    char why[sizeof r->api_message];
     *r = (struct gs_launch_result){0};
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
+    if (l->user) {
+        if (timed || !GS_HAS(d->backend, 2, user_launch))
+            return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
+        return d->backend->user_launch(d, l, r, e);
+    }
+    if ((unsigned)l->kernel >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)l->kernel);
+    if (l->grid_y > 1 && !(d->caps & GS_CAP_2D))
+        return unsupported(d, "2D launches", e);
+    if (l->count && !(d->caps & GS_CAP_COUNT))
+        return unsupported(d, "the count build", e);
+    /* The suite's own caps are kept here, once, for every backend. */
+    if (gs_dev_predicts_accept(d, l, why, sizeof why) == GS_NOT_SENT) {
+        r->not_sent = 1;
+        gs_strlcpy(r->api_error, "not sent", sizeof r->api_error);
+        gs_strlcpy(r->api_message, why, sizeof r->api_message);
+        return GS_OK;
+    }
     return d->backend->launch(d, l, timed, r, e);
 }
 
@@ -81,6 +252,12 @@ int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uin
 {
     if (!(d->caps & GS_CAP_COPY) || !d->backend->copy)
         return unsupported(d, "a device-to-device copy", e);
+    int rc = in_range(dst, 0, bytes, "copy", e);
+    if (rc == GS_OK)
+        rc = in_range(src, 0, bytes, "copy", e);
+    *ms = 0.0;
+    if (rc != GS_OK || bytes == 0)
+        return rc;
     return d->backend->copy(d, dst, src, bytes, ms, e);
 }
 
@@ -100,4 +277,39 @@ int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, u
     if (*grid > d->max_grid)
         *grid = d->max_grid; /* the launch must stay legal; rule says how G was found */
     return GS_OK;
+}
+
+int gs_backend_has_user_kernels(const struct gs_backend *b)
+{
+    return GS_HAS(b, 2, user_build) && GS_HAS(b, 2, user_launch) && GS_HAS(b, 2, user_free);
+}
+
+int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e)
+{
+    *k = NULL;
+    if (!gs_backend_has_user_kernels(d->backend))
+        return unsupported(d, "user kernels", e);
+    return d->backend->user_build(d, src, k, info, e);
+}
+
+void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k)
+{
+    if (k && gs_backend_has_user_kernels(d->backend))
+        d->backend->user_free(d, k);
+}
+
+int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
+                            const char *target, struct gs_build_info *info, struct gs_err *e)
+{
+    if (!GS_HAS(b, 2, user_compile))
+        return gs_err_set(e, GS_UNSUPPORTED, "backend '%s' cannot compile without a device",
+                          b->name);
+    return b->user_compile(src, target, info, e);
+}
+
+void gs_build_info_free(struct gs_build_info *info)
+{
+    free(info->log);
+    info->log = NULL;
 }

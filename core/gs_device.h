@@ -15,15 +15,42 @@ int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned bl
 int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l, char *why,
                            unsigned why_size);
 int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struct gs_err *e);
-int gs_dev_write(struct gs_device *d, struct gs_buf *buf, const void *src, uint64_t bytes,
-                 struct gs_err *e);
-int gs_dev_read(struct gs_device *d, struct gs_buf *buf, void *dst, uint64_t bytes,
-                struct gs_err *e);
+int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const void *src,
+                 uint64_t bytes, struct gs_err *e);
+int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *dst,
+                uint64_t bytes, struct gs_err *e);
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf);
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
 int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
+
+/* Optional members (ABI 2): GS_UNSUPPORTED when the backend lacks them. */
+int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
+                  uint32_t pattern, struct gs_err *e);
+/* Page-locked host memory where the backend has it, else plain malloc'ed
+ * memory (*pinned says which); release with gs_dev_staging_free. */
+int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void **handle,
+                         int *pinned, struct gs_err *e);
+void gs_dev_staging_free(struct gs_device *d, void *ptr, void *handle, int pinned);
+int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e);
+/* The grid probe's answer, measured once per device and kept: *p points
+ * into d. p->status says whether it was measured. Errors are API failures. */
+int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struct gs_err *e);
+
+/* ---- ABI 2: user kernels. Each answers GS_UNSUPPORTED for a backend built
+ * before ABI 2 or one that leaves the member NULL. gs_dev_launch() sends a
+ * launch whose `user` is set to user_launch(). */
+
+/* 1 when the backend can build user kernels at all. */
+int gs_backend_has_user_kernels(const struct gs_backend *b);
+int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
+                      struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
+void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k);
+/* No device needed: the backend's compiler alone, for a named target. */
+int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
+                            const char *target, struct gs_build_info *info, struct gs_err *e);
+void gs_build_info_free(struct gs_build_info *info);
 
 /* The device grid G: resident blocks per unit x compute units, for `kernel`
  * at `block` threads. rule receives how it was derived. */

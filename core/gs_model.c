@@ -1,95 +1,258 @@
 #include "gs_model.h"
 
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "gs_device.h"
 
+/* Trips the suite waits for: a GPU does about 10^11 simple trips a second,
+ * a CPU device one thread at a time about 10^9. Both budgets are seconds. */
+#define GS_GPU_TRIP_BUDGET (1ull << 38)
+#define GS_CPU_TRIP_BUDGET (1ull << 32)
+
 static const char *outcome_name(enum gs_outcome o)
 {
-    return o == GS_OUT_OK ? "ok" : o == GS_OUT_WRONG ? "wrong" : "refused";
+    static const char *const names[] = {"ok", "wrong", "refused", "not launched"};
+    return names[o];
 }
 
-/* How many leading elements a launch of T threads writes, by the kernel's
- * rule: one per thread, C per thread, or all of them once any thread runs. */
-static uint64_t coverage(const struct gs_kernel_info *k, const struct gs_launch *l)
+uint64_t gs_model_stride(unsigned bits, uint64_t T)
 {
-    const uint64_t T = l->global;
+    return bits >= 64 ? T : T & ((1ull << bits) - 1);
+}
+
+/* F(x) = sum of ceil(j / s) for j = 1..x, in 128 bits. */
+static unsigned __int128 ceil_sum(uint64_t x, uint64_t s)
+{
+    const unsigned __int128 q = x / s, r = x % s;
+    return (unsigned __int128)s * q * (q + 1) / 2 + r * (q + 1);
+}
+
+uint64_t gs_model_trips(uint64_t n, uint64_t T, uint64_t s)
+{
+    const uint64_t m = T < n ? T : n; /* threads that enter the loop */
+    if (m == 0)
+        return 0;
+    if (s == 0)
+        return UINT64_MAX;
+    /* thread t takes ceil((n - t) / s) trips: j = n - t runs over n - m + 1 .. n */
+    const unsigned __int128 trips = ceil_sum(n, s) - ceil_sum(n - m, s);
+    return trips > UINT64_MAX ? UINT64_MAX : (uint64_t)trips;
+}
+
+unsigned gs_model_t_bits(const struct gs_device *dev)
+{
+    const struct gs_grid_probe *p = &dev->probe;
+    if (dev->probed && p->status == GS_OK && p->prelude_T != p->global)
+        return 32;
+    return 64;
+}
+
+uint64_t gs_model_trip_budget(const struct gs_device *dev)
+{
+    return dev->is_gpu ? GS_GPU_TRIP_BUDGET : GS_CPU_TRIP_BUDGET;
+}
+
+#define GS_2_31 (1ull << 31)
+#define GS_2_32 (1ull << 32)
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The stride a grid-stride loop steps by on dev: T as its prelude computes
+ * it, or T mod 2^32 for the kernel that leaves out the cast. */
+static uint64_t loop_stride(const struct gs_kernel_info *k, const struct gs_launch *l,
+                            unsigned t_bits)
+{
+    return gs_model_stride(k->rule == GS_RULE_STRIDE32 ? 32 : t_bits, l->global);
+}
+
+static int steps_by_t(const struct gs_kernel_info *k)
+{
+    return (k->rule == GS_RULE_ANY && k->param != GS_PARAM_CHUNK) || k->rule == GS_RULE_STRIDE32;
+}
+
+/* The first element the launch leaves unwritten (every rule's unwritten
+ * elements are a tail), or n when it writes them all. */
+static uint64_t covered_prefix(const struct gs_kernel_info *k, const struct gs_launch *l)
+{
+    const uint64_t T = l->global, n = l->n;
     if (T == 0)
         return 0;
-    if (k->rule == GS_RULE_COVER)
-        return T;
-    if (k->param == GS_PARAM_CHUNK)
-        return (l->param && T > UINT64_MAX / l->param) ? UINT64_MAX : T * l->param;
-    return UINT64_MAX;
+    switch (k->rule) {
+    case GS_RULE_COVER:
+        return min_u64(n, T);
+    case GS_RULE_INDEX32: /* a 32-bit index reaches below 2^32 only */
+        return min_u64(n, min_u64(T, GS_2_32));
+    case GS_RULE_INT_LOOP: /* an int index reaches below 2^31 only */
+        return min_u64(n, GS_2_31);
+    case GS_RULE_TILE:
+        return (l->param && l->grid > UINT64_MAX / l->param) ? n
+                                                             : min_u64(n, l->grid * l->param);
+    case GS_RULE_ROWS: {
+        const uint64_t rows = l->grid_y ? l->grid_y : 1;
+        return (l->param && rows > UINT64_MAX / l->param) ? n : min_u64(n, rows * l->param);
+    }
+    default:
+        if (k->param == GS_PARAM_CHUNK)
+            return (l->param && T > UINT64_MAX / l->param) ? n : min_u64(n, T * l->param);
+        return n;
+    }
 }
 
-/* Append to a fixed buffer. A rule too long for the buffer is cut: the
- * outcome, not its wording, is the prediction. */
-static void append(char *buf, size_t size, const char *fmt, ...)
+uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i)
 {
-    const size_t len = strlen(buf);
-    va_list ap;
-    if (len + 1 >= size)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, size - len, fmt, ap);
-    va_end(ap);
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    const uint64_t T = l->global;
+    if (!k || i >= covered_prefix(k, l))
+        return 0;
+    switch (k->rule) {
+    case GS_RULE_BLOCK_STRIDE: /* every block b <= i / B */
+        return min_u64(l->grid, i / l->block + 1);
+    case GS_RULE_INDEX32: /* threads i, i + 2^32, ... below T */
+        return (T - 1 - i) / GS_2_32 + 1;
+    default:
+        break;
+    }
+    if (!steps_by_t(k))
+        return 1;
+    /* Threads t <= i with t = i mod s, t < T: a stride below T over-covers. */
+    const uint64_t s = loop_stride(k, l, t_bits);
+    if (s == 0)
+        return 0; /* never launched */
+    const uint64_t last = min_u64(i, T - 1), r = i % s;
+    return r > last ? 0 : (last - r) / s + 1;
+}
+
+/* Loop trips of all threads, by the kernel's rule: what the launch costs. */
+static uint64_t total_trips(const struct gs_kernel_info *k, const struct gs_launch *l,
+                            unsigned t_bits)
+{
+    if (steps_by_t(k))
+        return gs_model_trips(l->n, l->global, loop_stride(k, l, t_bits));
+    if (k->rule == GS_RULE_BLOCK_STRIDE && l->block) {
+        /* block b is a grid-stride loop of B threads over n - bB elements */
+        const unsigned __int128 m = min_u64(l->grid, l->n / l->block + (l->n % l->block != 0));
+        const unsigned __int128 t = m * l->n - (unsigned __int128)l->block * m * (m - 1) / 2;
+        return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+    }
+    return min_u64(l->n, l->global) + l->grid; /* one pass at most */
+}
+
+/* Whether the launch can finish, and can run safely at all. */
+static int cannot_finish(const struct gs_device *dev, const struct gs_kernel_info *k,
+                         const struct gs_launch *l, char *why, unsigned size)
+{
+    const unsigned bits = gs_model_t_bits(dev);
+    if (k->rule == GS_RULE_INT_LOOP_SIGNED && l->n > 0 &&
+        (unsigned __int128)l->n + l->global > GS_2_31) {
+        snprintf(why, size,
+                 "would write before the buffer: an index past 2^31 - 1 wraps negative, and "
+                 "with a signed n it passes i < n (n = %llu, T = %llu)",
+                 (unsigned long long)l->n, (unsigned long long)l->global);
+        return 1;
+    }
+    if ((k->rule == GS_RULE_INT_LOOP || k->rule == GS_RULE_INT_LOOP_SIGNED) &&
+        l->global >= GS_2_31) {
+        snprintf(why, size,
+                 "T = %llu >= 2^31: the int stride is negative, a loop the suite does not "
+                 "launch", (unsigned long long)l->global);
+        return 1;
+    }
+    if (steps_by_t(k) && l->n > 0 && l->global > 0 && loop_stride(k, l, bits) == 0) {
+        snprintf(why, size,
+                 "would not terminate: the loop steps by T mod 2^32 = 0 at T = %llu%s",
+                 (unsigned long long)l->global,
+                 k->rule == GS_RULE_STRIDE32 ? " (the product without the cast)"
+                                             : " (the grid probe measured this device's T in "
+                                               "32 bits)");
+        return 1;
+    }
+    const uint64_t trips = total_trips(k, l, bits);
+    if (trips > gs_model_trip_budget(dev)) {
+        snprintf(why, size,
+                 "would not finish in time: %llu%s loop trips for %llu elements (the suite "
+                 "waits for %llu on this device)",
+                 (unsigned long long)trips, trips == UINT64_MAX ? "+" : "",
+                 (unsigned long long)l->n, (unsigned long long)gs_model_trip_budget(dev));
+        return 1;
+    }
+    return 0;
+}
+
+/* The coverage prediction, as if the API runs the launch. */
+static void predict_coverage(const struct gs_kernel_info *k, const struct gs_launch *l,
+                             const char *api, struct gs_prediction *p)
+{
+    const uint64_t covered = covered_prefix(k, l);
+    if (covered < l->n) {
+        p->outcome = GS_OUT_WRONG;
+        p->first_wrong = covered;
+        p->wrong = l->n - covered;
+        snprintf(p->why, sizeof p->why,
+                 "%s%s on %llu threads writes the first %llu of %llu elements only", api, k->name,
+                 (unsigned long long)l->global, (unsigned long long)covered,
+                 (unsigned long long)l->n);
+    } else {
+        p->outcome = GS_OUT_OK;
+        snprintf(p->why, sizeof p->why, "%s%s on %llu threads covers all %llu elements", api,
+                 k->name, (unsigned long long)l->global, (unsigned long long)l->n);
+    }
+    p->if_accepted = p->outcome;
+    p->if_first_wrong = p->first_wrong;
+    p->if_wrong = p->wrong;
 }
 
 void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
                 struct gs_prediction *p)
 {
-    char rule[160];
+    char why[160], stop[200];
     const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
-    const uint64_t covered = coverage(k, l);
-    const int accepts = gs_dev_predicts_accept(dev, l, rule, sizeof rule);
 
     *p = (struct gs_prediction){0};
-    /* What the launch computes once an API runs it, refused or not: a
-     * deviation is judged against it (gs_prediction_holds). */
-    p->as_run.outcome = covered < l->n ? GS_OUT_WRONG : GS_OUT_OK;
-    p->as_run.first_wrong = covered < l->n ? covered : 0;
-    p->as_run.wrong = covered < l->n ? l->n - covered : 0;
-    if (!accepts) {
-        p->outcome = GS_OUT_REFUSED;
-        append(p->why, sizeof p->why, "%s should refuse: %s", dev->backend->name, rule);
+    const int accept = gs_dev_predicts_accept(dev, l, why, sizeof why);
+    if (accept == GS_NOT_SENT) {
+        p->outcome = p->if_accepted = GS_OUT_NOT_LAUNCHED;
+        snprintf(p->why, sizeof p->why, "not sent to %s: %s", dev->backend->name, why);
         return;
     }
-    p->outcome = p->as_run.outcome;
-    p->first_wrong = p->as_run.first_wrong;
-    p->wrong = p->as_run.wrong;
+    if (cannot_finish(dev, k, l, stop, sizeof stop)) {
+        p->outcome = p->if_accepted = GS_OUT_NOT_LAUNCHED;
+        snprintf(p->why, sizeof p->why, "%s", stop);
+        return;
+    }
+    if (accept == GS_REFUSES) {
+        predict_coverage(k, l, "", p);
+        p->outcome = GS_OUT_REFUSED;
+        p->first_wrong = p->wrong = 0;
+        snprintf(p->why, sizeof p->why, "%s should refuse: %s", dev->backend->name, why);
+        return;
+    }
     /* An API rule that let the launch through is part of the prediction. */
-    if (rule[0])
-        append(p->why, sizeof p->why, "%s: %s; ", dev->backend->name, rule);
-    if (covered < l->n)
-        append(p->why, sizeof p->why,
-               "%s on %llu threads writes the first %llu of %llu elements only", k->name,
-               (unsigned long long)l->global, (unsigned long long)covered,
-               (unsigned long long)l->n);
-    else
-        append(p->why, sizeof p->why, "%s on %llu threads covers all %llu elements", k->name,
-               (unsigned long long)l->global, (unsigned long long)l->n);
+    char api[200] = "";
+    if (why[0])
+        snprintf(api, sizeof api, "%s: %s; ", dev->backend->name, why);
+    predict_coverage(k, l, api, p);
 }
 
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v)
 {
+    if (r->not_sent)
+        return GS_OUT_NOT_LAUNCHED;
     if (!r->accepted)
         return GS_OUT_REFUSED;
     return v->diag == 0 ? GS_OUT_OK : GS_OUT_WRONG;
 }
 
-/* The API ran a launch its claimed version refuses, and the buffers hold
- * exactly what that launch computes: every element the kernel owns right,
- * the others untouched, the guard intact. */
-static int ran_as_predicted(const struct gs_prediction *p, const struct gs_launch_result *r,
-                            const struct gs_verdict *v)
+/* The verdict of an accepted launch against a coverage prediction. */
+static int coverage_holds(enum gs_outcome o, uint64_t first_wrong, uint64_t wrong,
+                          const struct gs_verdict *v)
 {
-    const enum gs_outcome seen = gs_observed(r, v);
-    return p->outcome == GS_OUT_REFUSED && r->accepted && seen == p->as_run.outcome &&
-           v->guard_hits == 0 && v->wrong == p->as_run.wrong && v->unwritten == v->wrong &&
-           (seen == GS_OUT_OK || v->first_wrong == p->as_run.first_wrong);
+    if (o == GS_OUT_OK)
+        return v->diag == 0;
+    return v->diag != 0 && v->first_wrong == first_wrong && v->wrong == wrong &&
+           v->unwritten == v->wrong && v->guard_hits == 0;
 }
 
 int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_result *r,
@@ -98,30 +261,32 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
     const enum gs_outcome seen = gs_observed(r, v);
     if (why_size)
         why[0] = '\0';
-    if (ran_as_predicted(p, r, v)) {
-        snprintf(why, why_size, "the API ran, correctly, a launch that the version it claims "
-                                "refuses: a deviation of the implementation, not of the kernel");
-        return GS_HELD_DEVIATION;
+    if (p->outcome == GS_OUT_REFUSED && r->accepted &&
+        coverage_holds(p->if_accepted, p->if_first_wrong, p->if_wrong, v)) {
+        snprintf(why, why_size,
+                 "deviation: predicted refused from the device's own report, yet the API "
+                 "accepted it and the output is exactly as coverage predicts (%s)",
+                 outcome_name(seen));
+        return GS_DEVIATION;
     }
     if (seen != p->outcome) {
         snprintf(why, why_size, "predicted %s, observed %s", outcome_name(p->outcome),
                  outcome_name(seen));
-        return GS_HELD_NO;
+        return GS_FAILED;
     }
-    if (seen == GS_OUT_WRONG && (v->first_wrong != p->first_wrong || v->wrong != p->wrong ||
-                                 v->unwritten != v->wrong || v->guard_hits != 0)) {
+    if (seen == GS_OUT_WRONG && !coverage_holds(p->outcome, p->first_wrong, p->wrong, v)) {
         snprintf(why, why_size,
                  "predicted %llu unwritten from index %llu, observed %llu wrong (%llu unwritten) "
                  "from index %llu, %llu guard elements overwritten",
                  (unsigned long long)p->wrong, (unsigned long long)p->first_wrong,
                  (unsigned long long)v->wrong, (unsigned long long)v->unwritten,
                  (unsigned long long)v->first_wrong, (unsigned long long)v->guard_hits);
-        return GS_HELD_NO;
+        return GS_FAILED;
     }
     if (seen == GS_OUT_REFUSED && (v->unwritten != v->n || v->guard_hits != 0)) {
         snprintf(why, why_size, "the API refused the launch, yet %llu elements were written",
                  (unsigned long long)(v->n - v->unwritten + v->guard_hits));
-        return GS_HELD_NO;
+        return GS_FAILED;
     }
-    return GS_HELD_YES;
+    return GS_HELD;
 }

@@ -3,7 +3,20 @@
  * Coverage is a property of the kernel (gs_catalog.h's rule) and the launch's
  * total thread count T; launch validity is a property of the API and device,
  * which the backend answers from what the device reports. A run fails when
- * an observation differs from the prediction in either direction. */
+ * an observation differs from the prediction in either direction.
+ *
+ * The model also predicts whether a launch can finish: a grid-stride loop
+ * steps by T as the kernel computes it, and a stride that wraps to 0 (T a
+ * multiple of 2^32 in 32-bit arithmetic) never ends; a stride far below T
+ * takes more trips than any run can wait for. Such a launch is never made:
+ * it is predicted, and shown, as "not launched". On a GPU without a watchdog
+ * an endless kernel holds the device until the process is killed.
+ *
+ * Deviations. The prediction of a refusal comes from what the device reports
+ * (its limits, its OpenCL version). When the API accepts such a launch and
+ * the output is exactly what the coverage rule predicts for it, the driver
+ * has gone beyond its own report: a measured fact about that driver, shown
+ * as a deviation, which does not fail the run. Every other disagreement does. */
 #ifndef GS_MODEL_H
 #define GS_MODEL_H
 
@@ -11,52 +24,60 @@
 #include "gs_verify.h"
 
 enum gs_outcome {
-    GS_OUT_OK,      /* accepted, every element right */
-    GS_OUT_WRONG,   /* accepted, some element wrong or a guard overwritten */
-    GS_OUT_REFUSED  /* the API refused the launch */
+    GS_OUT_OK,          /* accepted, every element right */
+    GS_OUT_WRONG,       /* accepted, some element wrong or a guard overwritten */
+    GS_OUT_REFUSED,     /* the API refused the launch */
+    GS_OUT_NOT_LAUNCHED /* never sent: it could not finish, or a cap of the suite's */
 };
 
 struct gs_prediction {
     enum gs_outcome outcome;
     uint64_t first_wrong; /* GS_OUT_WRONG: the first element no thread owns */
     uint64_t wrong;       /* GS_OUT_WRONG: how many elements stay unwritten */
-    char why[200];        /* the rule behind the prediction, in words */
-    /* What the kernel computes when an API runs this launch (GS_OUT_OK or
-     * GS_OUT_WRONG, from the index owner map), even when the API's rule says
-     * it must refuse: a deviation is judged against it. */
-    struct {
-        enum gs_outcome outcome;
-        uint64_t first_wrong, wrong;
-    } as_run;
+    /* What coverage predicts should the API accept the launch anyway (the
+     * same as above unless outcome is GS_OUT_REFUSED). */
+    enum gs_outcome if_accepted;
+    uint64_t if_first_wrong, if_wrong;
+    char why[240];        /* the rule behind the prediction, in words */
 };
 
-/* How an observation compares with its prediction (struct gs_case's held).
- * Non-zero: every prediction about the kernels held.
- *
- * The rule for an implementation that deviates from the API version it
- * claims: the model predicts the API's answer from the version the device
- * reports, never from its name. When the API runs a launch that version
- * refuses, and the buffers hold exactly what that launch computes (guard
- * intact), the case is GS_HELD_DEVIATION: a finding about the implementation,
- * reported as such, and no failed prediction about the kernels. A launch
- * refused that the claimed version must run is a failure (GS_HELD_NO): the
- * work was not done. */
-enum gs_held {
-    GS_HELD_NO = 0,
-    GS_HELD_YES = 1,
-    GS_HELD_DEVIATION = 2
+/* Whether an observation matched its prediction. */
+enum gs_holds {
+    GS_FAILED = 0,   /* it did not: the run fails */
+    GS_HELD = 1,     /* it did */
+    GS_DEVIATION = 2 /* predicted refused from the device's report; the API accepted, and
+                        the output is exactly what coverage predicts */
 };
 
-/* Predict the outcome of launch l of kernel k on dev. */
+/* Predict the outcome of launch l on dev. */
 void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
                 struct gs_prediction *p);
 
 /* Whether an observation (API answer + verdict) matches a prediction: an
- * enum gs_held. When it is not GS_HELD_YES, `why` says how they differ. */
+ * enum gs_holds. When it does not, or is a deviation, `why` says how. */
 int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_result *r,
                         const struct gs_verdict *v, char *why, unsigned why_size);
 
 /* The outcome that was observed. */
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v);
+
+/* ---- the arithmetic of strides, exposed for the tests ---- */
+
+/* The stride a loop steps by when it computes T in `bits`-bit unsigned
+ * arithmetic (64: the suite's preludes; 32: a product without the cast). */
+uint64_t gs_model_stride(unsigned bits, uint64_t T);
+/* Loop trips of all threads together, for a grid-stride loop over n elements
+ * on T threads stepping by s: n when s == T; UINT64_MAX when some thread
+ * never leaves the loop (s == 0) or the count passes 2^64. */
+uint64_t gs_model_trips(uint64_t n, uint64_t T, uint64_t s);
+/* The width in which dev's kernels compute T: 64 unless the grid probe
+ * measured the prelude's T wrong (then 32). */
+unsigned gs_model_t_bits(const struct gs_device *dev);
+/* How many times launch l writes element i (i < l->n), by its kernel's
+ * rule, on a device whose kernels compute T in t_bits bits: the prediction
+ * the count build is checked against, element by element. */
+uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i);
+/* The most loop trips the suite waits for on dev. */
+uint64_t gs_model_trip_budget(const struct gs_device *dev);
 
 #endif

@@ -17,25 +17,22 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
                       GS_ECHO(s ? s : ""));
 }
 
-/* The mark after a cell: * a failed prediction, ! a deviation of the
- * implementation from its claimed version, nothing when as predicted. */
-static const char *held_mark(const struct gs_case *c)
-{
-    return c->held == GS_HELD_NO ? "*" : c->held == GS_HELD_DEVIATION ? "!" : "";
-}
-
 void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
 {
+    /* * = the prediction failed; ! = accepted beyond the device's report */
+    const char *mark = !c->held ? "*" : c->deviation ? "!" : "";
     switch (gs_observed(&c->got, &c->verdict)) {
     case GS_OUT_OK:
-        snprintf(buf, size, "ok%s", held_mark(c));
+        snprintf(buf, size, "ok%s", mark);
         break;
     case GS_OUT_REFUSED:
-        snprintf(buf, size, "refused%s", held_mark(c));
+        snprintf(buf, size, "refused%s", mark);
+        break;
+    case GS_OUT_NOT_LAUNCHED:
+        snprintf(buf, size, "not launched%s", mark);
         break;
     default:
-        snprintf(buf, size, "wrong@%llu%s", (unsigned long long)c->verdict.first_wrong,
-                 held_mark(c));
+        snprintf(buf, size, "wrong@%llu%s", (unsigned long long)c->verdict.first_wrong, mark);
     }
 }
 
@@ -56,7 +53,8 @@ void gs_json_string(struct gs_str *out, const char *s)
 
 static const char *outcome_word(enum gs_outcome o)
 {
-    return o == GS_OUT_OK ? "ok" : o == GS_OUT_WRONG ? "wrong" : "refused";
+    static const char *const words[] = {"ok", "wrong", "refused", "not launched"};
+    return words[o];
 }
 
 static int columns_in(unsigned mask, int first, int last)
@@ -67,19 +65,54 @@ static int columns_in(unsigned mask, int first, int last)
     return n;
 }
 
-/* Cases in all, and how many failed (*failed) or deviate (*deviations). */
-static int total_cases(const struct gs_report_in *in, int *failed, int *deviations)
+static int total_cases(const struct gs_report_in *in, int *failed)
 {
     int n = 0;
     *failed = 0;
-    *deviations = 0;
     for (int i = 0; i < in->ntables; ++i) {
         n += in->tables[i]->ncases;
         *failed += in->tables[i]->failed;
-        for (int k = 0; k < in->tables[i]->ncases; ++k)
-            *deviations += in->tables[i]->cases[k].held == GS_HELD_DEVIATION;
     }
     return n;
+}
+
+static int total_deviations(const struct gs_report_in *in)
+{
+    int n = 0;
+    for (int i = 0; i < in->ntables; ++i)
+        n += in->tables[i]->deviations;
+    return n;
+}
+
+/* The grid probe's answer in one line: what the API's work-item functions
+ * returned past 2^32, against the true T. */
+void gs_probe_line(const struct gs_device *d, char *buf, unsigned size)
+{
+    const struct gs_grid_probe *p = &d->probe;
+    if (!d->probed) {
+        snprintf(buf, size, "not probed");
+    } else if (p->status != GS_OK) {
+        snprintf(buf, size, "not probed: %s", p->why);
+    } else if (p->global_id != p->item) {
+        snprintf(buf, size,
+                 "%llu work-items: no work-item reported global id %llu (get_global_id(0) "
+                 "is wrong past 2^32 here)",
+                 (unsigned long long)p->global, (unsigned long long)p->item);
+    } else {
+        snprintf(buf, size,
+                 "%llu work-items of %llu: get_global_size(0) = %llu (%s); get_global_id(0) "
+                 "= %llu (right); groups x local = %llu (%s); the prelude's T = %llu (%s)",
+                 (unsigned long long)p->global, (unsigned long long)p->local,
+                 (unsigned long long)p->global_size,
+                 p->global_size == p->global ? "right"
+                 : p->global_size == (p->global & 0xffffffffu) ? "wrapped modulo 2^32"
+                                                                : "wrong",
+                 (unsigned long long)p->global_id, (unsigned long long)p->groups_x_local,
+                 p->groups_x_local == p->global ? "right" : "wrong",
+                 (unsigned long long)p->prelude_T,
+                 p->prelude_T == p->global ? "right" : "WRONG: grid-stride launches past 2^32 "
+                                                       "are not made");
+    }
 }
 
 static void shape_label(const struct gs_plan *plan, int row, char *buf, unsigned size)
@@ -106,6 +139,11 @@ static void text_devices(const struct gs_report_in *in, struct gs_str *o)
         gs_str_printf(o, "        device grid G = %llu blocks x %u threads = T = %llu threads (%s)\n",
                       (unsigned long long)t->grid, t->block, (unsigned long long)t->threads,
                       t->grid_rule);
+        if (d->probed && d->probe.status == GS_OK) {
+            char probe[512];
+            gs_probe_line(d, probe, sizeof probe);
+            gs_str_printf(o, "        grid probe: %s\n", probe);
+        }
     }
 }
 
@@ -199,11 +237,13 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
         for (int k = 0; k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
             const struct gs_launch *l = &c->launch;
-            const int notable = !c->got.accepted || l->grid == 0 || c->section == GS_SEC_RAGGED;
+            const int notable = !c->got.accepted || l->grid == 0 || c->section == GS_SEC_RAGGED ||
+                                c->deviation;
             if (!notable)
                 continue;
             if (!header++)
-                gs_str_printf(o, "\nWhat each API answered for refused, empty and ragged launches:\n");
+                gs_str_printf(o, "\nWhat each API answered for refused, empty, ragged and unlaunched "
+                                 "launches:\n");
             gs_str_printf(o, "  %-7s %s n=%llu global=%llu local=%llu (<<<%llu, %llu>>>): ",
                           t->dev->backend->name, gs_column_letter(c->column),
                           (unsigned long long)l->n, (unsigned long long)l->global,
@@ -213,14 +253,30 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
                 gs_str_printf(o, "accepted; %s\n",
                               gs_observed(&c->got, &c->verdict) == GS_OUT_OK ? "result ok"
                                                                              : "result wrong");
+            else if (c->got.not_sent)
+                gs_str_printf(o, "not launched: %s\n", c->got.api_message);
             else
                 gs_str_printf(o, "refused with %s (%ld): %s\n", c->got.api_error,
                               c->got.api_code, c->got.api_message);
             gs_str_printf(o, "          model: %s%s\n", c->pred.why,
-                          c->held == GS_HELD_NO          ? "  [DISAGREES]"
-                          : c->held == GS_HELD_DEVIATION ? "  [DEVIATES from its claimed version]"
-                                                         : "");
+                          !c->held ? "  [DISAGREES]" : c->deviation ? "  [DEVIATION]" : "");
+            if (c->deviation)
+                gs_str_printf(o, "          %s\n", c->mismatch);
         }
+    }
+}
+
+void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct gs_str *o)
+{
+    gs_str_printf(o, "%s%12s %10s %8s %6s  %s\n", indent, "index", "block", "thread", "pass",
+                  "found");
+    for (int w = 0; w < v->listed; ++w) {
+        const struct gs_wrong *x = &v->list[w];
+        gs_str_printf(o, "%s%12llu %10llu %8llu %6llu  %s%s\n", indent,
+                      (unsigned long long)x->index, (unsigned long long)x->owner.block,
+                      (unsigned long long)x->owner.thread, (unsigned long long)x->owner.pass,
+                      x->unwritten ? "unwritten" : "wrong value",
+                      x->owner.launched ? "" : " (no such thread in this launch)");
     }
 }
 
@@ -244,50 +300,15 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
                           (unsigned long long)v->n, (unsigned long long)c->launch.grid,
                           (unsigned long long)c->launch.block, (unsigned long long)v->wrong,
                           (unsigned long long)v->n, (unsigned long long)v->first_wrong, diag);
-            gs_str_printf(o, "    %12s %10s %8s %6s  %s\n", "index", "block", "thread", "pass",
-                          "found");
-            for (int w = 0; w < v->listed; ++w) {
-                const struct gs_wrong *x = &v->list[w];
-                gs_str_printf(o, "    %12llu %10llu %8llu %6llu  %s%s\n",
-                              (unsigned long long)x->index, (unsigned long long)x->owner.block,
-                              (unsigned long long)x->owner.thread,
-                              (unsigned long long)x->owner.pass,
-                              x->unwritten ? "unwritten" : "wrong value",
-                              x->owner.launched ? "" : " (no such thread in this launch)");
-            }
-        }
-    }
-}
-
-/* Launches an implementation ran although the API version it claims
- * refuses them, and ran correctly: findings about that implementation. */
-static void text_deviations(const struct gs_report_in *in, struct gs_str *o)
-{
-    int header = 0;
-    for (int i = 0; i < in->ntables; ++i) {
-        const struct gs_table *t = in->tables[i];
-        for (int k = 0; k < t->ncases; ++k) {
-            const struct gs_case *c = &t->cases[k];
-            if (c->held != GS_HELD_DEVIATION)
-                continue;
-            if (!header++)
-                gs_str_printf(o, "\nDeviations from the API version each implementation claims "
-                                 "(! above): findings about the implementation, not the kernels:\n");
-            gs_str_printf(o, "  %s device %s (%s): %s n=%llu global=%llu <<<%llu, %llu>>> was run, "
-                             "and its result is right for the launch as run\n"
-                             "    model, from the version it claims: %s\n",
-                          t->dev->backend->name, t->dev->name, t->dev->api_version,
-                          gs_column_letter(c->column), (unsigned long long)c->launch.n,
-                          (unsigned long long)c->launch.global, (unsigned long long)c->launch.grid,
-                          (unsigned long long)c->launch.block, c->pred.why);
+            gs_report_wrong_list(v, "    ", o);
         }
     }
 }
 
 static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
 {
-    int failed, deviations;
-    const int total = total_cases(in, &failed, &deviations);
+    int failed;
+    const int total = total_cases(in, &failed);
     gs_str_printf(o, "\n");
     if (failed == 0) {
         const int shapes = columns_in(in->plan->columns, GS_COL_C, GS_COL_D) ? in->plan->nshapes : 0;
@@ -298,10 +319,12 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
         for (int i = 0; i < in->ntables; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", in->tables[i]->dev->backend->name);
         gs_str_printf(o, " (%d cases)\n", total);
-        if (deviations)
-            gs_str_printf(o, "%d case%s where an implementation deviates from the API version it "
-                             "claims (! above)\n",
-                          deviations, deviations == 1 ? "" : "s");
+        const int dev = total_deviations(in);
+        if (dev)
+            gs_str_printf(o, "%d case%s accepted beyond the device's own report (! above): "
+                             "measured deviations of the driver, listed above; they do not fail "
+                             "the run\n",
+                          dev, dev == 1 ? " was" : "s were");
         return;
     }
     gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model (* above):\n",
@@ -310,7 +333,7 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
         const struct gs_table *t = in->tables[i];
         for (int k = 0; k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
-            if (c->held == GS_HELD_NO)
+            if (!c->held)
                 gs_str_printf(o, "  %s %s n=%llu <<<%llu, %llu>>>: %s (model: %s)\n",
                               t->dev->backend->name, gs_column_letter(c->column),
                               (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
@@ -329,7 +352,6 @@ static void report_text(const struct gs_report_in *in, struct gs_str *o)
     text_shapes(in, o);
     text_api_answers(in, o);
     text_diagnoses(in, o);
-    text_deviations(in, o);
     text_verdict(in, o);
 }
 
@@ -351,6 +373,14 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
                       d->backend->name, d->name, d->id, d->platform, d->api_version,
                       d->driver_version, d->compute_units, t->block, (unsigned long long)t->grid,
                       (unsigned long long)t->threads, t->grid_rule);
+    }
+    for (int i = 0; i < in->ntables; ++i) {
+        const struct gs_device *d = in->tables[i]->dev;
+        char probe[512];
+        if (!d->probed || d->probe.status != GS_OK)
+            continue;
+        gs_probe_line(d, probe, sizeof probe);
+        gs_str_printf(o, "\n- %s %s grid probe: %s", d->backend->name, d->name, probe);
     }
     gs_str_printf(o, "\n");
     for (int c = 0; c < GS_COLUMNS; ++c)
@@ -409,14 +439,13 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
     gs_str_printf(o, "\n```text");
     text_api_answers(in, o);
     text_diagnoses(in, o);
-    text_deviations(in, o);
     text_verdict(in, o);
     gs_str_printf(o, "```\n");
 }
 
 /* ---- csv ----------------------------------------------------------------- */
 
-static void csv_field(struct gs_str *o, const char *s)
+void gs_csv_field(struct gs_str *o, const char *s)
 {
     gs_str_printf(o, "\"");
     for (; *s; ++s)
@@ -435,7 +464,7 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,platform,api_version,driver_version,compute_units,"
                      "block,G,T,section,column,kernel,n,grid,local,global,param,predicted,"
                      "predicted_first_wrong,observed,first_wrong,wrong,unwritten,guard_hits,"
-                     "api_error,api_code,api_message,diagnosis,held,deviates\n");
+                     "api_error,api_code,api_message,diagnosis,held,deviation\n");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
@@ -443,12 +472,12 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
             const struct gs_case *c = &t->cases[k];
             const struct gs_launch *l = &c->launch;
             const struct gs_verdict *v = &c->verdict;
-            csv_field(o, d->backend->name);
-            csv_field(o, d->name);
-            csv_field(o, d->id);
-            csv_field(o, d->platform);
-            csv_field(o, d->api_version);
-            csv_field(o, d->driver_version);
+            gs_csv_field(o, d->backend->name);
+            gs_csv_field(o, d->name);
+            gs_csv_field(o, d->id);
+            gs_csv_field(o, d->platform);
+            gs_csv_field(o, d->api_version);
+            gs_csv_field(o, d->driver_version);
             gs_str_printf(o, "%u,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%s,%llu,%s,%llu,"
                              "%llu,%llu,%llu,",
                           d->compute_units, t->block, (unsigned long long)t->grid,
@@ -461,24 +490,50 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
                           outcome_word(gs_observed(&c->got, v)),
                           (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
                           (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits);
-            csv_field(o, c->got.accepted ? "" : c->got.api_error);
+            gs_csv_field(o, c->got.accepted ? "" : c->got.api_error);
             gs_str_printf(o, "%ld,", c->got.accepted ? 0L : c->got.api_code);
-            csv_field(o, c->got.accepted ? "" : c->got.api_message);
+            gs_csv_field(o, c->got.accepted ? "" : c->got.api_message);
             gs_diagnosis(v, diag, sizeof diag);
-            csv_field(o, diag);
-            gs_str_printf(o, "%d,%d\n", c->held != GS_HELD_NO, c->held == GS_HELD_DEVIATION);
+            gs_csv_field(o, diag);
+            gs_str_printf(o, "%d,%d\n", c->held, c->deviation);
         }
     }
 }
 
 /* ---- json ---------------------------------------------------------------- */
 
-static void json_kv(struct gs_str *o, const char *key, const char *value, int comma)
+void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
 {
     gs_str_printf(o, "\"%s\": ", key);
     gs_json_string(o, value);
     if (comma)
         gs_str_printf(o, ", ");
+}
+
+void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o)
+{
+    gs_str_printf(o, "\"first_wrong_indices\": [");
+    for (int w = 0; w < v->listed; ++w) {
+        const struct gs_wrong *x = &v->list[w];
+        gs_str_printf(o, "%s{\"index\": %llu, \"block\": %llu, \"thread\": %llu, \"pass\": %llu, "
+                         "\"launched\": %s, \"unwritten\": %s}",
+                      w ? ", " : "", (unsigned long long)x->index,
+                      (unsigned long long)x->owner.block, (unsigned long long)x->owner.thread,
+                      (unsigned long long)x->owner.pass, x->owner.launched ? "true" : "false",
+                      x->unwritten ? "true" : "false");
+    }
+    gs_str_printf(o, "]");
+}
+
+void gs_json_device(const struct gs_device *d, struct gs_str *o)
+{
+    gs_json_kv(o, "backend", d->backend->name, 1);
+    gs_json_kv(o, "device", d->name, 1);
+    gs_json_kv(o, "id", d->id, 1);
+    gs_json_kv(o, "platform", d->platform, 1);
+    gs_json_kv(o, "api_version", d->api_version, 1);
+    gs_json_kv(o, "driver_version", d->driver_version, 1);
+    gs_json_kv(o, "arch", d->arch, 1);
 }
 
 static void json_case(const struct gs_case *c, struct gs_str *o)
@@ -495,66 +550,63 @@ static void json_case(const struct gs_case *c, struct gs_str *o)
     gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
                   outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
                   (unsigned long long)c->pred.wrong);
-    json_kv(o, "rule", c->pred.why, 0);
+    gs_json_kv(o, "rule", c->pred.why, 0);
     gs_str_printf(o, "}, \"observed\": {\"outcome\": \"%s\", \"accepted\": %s, ",
                   outcome_word(gs_observed(&c->got, v)), c->got.accepted ? "true" : "false");
+    if (c->got.not_sent)
+        gs_json_kv(o, "not_launched", c->got.api_message, 1);
     if (!c->got.accepted) {
-        json_kv(o, "api_error", c->got.api_error, 1);
+        gs_json_kv(o, "api_error", c->got.api_error, 1);
         gs_str_printf(o, "\"api_code\": %ld, ", c->got.api_code);
-        json_kv(o, "api_message", c->got.api_message, 1);
+        gs_json_kv(o, "api_message", c->got.api_message, 1);
     }
     gs_diagnosis(v, diag, sizeof diag);
     gs_str_printf(o, "\"wrong\": %llu, \"unwritten\": %llu, \"first_wrong\": %llu, "
                      "\"guard_hits\": %llu, ",
                   (unsigned long long)v->wrong, (unsigned long long)v->unwritten,
                   (unsigned long long)v->first_wrong, (unsigned long long)v->guard_hits);
-    json_kv(o, "diagnosis", diag, 1);
-    gs_str_printf(o, "\"first_wrong_indices\": [");
-    for (int w = 0; w < v->listed; ++w) {
-        const struct gs_wrong *x = &v->list[w];
-        gs_str_printf(o, "%s{\"index\": %llu, \"block\": %llu, \"thread\": %llu, \"pass\": %llu, "
-                         "\"launched\": %s, \"unwritten\": %s}",
-                      w ? ", " : "", (unsigned long long)x->index,
-                      (unsigned long long)x->owner.block, (unsigned long long)x->owner.thread,
-                      (unsigned long long)x->owner.pass, x->owner.launched ? "true" : "false",
-                      x->unwritten ? "true" : "false");
-    }
-    gs_str_printf(o, "]}, \"held\": %s, \"deviates\": %s", c->held ? "true" : "false",
-                  c->held == GS_HELD_DEVIATION ? "true" : "false");
-    if (c->held != GS_HELD_YES) {
+    gs_json_kv(o, "diagnosis", diag, 1);
+    gs_json_wrong_list(v, o);
+    gs_str_printf(o, "}, \"held\": %s, \"deviation\": %s", c->held ? "true" : "false",
+                  c->deviation ? "true" : "false");
+    if (!c->held || c->deviation) {
         gs_str_printf(o, ", ");
-        json_kv(o, c->held == GS_HELD_NO ? "mismatch" : "deviation", c->mismatch, 0);
+        gs_json_kv(o, "mismatch", c->mismatch, 0);
     }
     gs_str_printf(o, "}");
 }
 
 static void report_json(const struct gs_report_in *in, struct gs_str *o)
 {
-    int failed, deviations;
-    const int total = total_cases(in, &failed, &deviations);
+    int failed;
+    const int total = total_cases(in, &failed);
     gs_str_printf(o, "{\n  ");
-    json_kv(o, "tool", "gridstride", 1);
-    json_kv(o, "version", in->version, 1);
-    json_kv(o, "command", in->command ? in->command : "", 0);
-    gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"deviations\": %d, \"held\": %s,\n"
-                     "  \"devices\": [\n",
-                  total, failed, deviations, failed ? "false" : "true");
+    gs_json_kv(o, "tool", "gridstride", 1);
+    gs_json_kv(o, "version", in->version, 1);
+    gs_json_kv(o, "command", in->command ? in->command : "", 0);
+    gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"held\": %s,\n  \"devices\": [\n",
+                  total, failed, failed ? "false" : "true");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
         gs_str_printf(o, "    {");
-        json_kv(o, "backend", d->backend->name, 1);
-        json_kv(o, "device", d->name, 1);
-        json_kv(o, "id", d->id, 1);
-        json_kv(o, "platform", d->platform, 1);
-        json_kv(o, "api_version", d->api_version, 1);
-        json_kv(o, "driver_version", d->driver_version, 1);
-        json_kv(o, "arch", d->arch, 1);
+        gs_json_device(d, o);
         gs_str_printf(o, "\"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, ",
                       d->compute_units, t->block, (unsigned long long)t->grid,
                       (unsigned long long)t->threads);
-        json_kv(o, "grid_rule", t->grid_rule, 1);
-        gs_str_printf(o, "\"failed\": %d,\n      \"cases\": [\n", t->failed);
+        gs_json_kv(o, "grid_rule", t->grid_rule, 1);
+        if (d->probed && d->probe.status == GS_OK)
+            gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
+                             "\"get_global_size\": %llu, \"get_global_id\": %llu, "
+                             "\"groups_x_local\": %llu, \"prelude_T\": %llu}, ",
+                          (unsigned long long)d->probe.global, (unsigned long long)d->probe.local,
+                          (unsigned long long)d->probe.item,
+                          (unsigned long long)d->probe.global_size,
+                          (unsigned long long)d->probe.global_id,
+                          (unsigned long long)d->probe.groups_x_local,
+                          (unsigned long long)d->probe.prelude_T);
+        gs_str_printf(o, "\"failed\": %d, \"deviations\": %d,\n      \"cases\": [\n", t->failed,
+                      t->deviations);
         for (int k = 0; k < t->ncases; ++k) {
             gs_str_printf(o, "        ");
             json_case(&t->cases[k], o);

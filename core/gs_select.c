@@ -9,25 +9,79 @@
 #include "gs_device.h"
 #include "gs_plan.h"
 
+/* The core owns the device list and every device object in it (SQLite
+ * allocates a VFS's file object): a backend only fills what it adds. */
+struct gs_device_list {
+    const struct gs_backend *backend;
+    struct gs_device **devs;
+    int count, cap;
+};
+
+struct gs_device *gs_device_list_add(struct gs_device_list *list, struct gs_err *e)
+{
+    if (list->count == list->cap) {
+        const int cap = list->cap ? 2 * list->cap : 4;
+        struct gs_device **grown = realloc(list->devs, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            gs_err_set(e, GS_NOMEM, "%s: out of memory listing devices", list->backend->name);
+            return NULL;
+        }
+        list->devs = grown;
+        list->cap = cap;
+    }
+    struct gs_device *d = calloc(1, list->backend->device_size);
+    if (!d) {
+        gs_err_set(e, GS_NOMEM, "%s: out of memory describing a device", list->backend->name);
+        return NULL;
+    }
+    d->backend = list->backend;
+    d->index = list->count;
+    list->devs[list->count++] = d;
+    return d;
+}
+
+int gs_device_list_count(const struct gs_device_list *list)
+{
+    return list->count;
+}
+
+/* Free the buffers a device still holds, what the backend made for it,
+ * and the device object. */
+static void close_devices(const struct gs_backend *b, struct gs_device **devs, int count)
+{
+    for (int i = 0; i < count; ++i) {
+        while (devs[i]->buffers)
+            gs_dev_free(devs[i], devs[i]->buffers);
+        if (b->release)
+            b->release(devs[i]);
+        free(devs[i]);
+    }
+    free(devs);
+}
+
 void gs_open_backend(const struct gs_backend *b, struct gs_opened *o)
 {
+    struct gs_device_list list = {b, NULL, 0, 0};
     memset(o, 0, sizeof *o);
     o->backend = b;
     o->status = gs_backend_check(b, &o->err);
     if (o->status != GS_OK)
         return;
-    o->status = b->open(&o->devs, &o->count, o->notice, sizeof o->notice, &o->err);
-    if (o->status == GS_OK && o->count == 0) {
-        b->release(o->devs, 0);
-        o->devs = NULL;
+    o->status = b->open(&list, o->notice, sizeof o->notice, &o->err);
+    if (o->status == GS_OK && list.count == 0)
         o->status = gs_err_set(&o->err, GS_NO_DEVICE, "%s: no device found", b->name);
+    if (o->status != GS_OK) {
+        close_devices(b, list.devs, list.count);
+        return;
     }
+    o->devs = list.devs;
+    o->count = list.count;
 }
 
 void gs_close_backend(struct gs_opened *o)
 {
     if (o->status == GS_OK && o->devs)
-        o->backend->release(o->devs, o->count);
+        close_devices(o->backend, o->devs, o->count);
     o->devs = NULL;
     o->count = 0;
 }

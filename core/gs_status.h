@@ -18,7 +18,9 @@
     X(API, "a GPU API call failed")                                            \
     X(UNSUPPORTED, "not supported by this backend")                            \
     X(ABI, "backend ABI version mismatch")                                     \
-    X(IO, "input/output error")
+    X(IO, "input/output error")                                                \
+    X(BUILD, "the kernel did not compile")                                     \
+    X(FAULT, "the kernel faulted")
 
 enum gs_status {
 #define GS_STATUS_ENUM(name, msg) GS_##name,

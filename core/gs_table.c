@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_workspace.h"
 
 static const char *const column_letters[GS_COLUMNS] = {"A", "B", "C", "D"};
 static const char *const column_titles[GS_COLUMNS] = {
@@ -33,20 +32,34 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
 }
 
 int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *grid,
-                  char *rule, unsigned rule_size, struct gs_err *e)
+                  int *fallback, char *rule, unsigned rule_size, struct gs_err *e)
 {
     const unsigned block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
+    *fallback = 0;
     if (plan->grid) {
         *grid = plan->grid;
         snprintf(rule, rule_size, "set by --grid");
         return GS_OK;
     }
+    if (block == 0 || block > dev->max_block_device) {
+        *grid = dev->compute_units ? dev->compute_units : 1;
+        *fallback = 1;
+        snprintf(rule, rule_size,
+                 "block %u is beyond this device (at most %u): a stand-in of one block per "
+                 "compute unit, so that the API's answer is recorded",
+                 block, dev->max_block_device);
+        return GS_OK;
+    }
     return gs_dev_grid(dev, GS_K_ADD_GS, block, grid, rule, rule_size, e);
 }
 
-uint64_t gs_table_buffer_bytes(uint64_t max_n)
+uint64_t gs_table_max_n(const struct gs_plan *plan)
 {
-    return (max_n + GS_GUARD_ELEMS) * sizeof(float);
+    uint64_t n = plan->nshapes > 0 ? GS_SHAPE_N : 0;
+    for (int i = 0; i < plan->nsizes; ++i)
+        if (plan->sizes[i] > n)
+            n = plan->sizes[i];
+    return n;
 }
 
 static struct gs_case *add_case(struct gs_table *t, enum gs_section sec, enum gs_column col,
@@ -97,32 +110,36 @@ static int plan_cases(struct gs_table *t, const struct gs_plan *plan)
     return 1;
 }
 
-int gs_checked_launch(struct gs_device *dev, const struct gs_launch *l, float *host_out,
-                      const float *ref, struct gs_launch_result *got, struct gs_verdict *v,
-                      struct gs_err *e)
+static void case_label(const struct gs_device *dev, const struct gs_case *c, char *buf,
+                       size_t size)
 {
-    const uint64_t bytes = gs_table_buffer_bytes(l->n);
-    int rc;
-    gs_poison(host_out, l->n);
-    rc = gs_dev_write(dev, l->out, host_out, bytes, e);
-    if (rc == GS_OK)
-        rc = gs_dev_launch(dev, l, 0, got, e);
-    if (rc == GS_OK)
-        rc = gs_dev_read(dev, l->out, host_out, bytes, e);
-    if (rc == GS_OK)
-        gs_verify(host_out, ref, l, v);
-    return rc;
+    snprintf(buf, size, "%s %s: column %s, n = %llu, <<<%llu, %llu>>>", dev->backend->name,
+             dev->name, gs_column_letter(c->column), (unsigned long long)c->launch.n,
+             (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block);
 }
 
-static int run_case(struct gs_device *dev, struct gs_case *c, float *out, const float *ref,
-                    struct gs_err *e)
+/* Predict, then launch what can be launched, and compare. A launch the
+ * model says cannot finish, or that the backend does not send, is recorded
+ * as not launched, with the reason, and never reaches the API. */
+static int run_case(struct gs_workspace *w, struct gs_case *c, struct gs_err *e)
 {
-    gs_predict(dev, &c->launch, &c->pred);
-    int rc = gs_checked_launch(dev, &c->launch, out, ref, &c->got, &c->verdict, e);
+    gs_predict(w->dev, &c->launch, &c->pred);
+    if (c->pred.outcome == GS_OUT_NOT_LAUNCHED) {
+        c->got.not_sent = 1;
+        gs_strlcpy(c->got.api_error, "not launched", sizeof c->got.api_error);
+        gs_strlcpy(c->got.api_message, c->pred.why, sizeof c->got.api_message);
+        gs_verify_begin(&c->launch, &c->verdict);
+        c->held = 1;
+        return GS_OK;
+    }
+    case_label(w->dev, c, w->label, sizeof w->label);
+    int rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
     if (rc != GS_OK)
         return rc;
-    c->held = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
-                                  sizeof c->mismatch);
+    const int holds = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
+                                          sizeof c->mismatch);
+    c->held = holds != GS_FAILED;
+    c->deviation = holds == GS_DEVIATION;
     return GS_OK;
 }
 
@@ -138,8 +155,13 @@ int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_ta
         return gs_err_set(e, GS_NOMEM, "out of memory");
     t->dev = dev;
     t->block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
-    rc = gs_table_grid(dev, plan, &t->grid, t->grid_rule, sizeof t->grid_rule, e);
+    rc = gs_table_grid(dev, plan, &t->grid, &t->grid_fallback, t->grid_rule,
+                       sizeof t->grid_rule, e);
     if (rc != GS_OK)
+        goto out;
+    /* The model needs to know how this device computes T past 2^32. */
+    const struct gs_grid_probe *probe;
+    if ((rc = gs_dev_probe_grid(dev, &probe, e)) != GS_OK)
         goto out;
     t->threads = t->grid * t->block;
     if (!plan_cases(t, plan)) {
@@ -150,16 +172,17 @@ int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_ta
     for (int i = 0; i < t->ncases; ++i)
         if (t->cases[i].launch.n > max_n)
             max_n = t->cases[i].launch.n;
-    if ((rc = gs_workspace_open(&w, dev, max_n, e)) != GS_OK)
+    if ((rc = gs_workspace_open(&w, dev, max_n, plan->progress, e)) != GS_OK)
         goto out;
     for (int i = 0; i < t->ncases; ++i) {
         struct gs_case *c = &t->cases[i];
         gs_workspace_bind(&w, &c->launch);
-        rc = run_case(dev, c, w.out, gs_workspace_ref(&w, c->launch.kernel), e);
+        rc = run_case(&w, c, e);
         c->launch.a = c->launch.b = c->launch.out = NULL;
         if (rc != GS_OK)
             goto out;
         t->failed += !c->held;
+        t->deviations += c->deviation;
     }
 out:
     gs_workspace_close(&w);

@@ -7,6 +7,7 @@
 
 #include "gs_model.h"
 #include "gs_plan.h"
+#include "gs_workspace.h"
 
 enum gs_column {
     GS_COL_A, /* monolithic, grid sized to n: ceil(n / block) blocks */
@@ -32,8 +33,9 @@ struct gs_case {
     struct gs_prediction pred;
     struct gs_launch_result got;
     struct gs_verdict verdict;
-    int held;           /* enum gs_held: 0 failed, 1 held, 2 the implementation deviates */
-    char mismatch[240]; /* how the observation differed, when held != GS_HELD_YES */
+    int held;      /* the prediction held, or the case is a deviation */
+    int deviation; /* accepted beyond the device's own report (gs_model.h) */
+    char mismatch[240]; /* how the observation differed, when !held or a deviation */
 };
 
 /* What to run; the same for every device of one invocation. */
@@ -45,6 +47,7 @@ struct gs_plan {
     const struct gs_shape *shapes; /* grid 0 = the device grid */
     int nshapes;
     unsigned columns; /* bit (1 << enum gs_column) for each column to run */
+    const struct gs_progress *progress; /* may be NULL */
 };
 
 struct gs_table {
@@ -55,23 +58,19 @@ struct gs_table {
     char grid_rule[200]; /* how G was found */
     int ncases;
     struct gs_case *cases;
-    int failed; /* cases whose prediction did not hold (GS_HELD_NO) */
+    int failed;     /* cases whose prediction did not hold */
+    int deviations; /* cases the API accepted beyond the device's report */
+    int grid_fallback; /* the block is beyond the device: G is a stand-in (grid_rule) */
 };
 
-/* G and T for dev under plan (the device grid, or plan->grid). */
+/* G for dev under plan (the device grid, or plan->grid). A block beyond the
+ * device gets a stand-in G of one block per compute unit (*fallback = 1, and
+ * rule says so), so that its launches still record what the API answers. */
 int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *grid,
-                  char *rule, unsigned rule_size, struct gs_err *e);
+                  int *fallback, char *rule, unsigned rule_size, struct gs_err *e);
 
-/* Host bytes a run of the largest size needs, and device bytes per buffer. */
-uint64_t gs_table_buffer_bytes(uint64_t max_n);
-
-/* One verified launch: poison host_out[0, n + guard), copy it to l->out,
- * launch, read it back and compare with ref. l's buffers must hold at least
- * gs_table_buffer_bytes(l->n) bytes. Errors are environment failures; a
- * refused launch is a result in *got. */
-int gs_checked_launch(struct gs_device *dev, const struct gs_launch *l, float *host_out,
-                      const float *ref, struct gs_launch_result *got, struct gs_verdict *v,
-                      struct gs_err *e);
+/* The largest n of the plan's cases: its largest size, or the shapes' n. */
+uint64_t gs_table_max_n(const struct gs_plan *plan);
 
 /* Run every case of the plan on dev. On GS_OK *out holds the results,
  * whether or not the predictions held; errors are environment failures. */

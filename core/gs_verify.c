@@ -21,20 +21,54 @@ static float float_of(uint32_t u)
 #define GS_B_PERIOD 4194299u /* 2^22 - 5 */
 #define GS_B_STEP 40503u
 
+/* The inputs' counters at element i. */
+static void residues_at(uint64_t i, uint32_t *ia, uint32_t *ib)
+{
+    *ia = (uint32_t)(i % GS_A_PERIOD);
+    *ib = (uint32_t)((i % GS_B_PERIOD) * GS_B_STEP % GS_B_PERIOD);
+}
+
+/* Counters instead of a modulo per element: this also fills multi-GiB
+ * buffers. */
+#define GS_NEXT_RESIDUES(ia, ib)                                                               \
+    do {                                                                                       \
+        if (++(ia) == GS_A_PERIOD)                                                             \
+            (ia) = 0;                                                                          \
+        (ib) += GS_B_STEP;                                                                     \
+        if ((ib) >= GS_B_PERIOD)                                                               \
+            (ib) -= GS_B_PERIOD;                                                               \
+    } while (0)
+
+void gs_fill_inputs_at(float *a, float *b, uint64_t first, uint64_t count)
+{
+    uint32_t ia, ib;
+    residues_at(first, &ia, &ib);
+    for (uint64_t i = 0; i < count; ++i) {
+        if (a)
+            a[i] = (float)(1u + ia);
+        if (b)
+            b[i] = (float)(1u + 2u * ib);
+        GS_NEXT_RESIDUES(ia, ib);
+    }
+}
+
 void gs_fill_inputs(float *a, float *b, uint64_t n)
 {
-    /* Counters instead of a modulo per element: this also fills the
-     * multi-GiB buffers of the bandwidth mode. */
-    uint32_t ia = 0, ib = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-        a[i] = (float)(1u + ia);
-        b[i] = (float)(1u + 2u * ib);
-        if (++ia == GS_A_PERIOD)
-            ia = 0;
-        ib += GS_B_STEP;
-        if (ib >= GS_B_PERIOD)
-            ib -= GS_B_PERIOD;
-    }
+    gs_fill_inputs_at(a, b, 0, n);
+}
+
+/* a + b is an integer below 2^24, so the fp32 sum the kernels compute equals
+ * the integer sum converted once. */
+static uint32_t expected_bits(enum gs_op op, uint32_t ia, uint32_t ib)
+{
+    return bits_of(op == GS_OP_COPY ? (float)(1u + ia) : (float)(2u + ia + 2u * ib));
+}
+
+float gs_expected_at(enum gs_op op, uint64_t i)
+{
+    uint32_t ia, ib;
+    residues_at(i, &ia, &ib);
+    return float_of(expected_bits(op, ia, ib));
 }
 
 void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n)
@@ -75,7 +109,31 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
     uint64_t thread = i, pass = 0;
 
     *o = (struct gs_owner){0};
-    if (k && k->rule == GS_RULE_COVER) {
+    if (k && k->rule == GS_RULE_TILE && l->param) {
+        /* block i / tile, then a block-stride walk of its tile */
+        const uint64_t in_tile = i % l->param;
+        o->launched = i / l->param < l->grid;
+        o->block = i / l->param;
+        o->thread = in_tile % B;
+        o->pass = in_tile / B;
+        return;
+    }
+    if (k && k->rule == GS_RULE_ROWS && l->param) {
+        const uint64_t c = i % l->param;
+        o->launched = i / l->param < (l->grid_y ? l->grid_y : 1);
+        o->block = i / l->param; /* blockIdx.y */
+        o->thread = c % B;
+        o->pass = c / B;
+        return;
+    }
+    if (k && k->rule == GS_RULE_BLOCK_STRIDE) {
+        /* its first writer: block 0 walks every element */
+        o->launched = l->grid > 0;
+        o->thread = i % B;
+        o->pass = i / B;
+        return;
+    }
+    if (k && (k->rule == GS_RULE_COVER || k->rule == GS_RULE_INDEX32)) {
         thread = i;
     } else if (k && k->param == GS_PARAM_CHUNK) {
         const uint64_t C = l->param ? l->param : 1;
@@ -98,52 +156,153 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
     o->pass = pass;
 }
 
-void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
-               struct gs_verdict *v)
+static void note_wrong(struct gs_vpart *p, uint64_t i, uint32_t got, uint32_t want)
 {
-    const uint64_t n = l->n;
-    uint64_t value_wrong = 0;
-
-    *v = (struct gs_verdict){0};
-    v->n = n;
-    v->threads = l->global;
-    for (uint64_t i = 0; i < n; ++i) {
-        const uint32_t got = bits_of(out[i]), want = bits_of(ref[i]);
-        if (got == want)
-            continue;
-        const int unwritten = got == GS_POISON_BITS;
-        if (v->wrong == 0)
-            v->first_wrong = i;
-        ++v->wrong;
-        if (unwritten)
-            ++v->unwritten;
-        else
-            ++value_wrong;
-        if (v->listed < GS_LISTED) {
-            struct gs_wrong *w = &v->list[v->listed++];
-            w->index = i;
-            w->unwritten = unwritten;
-            w->got_bits = got;
-            w->want_bits = want;
-            gs_owner_of(l, i, &w->owner);
-        }
+    const int unwritten = got == GS_POISON_BITS;
+    if (p->wrong++ == 0)
+        p->first_wrong = i;
+    p->unwritten += unwritten;
+    if (p->listed < GS_LISTED) {
+        struct gs_wrong *w = &p->list[p->listed++];
+        w->index = i;
+        w->unwritten = unwritten;
+        w->got_bits = got;
+        w->want_bits = want;
     }
+}
+
+void gs_verify_span(const float *out, const float *ref, enum gs_op op, uint64_t first,
+                    uint64_t count, struct gs_vpart *p)
+{
+    *p = (struct gs_vpart){0};
+    if (ref) {
+        for (uint64_t i = 0; i < count; ++i) {
+            const uint32_t got = bits_of(out[i]), want = bits_of(ref[i]);
+            if (got != want)
+                note_wrong(p, first + i, got, want);
+        }
+        return;
+    }
+    /* The hot loop of a multi-GiB verification: two counters and one
+     * int-to-float conversion per element. */
+    uint32_t ia, ib;
+    residues_at(first, &ia, &ib);
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint32_t want = expected_bits(op, ia, ib), got = bits_of(out[i]);
+        if (got != want)
+            note_wrong(p, first + i, got, want);
+        GS_NEXT_RESIDUES(ia, ib);
+    }
+}
+
+void gs_verify_begin(const struct gs_launch *l, struct gs_verdict *v)
+{
+    *v = (struct gs_verdict){0};
+    v->n = l->n;
+    v->threads = l->global;
+}
+
+void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct gs_verdict *v)
+{
+    if (p->wrong == 0)
+        return;
+    if (v->wrong == 0)
+        v->first_wrong = p->first_wrong;
+    v->wrong += p->wrong;
+    v->unwritten += p->unwritten;
+    for (int k = 0; k < p->listed && v->listed < GS_LISTED; ++k) {
+        struct gs_wrong *w = &v->list[v->listed++];
+        *w = p->list[k];
+        gs_owner_of(l, w->index, &w->owner);
+    }
+}
+
+void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verdict *v)
+{
+    const uint64_t n = l->n, value_wrong = v->wrong - v->unwritten;
     for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g) {
-        if (bits_of(out[n + g]) != GS_GUARD_BITS) {
+        if (bits_of(guard[g]) != GS_GUARD_BITS) {
             if (v->guard_hits++ == 0)
                 v->first_guard = g;
         }
     }
     if (v->unwritten > 0) {
-        /* Seed 002's "short grid": nothing but the tail from T on is missing. */
-        const int tail_only = value_wrong == 0 && l->global < n && v->first_wrong == l->global &&
-                              v->unwritten == n - l->global;
-        v->diag |= tail_only ? GS_DIAG_SHORT_GRID : GS_DIAG_HOLES;
+        /* Nothing but a tail is missing: from T on, seed 002's "short grid";
+         * from 2^32 or 2^31, an index that cannot count that far. */
+        const int tail = value_wrong == 0 && v->unwritten == n - v->first_wrong;
+        if (tail && v->first_wrong == l->global)
+            v->diag |= GS_DIAG_SHORT_GRID;
+        else if (tail && v->first_wrong == (1ull << 32))
+            v->diag |= GS_DIAG_INDEX_WRAP;
+        else if (tail && v->first_wrong == (1ull << 31))
+            v->diag |= GS_DIAG_INT_WRAP;
+        else
+            v->diag |= tail && v->first_wrong > 0 ? GS_DIAG_TAIL : GS_DIAG_HOLES;
     }
     if (value_wrong > 0)
         v->diag |= GS_DIAG_WRONG_VALUES;
     if (v->guard_hits > 0)
         v->diag |= GS_DIAG_PAST_END;
+}
+
+void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
+               struct gs_verdict *v)
+{
+    struct gs_vpart part;
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    gs_verify_begin(l, v);
+    gs_verify_span(out, ref, k ? k->op : GS_OP_ADD, 0, l->n, &part);
+    gs_verify_merge(l, &part, v);
+    gs_verify_end(l, out + l->n, v);
+}
+
+void gs_count_begin(uint64_t n, struct gs_count_verdict *v)
+{
+    *v = (struct gs_count_verdict){0};
+    v->n = n;
+}
+
+void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_count_fn want,
+                   const void *ctx, struct gs_count_verdict *p)
+{
+    *p = (struct gs_count_verdict){0};
+    for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t i = first + k;
+        const uint64_t got = (uint32_t)(counters[k] - GS_COUNT_BASE), expect = want(ctx, i);
+        p->total += got;
+        p->predicted_total += expect;
+        if (got > p->max)
+            p->max = got;
+        if (expect > p->predicted_max)
+            p->predicted_max = expect;
+        if (got == expect)
+            continue;
+        if (p->mismatched++ == 0)
+            p->first_mismatch = i;
+        if (p->listed < GS_LISTED)
+            p->list[p->listed++] = (struct gs_count_wrong){i, got, expect};
+    }
+}
+
+void gs_count_merge(const struct gs_count_verdict *p, struct gs_count_verdict *v)
+{
+    if (p->mismatched && v->mismatched == 0)
+        v->first_mismatch = p->first_mismatch;
+    v->mismatched += p->mismatched;
+    v->total += p->total;
+    v->predicted_total += p->predicted_total;
+    if (p->max > v->max)
+        v->max = p->max;
+    if (p->predicted_max > v->predicted_max)
+        v->predicted_max = p->predicted_max;
+    for (int k = 0; k < p->listed && v->listed < GS_LISTED; ++k)
+        v->list[v->listed++] = p->list[k];
+}
+
+void gs_count_end(const float *guard, struct gs_count_verdict *v)
+{
+    for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g)
+        v->guard_hits += bits_of(guard[g]) != GS_GUARD_BITS;
 }
 
 static void append(char *buf, unsigned size, const char *text)
@@ -170,6 +329,23 @@ void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
                  "short grid: every wrong index is >= T = %llu; the launch processed the first "
                  "%llu elements only (use a grid-stride loop, or more blocks)",
                  (unsigned long long)v->threads, (unsigned long long)v->threads);
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_INDEX_WRAP) {
+        append(buf, size, "index wrap: every wrong index is >= 2^32 = 4294967296; a 32-bit index "
+                          "cannot reach them, and the threads past 2^32 wrote the front again "
+                          "(widen the index: (size_t)blockIdx.x * blockDim.x)");
+    }
+    if (v->diag & GS_DIAG_INT_WRAP) {
+        append(buf, size, "int wrap: every wrong index is >= 2^31 = 2147483648; an int index "
+                          "wraps negative there and the loop ends (use a 64-bit index and "
+                          "stride)");
+    }
+    if (v->diag & GS_DIAG_TAIL) {
+        snprintf(part, sizeof part,
+                 "unwritten tail: every wrong index is >= %llu; the launch wrote the first "
+                 "%llu elements only",
+                 (unsigned long long)v->first_wrong, (unsigned long long)v->first_wrong);
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_HOLES) {

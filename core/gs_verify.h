@@ -18,10 +18,16 @@
 #define GS_LISTED 10               /* wrong indices listed in a verdict */
 
 /* Inputs: a[i] = 1 + i mod (2^22 - 3), b[i] = 1 + 2 * ((i * 40503) mod (2^22 - 5)).
- * a alone is distinct for every i below 4,194,301; a + b < 2^24. */
+ * a alone is distinct for every i below 4,194,301; a + b < 2^24, so the
+ * expected value of every element has a closed form that no kernel computes. */
 void gs_fill_inputs(float *a, float *b, uint64_t n);
+/* Elements [first, first + count) of a and b (either may be NULL), written
+ * from a[0] and b[0]. */
+void gs_fill_inputs_at(float *a, float *b, uint64_t first, uint64_t count);
 /* ref[i] = a[i] + b[i] (GS_OP_ADD) or a[i] (GS_OP_COPY). */
 void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n);
+/* The expected value of element i, from the closed form. */
+float gs_expected_at(enum gs_op op, uint64_t i);
 /* out[0, n) = poison NaN, out[n, n + GS_GUARD_ELEMS) = guard NaN. */
 void gs_poison(float *out, uint64_t n);
 
@@ -45,7 +51,10 @@ enum gs_diag {
     GS_DIAG_SHORT_GRID = 1u << 0,   /* exactly the elements >= T are unwritten */
     GS_DIAG_HOLES = 1u << 1,        /* other elements left unwritten */
     GS_DIAG_WRONG_VALUES = 1u << 2, /* written with the wrong value */
-    GS_DIAG_PAST_END = 1u << 3      /* the guard past the end was overwritten */
+    GS_DIAG_PAST_END = 1u << 3,     /* the guard past the end was overwritten */
+    GS_DIAG_INDEX_WRAP = 1u << 4,   /* exactly the elements >= 2^32 are unwritten */
+    GS_DIAG_INT_WRAP = 1u << 5,     /* exactly the elements >= 2^31 are unwritten */
+    GS_DIAG_TAIL = 1u << 6          /* exactly a tail is unwritten, from another index */
 };
 
 struct gs_verdict {
@@ -61,9 +70,63 @@ struct gs_verdict {
     struct gs_wrong list[GS_LISTED];
 };
 
-/* Compare out[0, n + GS_GUARD_ELEMS) with ref[0, n) and the guard. */
+/* Compare out[0, n + GS_GUARD_ELEMS) with ref[0, n) and the guard; ref NULL
+ * means the closed form. */
 void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
                struct gs_verdict *v);
+
+/* The same comparison over an output that arrives in pieces, compared on
+ * several threads: gs_verify_span fills one part (and touches nothing
+ * else, so parts can run at once); gs_verify_merge adds parts to the verdict
+ * in increasing index order, which keeps the first wrong index and the
+ * listed ones exactly those of a single pass. */
+struct gs_vpart {
+    uint64_t wrong, unwritten, first_wrong;
+    int listed;
+    struct gs_wrong list[GS_LISTED];
+};
+void gs_verify_begin(const struct gs_launch *l, struct gs_verdict *v);
+/* Compare out[0, count), which holds elements [first, first + count), with
+ * ref[0, count) (NULL: the closed form of the kernel's operation). */
+void gs_verify_span(const float *out, const float *ref, enum gs_op op, uint64_t first,
+                    uint64_t count, struct gs_vpart *p);
+void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct gs_verdict *v);
+/* guard[0, GS_GUARD_ELEMS): the elements past n. Then the diagnosis. */
+void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verdict *v);
+
+/* ---- the count build's output: a 32-bit counter per element ---- */
+
+/* Counters start here, not at 0: an element that a failed fill left at 0
+ * cannot pass for "written 0 times". Count = counter - base. */
+#define GS_COUNT_BASE 0x40000000u
+
+struct gs_count_wrong {
+    uint64_t index;
+    uint64_t got, want; /* writes observed and predicted */
+};
+
+/* The writes per element against the model's prediction for every element. */
+struct gs_count_verdict {
+    uint64_t n;
+    uint64_t mismatched;     /* elements whose count differs from the prediction */
+    uint64_t first_mismatch; /* valid when mismatched > 0 */
+    uint64_t total, predicted_total; /* writes in all */
+    uint64_t max, predicted_max;     /* the most writes of one element */
+    uint64_t guard_hits;
+    int listed;
+    struct gs_count_wrong list[GS_LISTED];
+};
+
+/* Predicted writes of element i; ctx is the caller's. */
+typedef uint64_t (*gs_count_fn)(const void *ctx, uint64_t i);
+
+void gs_count_begin(uint64_t n, struct gs_count_verdict *v);
+/* counters[0, count) hold elements [first, first + count); p must be a
+ * zeroed verdict of its own (one per thread), merged in index order. */
+void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_count_fn want,
+                   const void *ctx, struct gs_count_verdict *p);
+void gs_count_merge(const struct gs_count_verdict *p, struct gs_count_verdict *v);
+void gs_count_end(const float *guard, struct gs_count_verdict *v);
 
 /* One line in words: "ok", or the diagnosis of seed 002's harness. */
 void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);

@@ -1,40 +1,138 @@
 #include "gs_workspace.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_table.h"
-#include "gs_verify.h"
+#include "gs_parallel.h"
+
+/* 64 MiB a transfer: large enough for full PCIe speed, small enough that
+ * two staging areas cost nothing. */
+#define GS_STAGE_ELEMS (16ull << 20)
+/* Work items per pool thread and chunk: enough that a slow thread does not
+ * hold the others up. */
+#define GS_PARTS_PER_THREAD 4u
+#define GS_MAX_PARTS 256u
+/* Elements read back at each sampled place to prove a fill. */
+#define GS_SAMPLE_ELEMS 1024ull
+
+uint64_t gs_buffer_bytes(uint64_t n)
+{
+    return (n + GS_GUARD_ELEMS) * sizeof(float);
+}
+
+static void progress(const struct gs_workspace *w, const char *phase, uint64_t done,
+                     uint64_t total)
+{
+    if (w->progress && w->progress->fn)
+        w->progress->fn(w->progress->ctx, w->label, phase, done, total);
+}
+
+static unsigned parts_for(const struct gs_workspace *w, uint64_t count)
+{
+    uint64_t parts = (uint64_t)gs_pool_threads(w->pool) * GS_PARTS_PER_THREAD;
+    if (parts > GS_MAX_PARTS)
+        parts = GS_MAX_PARTS;
+    /* Small spans are not worth waking threads for. */
+    const uint64_t by_size = count / 65536u + 1u;
+    return (unsigned)(parts < by_size ? parts : by_size);
+}
+
+/* Part k of `parts` equal slices of [0, count). */
+static void slice(uint64_t count, unsigned parts, unsigned k, uint64_t *lo, uint64_t *hi)
+{
+    *lo = count / parts * k + (k < count % parts ? k : count % parts);
+    *hi = *lo + count / parts + (k < count % parts);
+}
+
+/* ---- inputs ------------------------------------------------------------ */
+
+struct input_job {
+    float *a, *b;
+    uint64_t first, count;
+    unsigned parts;
+};
+
+static void input_part(void *ctx, unsigned k)
+{
+    const struct input_job *j = ctx;
+    uint64_t lo, hi;
+    slice(j->count, j->parts, k, &lo, &hi);
+    gs_fill_inputs_at(j->a + lo, j->b + lo, j->first + lo, hi - lo);
+}
+
+/* a and b for [0, n + guard), generated a chunk at a time on every core
+ * into the two staging areas and uploaded. */
+static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
+{
+    const uint64_t total = w->n + GS_GUARD_ELEMS;
+    int rc = GS_OK;
+    for (uint64_t off = 0; off < total && rc == GS_OK; off += w->stage_elems) {
+        const uint64_t count = total - off < w->stage_elems ? total - off : w->stage_elems;
+        struct input_job j = {w->stage[0], w->stage[1], off, count, parts_for(w, count)};
+        gs_pool_run(w->pool, input_part, &j, j.parts);
+        rc = gs_dev_write(w->dev, w->da, off * sizeof(float), w->stage[0], count * sizeof(float),
+                          e);
+        if (rc == GS_OK)
+            rc = gs_dev_write(w->dev, w->db, off * sizeof(float), w->stage[1],
+                              count * sizeof(float), e);
+        progress(w, "inputs", off + count, total);
+    }
+    return rc;
+}
+
+/* ---- open and close ---------------------------------------------------- */
+
+/* One chunk's comparison: values against the closed form, or the count
+ * build's counters against the model (want != NULL). */
+struct verify_job {
+    const float *out;
+    uint64_t first, count;
+    enum gs_op op;
+    gs_count_fn want;
+    const void *want_ctx;
+    unsigned parts;
+    struct gs_vpart part[GS_MAX_PARTS];
+    struct gs_count_verdict cpart[GS_MAX_PARTS];
+};
+
+struct gs_verify_jobs {
+    struct verify_job job[2];
+};
 
 int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
-                      struct gs_err *e)
+                      const struct gs_progress *prog, struct gs_err *e)
 {
-    const uint64_t bytes = gs_table_buffer_bytes(n);
+    const uint64_t bytes = gs_buffer_bytes(n);
     int rc;
     memset(w, 0, sizeof *w);
     w->dev = dev;
     w->n = n;
-    w->a = malloc(bytes);
-    w->b = malloc(bytes);
-    w->sum = malloc(bytes);
-    w->out = malloc(bytes);
-    if (!w->a || !w->b || !w->sum || !w->out) {
-        gs_workspace_close(w);
-        return gs_err_set(e, GS_NOMEM, "cannot allocate 4 host buffers of %llu bytes",
-                          (unsigned long long)bytes);
+    w->progress = prog;
+    snprintf(w->label, sizeof w->label, "%s %s", dev->backend->name, dev->name);
+    w->stage_elems = n + GS_GUARD_ELEMS < GS_STAGE_ELEMS ? n + GS_GUARD_ELEMS : GS_STAGE_ELEMS;
+    w->jobs = calloc(1, sizeof *w->jobs);
+    if (!w->jobs) {
+        rc = gs_err_set(e, GS_NOMEM, "out of memory");
+        goto fail;
     }
-    gs_fill_inputs(w->a, w->b, n + GS_GUARD_ELEMS);
-    gs_fill_expected(GS_OP_ADD, w->a, w->b, w->sum, n);
+    if ((rc = gs_pool_open(&w->pool, 0, e)) != GS_OK)
+        goto fail;
+    for (int k = 0; k < 2; ++k)
+        if ((rc = gs_dev_staging_alloc(dev, w->stage_elems * sizeof(float),
+                                       (void **)&w->stage[k], &w->stage_handle[k],
+                                       &w->stage_pinned[k], e)) != GS_OK)
+            goto fail;
     if ((rc = gs_dev_alloc(dev, bytes, &w->da, e)) != GS_OK ||
         (rc = gs_dev_alloc(dev, bytes, &w->db, e)) != GS_OK ||
         (rc = gs_dev_alloc(dev, bytes, &w->dout, e)) != GS_OK ||
-        (rc = gs_dev_write(dev, w->da, w->a, bytes, e)) != GS_OK ||
-        (rc = gs_dev_write(dev, w->db, w->b, bytes, e)) != GS_OK) {
-        gs_workspace_close(w);
-        return rc;
-    }
+        (rc = upload_inputs(w, e)) != GS_OK)
+        goto fail;
     return GS_OK;
+fail:
+    gs_workspace_close(w);
+    return rc;
 }
 
 void gs_workspace_close(struct gs_workspace *w)
@@ -43,11 +141,11 @@ void gs_workspace_close(struct gs_workspace *w)
         gs_dev_free(w->dev, w->da);
         gs_dev_free(w->dev, w->db);
         gs_dev_free(w->dev, w->dout);
+        for (int k = 0; k < 2; ++k)
+            gs_dev_staging_free(w->dev, w->stage[k], w->stage_handle[k], w->stage_pinned[k]);
     }
-    free(w->a);
-    free(w->b);
-    free(w->sum);
-    free(w->out);
+    gs_pool_close(w->pool);
+    free(w->jobs);
     memset(w, 0, sizeof *w);
 }
 
@@ -58,7 +156,208 @@ void gs_workspace_bind(const struct gs_workspace *w, struct gs_launch *l)
     l->out = w->dout;
 }
 
-const float *gs_workspace_ref(const struct gs_workspace *w, enum gs_kernel_id k)
+/* ---- poison ------------------------------------------------------------ */
+
+static void fill_bits(float *dst, uint64_t count, uint32_t bits)
 {
-    return gs_kernel_info(k)->op == GS_OP_COPY ? w->a : w->sum;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    for (uint64_t i = 0; i < count; ++i)
+        dst[i] = f;
+}
+
+/* Without an API fill: upload the poison from a staging area. */
+static int upload_poison(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
+{
+    int rc = GS_OK;
+    fill_bits(w->stage[0], w->stage_elems, pattern);
+    for (uint64_t off = 0; off < n && rc == GS_OK; off += w->stage_elems) {
+        const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
+        rc = gs_dev_write(w->dev, w->dout, off * sizeof(float), w->stage[0],
+                          count * sizeof(float), e);
+        progress(w, "poison", off + count, n);
+    }
+    fill_bits(w->stage[0], GS_GUARD_ELEMS, GS_GUARD_BITS);
+    if (rc == GS_OK)
+        rc = gs_dev_write(w->dev, w->dout, n * sizeof(float), w->stage[0],
+                          GS_GUARD_ELEMS * sizeof(float), e);
+    return rc;
+}
+
+/* Read `count` elements at `first` and check they hold `bits`. */
+static int prove_span(struct gs_workspace *w, uint64_t first, uint64_t count, uint32_t bits,
+                      struct gs_err *e)
+{
+    float *tmp = w->stage[1];
+    int rc = gs_dev_read(w->dev, w->dout, first * sizeof(float), tmp, count * sizeof(float), e);
+    for (uint64_t i = 0; rc == GS_OK && i < count; ++i) {
+        uint32_t got;
+        memcpy(&got, &tmp[i], sizeof got);
+        if (got != bits)
+            rc = gs_err_set(e, GS_API,
+                            "%s: the API's fill reported success but element %llu reads "
+                            "0x%08x, not 0x%08x: the output cannot be trusted",
+                            w->dev->backend->name, (unsigned long long)(first + i), got, bits);
+    }
+    return rc;
+}
+
+/* The head, the tail, five places between and the whole guard. */
+static int prove_fill(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
+{
+    const uint64_t span = n < GS_SAMPLE_ELEMS ? n : GS_SAMPLE_ELEMS;
+    int rc = prove_span(w, 0, span, pattern, e);
+    for (int k = 1; k <= 5 && rc == GS_OK && n > 2 * span; ++k)
+        rc = prove_span(w, (n - span) / 6 * (uint64_t)k, span, pattern, e);
+    if (rc == GS_OK)
+        rc = prove_span(w, n - span, span, pattern, e);
+    if (rc == GS_OK)
+        rc = prove_span(w, n, GS_GUARD_ELEMS, GS_GUARD_BITS, e);
+    return rc;
+}
+
+/* out[0, n) = pattern, the guard after it = GS_GUARD_BITS, proved. */
+static int poison_with(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
+{
+    int rc = gs_dev_fill32(w->dev, w->dout, 0, n * sizeof(float), pattern, e);
+    if (rc == GS_OK)
+        rc = gs_dev_fill32(w->dev, w->dout, n * sizeof(float), GS_GUARD_ELEMS * sizeof(float),
+                           GS_GUARD_BITS, e);
+    if (rc == GS_UNSUPPORTED) {
+        gs_err_clear(e);
+        w->filled_on_device = 0;
+        return upload_poison(w, n, pattern, e);
+    }
+    w->filled_on_device = 1;
+    return rc == GS_OK ? prove_fill(w, n, pattern, e) : rc;
+}
+
+int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e)
+{
+    return poison_with(w, n, GS_POISON_BITS, e);
+}
+
+/* ---- read back and compare --------------------------------------------- */
+
+static void verify_part(void *ctx, unsigned k)
+{
+    struct verify_job *j = ctx;
+    uint64_t lo, hi;
+    slice(j->count, j->parts, k, &lo, &hi);
+    if (j->want)
+        gs_count_span((const uint32_t *)(const void *)(j->out + lo), j->first + lo, hi - lo,
+                      j->want, j->want_ctx, &j->cpart[k]);
+    else
+        gs_verify_span(j->out + lo, NULL, j->op, j->first + lo, hi - lo, &j->part[k]);
+}
+
+/* Where one stream's results go: a value verdict or a count verdict. */
+struct sink {
+    const struct gs_launch *l;
+    struct gs_verdict *v;
+    struct gs_count_verdict *cv;
+};
+
+static void merge_job(const struct sink *to, const struct verify_job *j)
+{
+    for (unsigned k = 0; k < j->parts; ++k) {
+        if (to->cv)
+            gs_count_merge(&j->cpart[k], to->cv);
+        else
+            gs_verify_merge(to->l, &j->part[k], to->v);
+    }
+}
+
+/* Chunk k is read into staging area k % 2 while the pool compares chunk
+ * k - 1 in the other; parts are merged in index order. The guard is read
+ * last, into *guard. */
+static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
+                      const struct sink *to, float *guard, struct gs_err *e)
+{
+    struct verify_job *jobs = w->jobs->job;
+    const uint64_t n = to->l->n;
+    int pending = -1, rc = GS_OK, s = 0;
+    for (uint64_t off = 0; off < n; off += w->stage_elems, s ^= 1) {
+        const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
+        rc = gs_dev_read(w->dev, w->dout, off * sizeof(float), w->stage[s], count * sizeof(float),
+                         e);
+        if (pending >= 0) {
+            gs_pool_wait(w->pool);
+            merge_job(to, &jobs[pending]);
+            pending = -1;
+        }
+        if (rc != GS_OK)
+            return rc;
+        struct verify_job *j = &jobs[s];
+        j->out = w->stage[s];
+        j->first = off;
+        j->count = count;
+        j->op = proto->op;
+        j->want = proto->want;
+        j->want_ctx = proto->want_ctx;
+        j->parts = parts_for(w, count);
+        gs_pool_start(w->pool, verify_part, j, j->parts);
+        pending = s;
+        progress(w, "read+verify", off + count, n);
+    }
+    if (pending >= 0) {
+        gs_pool_wait(w->pool);
+        merge_job(to, &jobs[pending]);
+    }
+    return gs_dev_read(w->dev, w->dout, n * sizeof(float), guard,
+                       GS_GUARD_ELEMS * sizeof(float), e);
+}
+
+int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struct gs_verdict *v,
+                        struct gs_err *e)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    struct verify_job proto = {0};
+    const struct sink to = {l, v, NULL};
+    float guard[GS_GUARD_ELEMS];
+    proto.op = k ? k->op : GS_OP_ADD;
+    gs_verify_begin(l, v);
+    int rc = stream_out(w, &proto, &to, guard, e);
+    if (rc == GS_OK)
+        gs_verify_end(l, guard, v);
+    return rc;
+}
+
+int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count_fn want,
+                     const void *want_ctx, struct gs_launch_result *got,
+                     struct gs_count_verdict *cv, struct gs_err *e)
+{
+    struct gs_launch counted = *l;
+    struct verify_job proto = {0};
+    const struct sink to = {l, NULL, cv};
+    float guard[GS_GUARD_ELEMS];
+    if (l->n > w->n)
+        return gs_err_set(e, GS_USAGE, "a launch over %llu elements in a workspace of %llu",
+                          (unsigned long long)l->n, (unsigned long long)w->n);
+    counted.count = 1;
+    proto.want = want;
+    proto.want_ctx = want_ctx;
+    gs_count_begin(l->n, cv);
+    int rc = poison_with(w, l->n, GS_COUNT_BASE, e);
+    if (rc == GS_OK)
+        rc = gs_dev_launch(w->dev, &counted, 0, got, e);
+    if (rc == GS_OK && got->accepted)
+        rc = stream_out(w, &proto, &to, guard, e);
+    if (rc == GS_OK && got->accepted)
+        gs_count_end(guard, cv);
+    return rc;
+}
+
+int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
+                      struct gs_launch_result *got, struct gs_verdict *v, struct gs_err *e)
+{
+    if (l->n > w->n)
+        return gs_err_set(e, GS_USAGE, "a launch over %llu elements in a workspace of %llu",
+                          (unsigned long long)l->n, (unsigned long long)w->n);
+    int rc = gs_workspace_poison(w, l->n, e);
+    if (rc == GS_OK)
+        rc = gs_dev_launch(w->dev, l, 0, got, e);
+    if (rc == GS_OK)
+        rc = gs_workspace_verify(w, l, v, e);
+    return rc;
 }

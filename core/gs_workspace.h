@@ -1,29 +1,78 @@
-/* The buffers of a run, on the host and on the device: inputs a and b
- * (filled once, written to the device once), the host's reference results
- * and a host copy of the output for verification. The table, the benchmark
- * and the conformance tests all work in one. */
+/* The buffers of a run and the one verified launch that everything uses.
+ *
+ * A workspace holds the three device buffers (a, b, out; n + GS_GUARD_ELEMS
+ * floats each), two staging areas of host memory that the API moves at full
+ * speed (page-locked where the backend has it), and a pool of host threads.
+ * The host never holds a whole array: inputs are generated chunk by chunk
+ * from their closed form and uploaded once, and every launch's output is read
+ * back chunk by chunk and compared, on all the host's cores, with the closed
+ * form of the expected result while the next chunk arrives. The comparison
+ * stays on the host and no kernel under test computes the reference.
+ * The table, the benchmark and the conformance tests all work in one. */
 #ifndef GS_WORKSPACE_H
 #define GS_WORKSPACE_H
 
 #include "gs_backend.h"
+#include "gs_verify.h"
+
+struct gs_pool;
+struct gs_verify_jobs;
+
+/* Progress of long host-side work (more than a few chunks), called on the
+ * caller's thread: label is the workspace's (the case being run), phase one
+ * of "inputs", "poison", "read+verify". */
+struct gs_progress {
+    void (*fn)(void *ctx, const char *label, const char *phase, uint64_t done, uint64_t total);
+    void *ctx;
+};
 
 struct gs_workspace {
     struct gs_device *dev;
-    uint64_t n;        /* the largest n it serves */
-    float *a, *b;      /* inputs, n + GS_GUARD_ELEMS elements */
-    float *sum;        /* a + b, the reference of GS_OP_ADD */
-    float *out;        /* where results are read back */
-    struct gs_buf *da, *db, *dout; /* each gs_table_buffer_bytes(n) */
+    uint64_t n;                    /* the largest n it serves */
+    struct gs_buf *da, *db, *dout; /* gs_buffer_bytes(n) bytes each */
+    float *stage[2];               /* staging areas of stage_elems floats */
+    void *stage_handle[2];
+    int stage_pinned[2];
+    uint64_t stage_elems;
+    struct gs_pool *pool;
+    struct gs_verify_jobs *jobs;   /* the comparison's per-thread results */
+    int filled_on_device;          /* poison by the API's fill (else uploaded) */
+    const struct gs_progress *progress; /* may be NULL */
+    char label[400];               /* what is running, for progress */
 };
 
-/* Allocate and fill everything for sizes up to n. On failure nothing is held. */
+/* Bytes of one device buffer for n elements: n + GS_GUARD_ELEMS floats. */
+uint64_t gs_buffer_bytes(uint64_t n);
+
+/* Allocate the buffers for sizes up to n and upload the inputs. On failure
+ * nothing is held. progress may be NULL. */
 int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
-                      struct gs_err *e);
+                      const struct gs_progress *progress, struct gs_err *e);
 void gs_workspace_close(struct gs_workspace *w);
 
 /* Point l's buffers at the workspace's. */
 void gs_workspace_bind(const struct gs_workspace *w, struct gs_launch *l);
-/* The reference result for the kernel's operation: a + b, or a for a copy. */
-const float *gs_workspace_ref(const struct gs_workspace *w, enum gs_kernel_id k);
+
+/* Poison out[0, n) and the guard after it, and prove it by reading a sample
+ * back (an API fill that silently did nothing would leave the last case's
+ * correct results in place). */
+int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e);
+/* Read out back and compare all of l->n elements and the guard with the
+ * closed form of l's operation. */
+int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struct gs_verdict *v,
+                        struct gs_err *e);
+
+/* One verified launch: poison, launch, read back, compare. l's buffers must
+ * be the workspace's and l->n <= w->n. A refused launch is a result in *got;
+ * errors are environment failures. */
+int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
+                      struct gs_launch_result *got, struct gs_verdict *v, struct gs_err *e);
+
+/* The count build of launch l (kernels/gs_kernels.h): out's counters start
+ * at GS_COUNT_BASE, the launch adds one per write, and every element's count
+ * is compared with want(want_ctx, i). No comparison when the API refuses. */
+int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count_fn want,
+                     const void *want_ctx, struct gs_launch_result *got,
+                     struct gs_count_verdict *cv, struct gs_err *e);
 
 #endif

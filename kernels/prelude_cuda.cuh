@@ -6,6 +6,7 @@
 #define GS_PRELUDE_CUDA_CUH
 
 typedef unsigned long long gs_size;
+typedef long long gs_ssize;
 typedef float4 gs_float4;
 
 #define GS_KERNEL extern "C" __global__
@@ -13,5 +14,17 @@ typedef float4 gs_float4;
 #define GS_THREAD_CTX
 #define GS_GLOBAL_THREAD() ((gs_size)blockIdx.x * blockDim.x + threadIdx.x)
 #define GS_GRID_THREADS() ((gs_size)gridDim.x * blockDim.x)
+#define GS_FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
+#define GS_BLOCK_IDX_X() (blockIdx.x)
+#define GS_BLOCK_IDX_Y() (blockIdx.y)
+#define GS_THREAD_IDX_X() (threadIdx.x)
+#define GS_BLOCK_DIM_X() (blockDim.x)
+/* The pitfalls' 32-bit arithmetic: the built-ins as they are, unsigned int. */
+#define GS_GLOBAL_THREAD_U32() (blockIdx.x * blockDim.x + threadIdx.x)
+#define GS_GRID_THREADS_U32() (gridDim.x * blockDim.x)
+/* int + int with two's-complement wrap, from defined unsigned arithmetic
+ * (the conversion back to int is modulo 2^32 in C++20 and in nvcc). */
+#define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
+#define GS_ATOMIC_INC(p) atomicAdd((p), 1u)
 
 #endif

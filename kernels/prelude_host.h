@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 typedef uint64_t gs_size;
+typedef int64_t gs_ssize;
 typedef struct {
     float x, y, z, w;
 } gs_float4;
@@ -17,6 +18,7 @@ struct gs_host_thread {
     unsigned int block_dim;  /* blockDim.x */
     unsigned int grid_dim;   /* gridDim.x */
     unsigned int thread_idx; /* threadIdx.x */
+    unsigned int block_idx_y; /* blockIdx.y */
 };
 
 #define GS_KERNEL static
@@ -24,5 +26,18 @@ struct gs_host_thread {
 #define GS_THREAD_CTX const struct gs_host_thread *gs_t,
 #define GS_GLOBAL_THREAD() ((gs_size)gs_t->block_idx * gs_t->block_dim + gs_t->thread_idx)
 #define GS_GRID_THREADS() ((gs_size)gs_t->grid_dim * gs_t->block_dim)
+#define GS_FLOAT4(x, y, z, w) ((gs_float4){(x), (y), (z), (w)})
+#define GS_BLOCK_IDX_X() (gs_t->block_idx)
+#define GS_BLOCK_IDX_Y() (gs_t->block_idx_y)
+#define GS_THREAD_IDX_X() (gs_t->thread_idx)
+#define GS_BLOCK_DIM_X() (gs_t->block_dim)
+/* The pitfalls' 32-bit arithmetic: unsigned int, as CUDA's built-ins. */
+#define GS_GLOBAL_THREAD_U32() (gs_t->block_idx * gs_t->block_dim + gs_t->thread_idx)
+#define GS_GRID_THREADS_U32() (gs_t->grid_dim * gs_t->block_dim)
+/* int + int with two's-complement wrap, from defined unsigned arithmetic
+ * (the conversion back to int is GCC's and Clang's documented modulo). */
+#define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
+/* The count build: threads run one at a time, so a plain increment. */
+#define GS_ATOMIC_INC(p) (++*(p))
 
 #endif

@@ -20,10 +20,14 @@
 #include <cmocka.h>
 
 #include "gs_registry.h"
+#include "gs_sysmem.h"
 
 static const char *binary;      /* gridstride */
 static const char *conformance; /* test_conformance */
 static char tmpdir[256];
+/* Input files for `gridstride check`, in a folder of their own. */
+static char indir[256], empty_src[300], binary_src[300], text_src[300], helper_src[300],
+    int_n_src[300], broken_src[300];
 
 struct result {
     int code;
@@ -178,6 +182,11 @@ static void expect_usage_error_env(const char *env, const char *needle, const ch
     free(r);
 }
 
+static void expect_usage_error(const char *needle, const char *const *args)
+{
+    expect_usage_error_env(NULL, needle, args);
+}
+
 #define BAD_ENV(name, env, needle, ...)                                                        \
     static void name(void **state)                                                             \
     {                                                                                          \
@@ -194,9 +203,28 @@ BAD(non_numeric_size, "not a whole number", "--backend", "host", "--sizes", "12a
 BAD(overflowing_size, "out of range", "--backend", "host", "--sizes", "99999999999999999999999")
 BAD(unallocatable_size, "choose a smaller n with --sizes", "--backend", "host", "--sizes", "1099511627776")
 BAD(zero_block, "--block", "--backend", "host", "--block", "0")
-BAD(block_above_device_limit, "exceeds the largest block", "--backend", "host", "--block", "2048")
+BAD(block_above_device_limit, "beyond every selected device", "--backend", "host", "--block", "2048")
 /* every backend, some perhaps without a device: still one line */
-BAD(block_above_limit_all_backends, "exceeds the largest block", "--block", "4096")
+BAD(block_above_limit_all_backends, "beyond every selected device", "--block", "1048576")
+BAD(grid_above_every_device, "beyond every selected device", "--backend", "host", "--grid",
+    "1048577")
+/* 2^32 + 5 elements: three buffers of 17,179,873,300 bytes (51.5 GB), refused
+ * before anything is allocated where this machine cannot hold them (CI's
+ * 24 GB), with the bytes needed in the one line. Where it can, the run would
+ * be real, and long: skipped. */
+static void big_n_refused_before_allocation(void **state)
+{
+    (void)state;
+    if (gs_host_available_memory() >= 3 * 17179873300ull) {
+        print_message("this machine holds 51.5 GB: nothing to refuse\n");
+        skip();
+    }
+    char out_path[300];
+    snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);
+    const char *args[] = {"--backend", "host", "--sizes", "4294967301", "--output", out_path,
+                          NULL};
+    expect_usage_error("17179873300", args);
+}
 BAD(malformed_shape, "GRIDxBLOCK", "--backend", "host", "--shape", "160by256")
 BAD(zero_grid_shape, "--shape grid", "--backend", "host", "--shape", "0x256")
 BAD(unknown_backend, "unknown backend 'metal'", "--backend", "metal")
@@ -212,6 +240,24 @@ BAD(bandwidth_bytes_malformed, "not a size", "bandwidth", "--backend", "host", "
 BAD(bandwidth_too_few_reps, "--reps", "bandwidth", "--backend", "host", "--reps", "2")
 BAD(table_option_in_bandwidth, "belong to the table", "bandwidth", "--backend", "host", "--sizes", "1")
 BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10")
+BAD(check_missing_file, "cannot read /nonexistent/solve.cu", "check", "/nonexistent/solve.cu")
+BAD(check_empty_file, "is empty", "check", empty_src)
+BAD(check_binary_file, "is not source text", "check", binary_src)
+BAD(check_wrong_extension, "unknown extension '.txt'", "check", text_src)
+BAD(check_directory, "is a directory", "check", indir)
+BAD(check_without_file, "check needs a FILE", "check", "--backend", "host")
+BAD(check_bad_entry_name, "is not a kernel name", "check", helper_src, "--entry", "1x")
+BAD(check_entry_not_a_kernel, "'add' is not a kernel", "check", helper_src, "--backend", "host",
+    "--entry", "add")
+BAD(check_entry_missing, "has no kernel named 'nothere'", "check", helper_src, "--backend", "host",
+    "--entry", "nothere")
+BAD(check_wrong_parameters, "does not take the contract's parameters", "check", int_n_src,
+    "--backend", "host")
+BAD(check_arch_without_compile_only, "--arch goes with --compile-only", "check", helper_src,
+    "--arch", "sm_90")
+BAD(check_option_of_table, "--kernels does not apply to 'gridstride check'", "check", helper_src,
+    "--kernels", "chunked")
+BAD(entry_outside_check, "--entry belongs to 'gridstride check'", "--entry", "solve")
 
 /* A device index is a number like any other: range-checked, never wrapped
  * (atoi turned 4294967296 into device 0). */
@@ -227,6 +273,10 @@ BAD(double_comma_in_backend, "--backend: 'host,,host' has an empty entry", "--ba
     "host,,host")
 BAD(trailing_comma_in_sizes, "--sizes: '1,2,' has an empty entry", "--backend", "host",
     "--sizes", "1,2,")
+BAD(trailing_comma_in_traps, "--traps: 'block-stride,' has an empty entry", "pitfalls",
+    "--backend", "host", "--traps", "block-stride,")
+BAD(trailing_comma_in_arch, "--arch: 'sm_90,' has an empty entry", "check", helper_src,
+    "--compile-only", "--arch", "sm_90,")
 BAD_ENV(trailing_comma_in_require, "GRIDSTRIDE_REQUIRE=host,",
         "GRIDSTRIDE_REQUIRE: 'host,' has an empty entry", "--backend", "host")
 
@@ -493,6 +543,38 @@ static void help_and_version_exit_zero(void **state)
     free(r);
 }
 
+/* A file that does not compile: the compiler's own messages, pointing at
+ * the file's line 3, then one line saying so; exit 2 and no report. */
+static void check_compile_error_shows_the_log(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    char needle[320];
+    const char *args[] = {"check", broken_src, "--backend", "host", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 2);
+    assert_string_equal(r->out, "");
+    snprintf(needle, sizeof needle, "%s:3:", broken_src);
+    if (!strstr(r->err, needle) || !strstr(r->err, "does not compile"))
+        fail_msg("expected the compiler's message at %s; stderr:\n%s", needle, r->err);
+    free(r);
+}
+
+static void check_help_names_the_contract(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"check", "--help", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "usage: gridstride check FILE"));
+    assert_non_null(strstr(r->out, "__global__ void solve(const float *a, const float *b, float *out, size_t n)"));
+    assert_non_null(strstr(r->out, "__global float *out, ulong n)"));
+    assert_non_null(strstr(r->out, "--entry"));
+    assert_null(strstr(r->out, "--kernels"));
+    free(r);
+}
+
 static void t4_grid_table_matches_seed_002(void **state)
 {
     (void)state;
@@ -519,6 +601,47 @@ static void list_shows_backends_and_grids(void **state)
     free(r);
 }
 
+static int write_input(char *path, const char *name, const char *text, size_t len)
+{
+    snprintf(path, 300, "%s/%s", indir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    const size_t w = fwrite(text, 1, len, f);
+    return fclose(f) == 0 && w == len ? 0 : -1;
+}
+
+#define KERNEL_HEAD "GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, "
+
+static int make_inputs(void)
+{
+    static const char binary_text[] = {'\x7f', 'E', 'L', 'F', 2, 1, 1, 0, 0, 0};
+    static const char helper[] =
+        "static float add(float x, float y) { return x + y; }\n" KERNEL_HEAD
+        "GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
+        "{ for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_GRID_THREADS()) out[i] = add(a[i], b[i]); }\n";
+    static const char int_n[] = KERNEL_HEAD "GS_GLOBAL const float *b, GS_GLOBAL float *out, int n)\n"
+                                "{ (void)a; (void)b; (void)out; (void)n; }\n";
+    static const char broken[] = KERNEL_HEAD "GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
+                                 "{\n    out[0] = a[0] + c[0];\n}\n";
+    snprintf(indir, sizeof indir, "/tmp/gs_test_cli_in.XXXXXX");
+    if (!mkdtemp(indir))
+        return -1;
+    return write_input(empty_src, "empty.cl", "", 0) | write_input(binary_src, "binary.cu", binary_text, sizeof binary_text) |
+           write_input(text_src, "notes.txt", "solve\n", 6) |
+           write_input(helper_src, "helper.gs", helper, strlen(helper)) |
+           write_input(int_n_src, "int_n.gs", int_n, strlen(int_n)) |
+           write_input(broken_src, "broken.gs", broken, strlen(broken));
+}
+
+static void remove_inputs(void)
+{
+    const char *files[] = {empty_src, binary_src, text_src, helper_src, int_n_src, broken_src};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i)
+        unlink(files[i]);
+    rmdir(indir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -528,8 +651,8 @@ int main(int argc, char **argv)
     binary = argv[1];
     conformance = argv[2];
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gs_test_cli.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!mkdtemp(tmpdir) || make_inputs() != 0) {
+        perror("test inputs");
         return 2;
     }
 #define TEST(f) cmocka_unit_test_teardown(f, clean_tmpdir)
@@ -541,6 +664,8 @@ int main(int argc, char **argv)
         TEST(zero_block),
         TEST(block_above_device_limit),
         TEST(block_above_limit_all_backends),
+        TEST(grid_above_every_device),
+        TEST(big_n_refused_before_allocation),
         TEST(malformed_shape),
         TEST(zero_grid_shape),
         TEST(unknown_backend),
@@ -573,6 +698,8 @@ int main(int argc, char **argv)
         TEST(double_comma_in_backend),
         TEST(trailing_comma_in_sizes),
         TEST(trailing_comma_in_require),
+        TEST(trailing_comma_in_traps),
+        TEST(trailing_comma_in_arch),
         TEST(newline_in_sizes),
         TEST(newline_in_device),
         TEST(newline_in_backend),
@@ -587,10 +714,26 @@ int main(int argc, char **argv)
         TEST(require_backend_not_compiled_in),
         TEST(require_fails_the_conformance_test),
         TEST(help_and_version_exit_zero),
+        TEST(check_missing_file),
+        TEST(check_empty_file),
+        TEST(check_binary_file),
+        TEST(check_wrong_extension),
+        TEST(check_directory),
+        TEST(check_without_file),
+        TEST(check_bad_entry_name),
+        TEST(check_entry_not_a_kernel),
+        TEST(check_entry_missing),
+        TEST(check_wrong_parameters),
+        TEST(check_arch_without_compile_only),
+        TEST(check_option_of_table),
+        TEST(entry_outside_check),
+        TEST(check_compile_error_shows_the_log),
+        TEST(check_help_names_the_contract),
         TEST(t4_grid_table_matches_seed_002),
         TEST(list_shows_backends_and_grids),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(tmpdir);
+    remove_inputs();
     return failed;
 }

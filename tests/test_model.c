@@ -114,15 +114,14 @@ static void disagreement_fails_in_both_directions(void **state)
     v.first_wrong = 40960;
     assert_true(gs_prediction_holds(&p, &r, &v, why, sizeof why));
 
-    /* predicted refused, the API accepted, and the result is not what the
-     * launch computes as run (holes from 5 predicted, none observed) */
+    /* predicted refused, the API accepted, and the output is not what
+     * coverage predicts either: a failure, not a deviation */
     p.outcome = GS_OUT_REFUSED;
-    p.as_run.outcome = GS_OUT_WRONG;
-    p.as_run.first_wrong = 5;
-    p.as_run.wrong = 5;
+    p.if_accepted = GS_OUT_WRONG;
+    p.if_first_wrong = 40960;
+    p.if_wrong = 1;
     v = (struct gs_verdict){0};
-    v.n = 10;
-    assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_FAILED);
     assert_non_null(strstr(why, "predicted refused, observed ok"));
 
     /* predicted accepted, the API refused */
@@ -131,50 +130,215 @@ static void disagreement_fails_in_both_directions(void **state)
     assert_false(gs_prediction_holds(&p, &r, &v, why, sizeof why));
 }
 
-/* The API ran a launch that the version it claims refuses (the host follows
- * CUDA: no zero-block grid, no block above 1024), and the buffers hold
- * exactly what that launch computes: a deviation, not a failure. Anything
- * else about the result still fails. */
-static void running_what_the_claimed_version_refuses_is_a_deviation(void **state)
+/* A driver that accepts what its own report forbids, and computes exactly
+ * what coverage predicts, is a deviation: shown, not failed. */
+static void accepted_beyond_the_report_is_a_deviation(void **state)
 {
     (void)state;
-    struct gs_prediction p;
+    struct gs_prediction p = {0};
     struct gs_launch_result r = {0};
     struct gs_verdict v = {0};
     char why[240];
+    p.outcome = GS_OUT_REFUSED;
+    p.if_accepted = GS_OUT_OK;
     r.accepted = 1;
-
-    struct gs_launch empty = launch_of(GS_K_ADD_MONO, 0, 0, 256);
-    gs_predict(host.devs[0], &empty, &p);
-    assert_int_equal(p.outcome, GS_OUT_REFUSED);
-    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_DEVIATION);
-    assert_non_null(strstr(why, "deviation of the implementation"));
-    v.guard_hits = 1; /* it ran, and wrote past the end */
-    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_NO);
-
-    struct gs_launch big = launch_of(GS_K_ADD_MONO, 4096, 1, 2048);
-    gs_predict(host.devs[0], &big, &p);
-    assert_int_equal(p.outcome, GS_OUT_REFUSED);
-    assert_int_equal(p.as_run.outcome, GS_OUT_WRONG);
-    assert_int_equal(p.as_run.first_wrong, 2048);
-    v = (struct gs_verdict){0};
-    v.n = 4096;
-    v.diag = GS_DIAG_SHORT_GRID;
-    v.first_wrong = 2048;
-    v.wrong = v.unwritten = 2048;
-    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_DEVIATION);
-    v.first_wrong = 2000; /* not the elements this launch leaves unwritten */
-    v.wrong = v.unwritten = 2096;
-    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_NO);
-
-    /* The other direction is no deviation: a launch the claimed version
-     * must run, refused, leaves the work undone. */
-    struct gs_launch fine = launch_of(GS_K_ADD_GS, 611, 3, 256);
-    gs_predict(host.devs[0], &fine, &p);
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_DEVIATION);
+    assert_non_null(strstr(why, "deviation"));
+    /* the same launch refused, as predicted: held */
     r.accepted = 0;
-    v = (struct gs_verdict){0};
-    v.n = v.unwritten = v.wrong = 611;
-    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD_NO);
+    v.n = v.unwritten = 5;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_HELD);
+    /* accepted, but a short grid where coverage said every element: failed */
+    r.accepted = 1;
+    v.diag = GS_DIAG_SHORT_GRID;
+    v.wrong = v.unwritten = 1;
+    assert_int_equal(gs_prediction_holds(&p, &r, &v, why, sizeof why), GS_FAILED);
+}
+
+/* ---- the arithmetic past 2^31 and 2^32, on each backend's rule ---------- */
+
+static int fake_accepts(const struct gs_device *dev, const struct gs_launch *l, char *why,
+                        unsigned why_size)
+{
+    (void)dev;
+    (void)l;
+    (void)why;
+    (void)why_size;
+    return GS_ACCEPTS;
+}
+
+/* A GPU that takes any launch, whose kernels compute T in `bits` bits as
+ * the grid probe would report it. Only the members gs_predict reaches. */
+static const struct gs_backend fake = {.abi = GS_BACKEND_ABI, .name = "fake",
+                                       .predicts_accept = fake_accepts};
+
+static struct gs_device fake_gpu(unsigned bits)
+{
+    struct gs_device d = {0};
+    d.backend = &fake;
+    d.is_gpu = 1;
+    d.probed = 1;
+    d.probe.status = GS_OK;
+    d.probe.global = (1ull << 32) + 256;
+    d.probe.prelude_T = bits == 64 ? d.probe.global : d.probe.global & 0xffffffffu;
+    return d;
+}
+
+static uint64_t brute_trips(uint64_t n, uint64_t T, uint64_t s)
+{
+    uint64_t trips = 0;
+    for (uint64_t t = 0; t < T && t < n; ++t)
+        for (uint64_t i = t; i < n; i += s)
+            ++trips;
+    return trips;
+}
+
+static void trip_count_is_exact(void **state)
+{
+    (void)state;
+    const uint64_t cases[][3] = {{611, 768, 768}, {611, 256, 256}, {1000, 7, 3},
+                                 {4096, 1024, 1024}, {4097, 1024, 16}, {5, 1, 1}, {0, 4, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        assert_int_equal(gs_model_trips(cases[i][0], cases[i][1], cases[i][2]),
+                         brute_trips(cases[i][0], cases[i][1], cases[i][2]));
+    assert_int_equal(gs_model_trips(10, 4, 0), UINT64_MAX);
+    assert_int_equal(gs_model_trips(0, 4, 0), 0);
+    /* a correct grid-stride loop takes exactly n trips at any T */
+    assert_int_equal(gs_model_trips(4294967301ull, 270336, 270336), 4294967301ull);
+    assert_int_equal(gs_model_trips(4294967301ull, (1ull << 32) + 256, (1ull << 32) + 256),
+                     4294967301ull);
+}
+
+static void stride_wraps_only_in_32_bits(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_model_stride(64, 1ull << 32), 1ull << 32);
+    assert_int_equal(gs_model_stride(32, 1ull << 32), 0);
+    assert_int_equal(gs_model_stride(32, (1ull << 32) + 256), 256);
+    assert_int_equal(gs_model_stride(32, 1ull << 31), 1ull << 31);
+    /* 16,777,216 blocks of 256 (T = 2^32) and 16,777,217 (2^32 + 256), as
+     * measured for a product without the cast on the H200 */
+    assert_int_equal(gs_model_stride(32, 16777216ull * 256), 0);
+    assert_int_equal(gs_model_stride(32, 16777217ull * 256), 256);
+}
+
+/* Each backend's rule for T: host and CUDA compute it in 64 bits from
+ * their launch arguments (no probe: 64); OpenCL's prelude is proved by the
+ * probe (64 when right); a driver on which it came back wrong gets 32. */
+static void backends_t_width(void **state)
+{
+    (void)state;
+    struct gs_device right = fake_gpu(64), wrapped = fake_gpu(32);
+    assert_int_equal(gs_model_t_bits(host.devs[0]), 64);
+    assert_int_equal(gs_model_t_bits(&right), 64);
+    assert_int_equal(gs_model_t_bits(&wrapped), 32);
+    right.probe.status = GS_UNSUPPORTED; /* a CPU device, not probed */
+    assert_int_equal(gs_model_t_bits(&right), 64);
+}
+
+/* The rule: a launch the model says cannot finish is never made. */
+static void endless_launch_is_predicted_not_launched(void **state)
+{
+    (void)state;
+    struct gs_device right = fake_gpu(64), wrapped = fake_gpu(32);
+    struct gs_prediction p;
+    const uint64_t n = (1ull << 32) + 5;
+    /* T = 2^32: 16,777,216 blocks of 256 */
+    struct gs_launch l = launch_of(GS_K_ADD_GS, n, 16777216, 256);
+    gs_predict(&right, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+    assert_non_null(strstr(p.why, "would not terminate"));
+    /* T = 2^32 + 256: a stride of 256 on 2^32 threads, about 2^55 trips */
+    l = launch_of(GS_K_ADD_GS, n, 16777217, 256);
+    gs_predict(&right, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+    assert_non_null(strstr(p.why, "would not finish"));
+    /* T = 2^31: nothing wraps */
+    l = launch_of(GS_K_ADD_GS, n, 8388608, 256);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
+    /* the monolithic kernel has no loop: it always finishes */
+    l = launch_of(GS_K_ADD_MONO, n, 16777216, 256);
+    gs_predict(&wrapped, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_WRONG);
+    assert_int_equal(p.first_wrong, 1ull << 32);
+    assert_int_equal(p.wrong, 5);
+}
+
+/* The pitfalls' per-element counts, against a walk over the threads that
+ * could write element i, at the sizes where each trap bites. */
+static uint64_t writers_stepping(uint64_t i, uint64_t T, uint64_t s)
+{
+    uint64_t w = 0; /* threads t = i, i - s, i - 2s, ... that exist (t < T) */
+    for (uint64_t t = i;; t -= s) {
+        w += t < T;
+        if (t < s)
+            break;
+    }
+    return w;
+}
+
+static void pitfall_counts_match_a_walk_over_the_threads(void **state)
+{
+    (void)state;
+    const uint64_t T = (1ull << 32) + (1ull << 30), s = 1ull << 30;
+    struct gs_launch l = launch_of(GS_K_ADD_STRIDE32, T, T / 256, 256);
+    const uint64_t probes[] = {0, 1, s - 1, s, 3 * s + 7, (1ull << 32) - 1, (1ull << 32), T - 1};
+    for (size_t k = 0; k < sizeof probes / sizeof probes[0]; ++k)
+        assert_int_equal(gs_model_count(&l, 64, probes[k]), writers_stepping(probes[k], T, s));
+    assert_int_equal(gs_model_count(&l, 64, T - 1), 5);
+
+    /* the 32-bit index at T = 2^32 + 256: threads i and i + 2^32 */
+    l = launch_of(GS_K_ADD_INDEX32, (1ull << 32) + 5, 16777217, 256);
+    assert_int_equal(gs_model_count(&l, 64, 0), 2);
+    assert_int_equal(gs_model_count(&l, 64, 255), 2);
+    assert_int_equal(gs_model_count(&l, 64, 256), 1);
+    assert_int_equal(gs_model_count(&l, 64, (1ull << 32) - 1), 1);
+    assert_int_equal(gs_model_count(&l, 64, 1ull << 32), 0);
+
+    /* the int loop stops at 2^31 */
+    l = launch_of(GS_K_ADD_INT_LOOP, (1ull << 31) + 5, 1056, 256);
+    assert_int_equal(gs_model_count(&l, 64, (1ull << 31) - 1), 1);
+    assert_int_equal(gs_model_count(&l, 64, 1ull << 31), 0);
+    struct gs_prediction p;
+    struct gs_device gpu = fake_gpu(64);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_WRONG);
+    assert_int_equal(p.first_wrong, 1ull << 31);
+    assert_int_equal(p.wrong, 5);
+
+    /* the block stride: every block b <= i / B */
+    l = launch_of(GS_K_ADD_BLOCK_STRIDE, 4194304, 1056, 256);
+    for (uint64_t i = 0; i < 4194304; i += 4099) {
+        uint64_t w = 0;
+        for (uint64_t b = 0; b < 1056; ++b)
+            w += b * 256 <= i;
+        assert_int_equal(gs_model_count(&l, 64, i), w);
+    }
+    /* a wrapped grid-stride prelude over-covers like the missing cast */
+    l = launch_of(GS_K_ADD_GS, T, T / 256, 256);
+    assert_int_equal(gs_model_count(&l, 32, T - 1), 5);
+    assert_int_equal(gs_model_count(&l, 64, T - 1), 1);
+}
+
+/* Seed 001's signed form writes before the buffer once n + T passes 2^31:
+ * predicted, never launched. Below that it is an ordinary loop. */
+static void signed_int_loop_is_never_launched_past_2_31(void **state)
+{
+    (void)state;
+    struct gs_device gpu = fake_gpu(64);
+    struct gs_prediction p;
+    struct gs_launch l = launch_of(GS_K_ADD_INT_LOOP_SIGNED, (1ull << 31) + 5, 1056, 256);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+    assert_non_null(strstr(p.why, "before the buffer"));
+    l = launch_of(GS_K_ADD_INT_LOOP_SIGNED, 1000000, 1056, 256);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_OK);
 }
 
 static void refused_launch_must_leave_output_untouched(void **state)
@@ -200,8 +364,14 @@ int main(void)
         cmocka_unit_test(chunked_is_right_when_chunks_cover_n),
         cmocka_unit_test(zero_block_grid_is_refused_by_the_backend_rule),
         cmocka_unit_test(disagreement_fails_in_both_directions),
-        cmocka_unit_test(running_what_the_claimed_version_refuses_is_a_deviation),
         cmocka_unit_test(refused_launch_must_leave_output_untouched),
+        cmocka_unit_test(accepted_beyond_the_report_is_a_deviation),
+        cmocka_unit_test(trip_count_is_exact),
+        cmocka_unit_test(stride_wraps_only_in_32_bits),
+        cmocka_unit_test(backends_t_width),
+        cmocka_unit_test(endless_launch_is_predicted_not_launched),
+        cmocka_unit_test(pitfall_counts_match_a_walk_over_the_threads),
+        cmocka_unit_test(signed_int_loop_is_never_launched_past_2_31),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

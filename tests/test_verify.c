@@ -23,7 +23,7 @@ static void run_host_thread(const struct gs_launch *l, uint64_t b, uint64_t t, c
                             const float *bb, float *out)
 {
     const struct gs_host_thread th = {(unsigned)b, (unsigned)l->block, (unsigned)l->grid,
-                                      (unsigned)t};
+                                      (unsigned)t, 0};
     gs_host_kernels[l->kernel](&th, a, bb, out, l->n, l->param);
 }
 
@@ -265,6 +265,73 @@ static void owner_map_matches_the_kernels(void **state)
     }
 }
 
+/* The closed form the big-n verification compares with is the same, element
+ * for element, as the arrays the inputs are built from, at any offset: so a
+ * chunk verified from its first index needs no array at all. */
+static void closed_form_equals_the_arrays_at_any_offset(void **state)
+{
+    (void)state;
+    const uint64_t n = 3 * 4194301ull + 17; /* past both periods, more than once */
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *ref = malloc(n * sizeof *ref);
+    float ca[1000], cb[1000];
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(ref);
+    gs_fill_inputs(a, b, n);
+    gs_fill_expected(GS_OP_ADD, a, b, ref, n);
+    const uint64_t starts[] = {0, 1, 4194300, 4194301, 4194299, 8388600, n - 1000};
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; ++k) {
+        gs_fill_inputs_at(ca, cb, starts[k], 1000);
+        assert_memory_equal(ca, a + starts[k], sizeof ca);
+        assert_memory_equal(cb, b + starts[k], sizeof cb);
+        for (uint64_t i = starts[k]; i < starts[k] + 1000; ++i) {
+            const float add = gs_expected_at(GS_OP_ADD, i), copy = gs_expected_at(GS_OP_COPY, i);
+            assert_memory_equal(&add, &ref[i], sizeof add);
+            assert_memory_equal(&copy, &a[i], sizeof copy);
+        }
+    }
+    /* Element 2^32 + 5, as the closed form computes it from 64-bit i. */
+    const float far = gs_expected_at(GS_OP_ADD, (1ull << 32) + 5);
+    uint32_t ia = (uint32_t)(((1ull << 32) + 5) % 4194301u);
+    uint32_t ib = (uint32_t)(((1ull << 32) + 5) % 4194299u * 40503u % 4194299u);
+    assert_true(far == (float)(1u + ia) + (float)(1u + 2u * ib));
+    free(a);
+    free(b);
+    free(ref);
+}
+
+/* Spans compared separately and merged in index order give the verdict of
+ * one pass: counts, first wrong index and the ten listed. */
+static void spans_merge_into_the_one_pass_verdict(void **state)
+{
+    (void)state;
+    const uint64_t n = 5000;
+    struct fixture f = make(n);
+    struct gs_launch l = launch_of(GS_K_ADD_MONO, n, 10, 128); /* T = 1280 */
+    memcpy(f.out, f.ref, 1280 * sizeof(float));
+    f.out[7] = 3.0f; /* a wrong value before the short-grid tail */
+    struct gs_verdict whole, pieces;
+    gs_verify(f.out, f.ref, &l, &whole);
+    gs_verify_begin(&l, &pieces);
+    const uint64_t cuts[] = {0, 1, 9, 1281, 1290, 4999, 5000};
+    for (size_t k = 0; k + 1 < sizeof cuts / sizeof cuts[0]; ++k) {
+        struct gs_vpart p;
+        gs_verify_span(f.out + cuts[k], NULL, GS_OP_ADD, cuts[k], cuts[k + 1] - cuts[k], &p);
+        gs_verify_merge(&l, &p, &pieces);
+    }
+    gs_verify_end(&l, f.out + n, &pieces);
+    assert_int_equal(pieces.wrong, whole.wrong);
+    assert_int_equal(pieces.unwritten, whole.unwritten);
+    assert_int_equal(pieces.first_wrong, 7);
+    assert_int_equal(pieces.diag, whole.diag);
+    assert_int_equal(pieces.diag, GS_DIAG_HOLES | GS_DIAG_WRONG_VALUES);
+    assert_int_equal(pieces.listed, GS_LISTED);
+    for (int k = 0; k < GS_LISTED; ++k)
+        assert_int_equal(pieces.list[k].index, whole.list[k].index);
+    assert_int_equal(pieces.list[1].index, 1280);
+    drop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +345,8 @@ int main(void)
         cmocka_unit_test(writes_past_the_end_are_caught),
         cmocka_unit_test(chunked_owner_is_thread_and_step),
         cmocka_unit_test(owner_map_matches_the_kernels),
+        cmocka_unit_test(closed_form_equals_the_arrays_at_any_offset),
+        cmocka_unit_test(spans_merge_into_the_one_pass_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,110 @@
+/* `gridstride check`: a user's kernel through the suite's own harness.
+ *
+ * Seed 002's exercise: the harness owns the buffers and the launch; the
+ * user's kernel computes out[i] = a[i] + b[i] for i < n, under any grid. It
+ * runs at seed 002's sizes on the device grid, at n = 611 under its four
+ * launch shapes, and at the sizes of a Tesla T4's grid (160 x 256), each
+ * launch poisoned, verified bit for bit and diagnosed by the same code as
+ * the suite's own kernels (gs_checked_launch, gs_verify, gs_diagnosis). */
+#ifndef GS_CHECK_H
+#define GS_CHECK_H
+
+#include "gs_plan.h"
+#include "gs_verify.h"
+
+#define GS_T4_GRID 160u  /* seed 002's T4: 4 blocks per SM x 40 SMs */
+#define GS_T4_BLOCK 256u
+
+enum gs_check_section {
+    GS_CHK_SIZES,  /* each size on the device grid */
+    GS_CHK_SHAPES, /* n = GS_SHAPE_N under each launch shape */
+    GS_CHK_T4      /* each size for a T4's T, on a T4's grid */
+};
+
+/* How a case ended: id, short name (JSON, CSV, examples' expect lines),
+ * words for reports. */
+#define GS_CHECK_CLASS_LIST(X)                                                 \
+    X(OK, "ok", "ok")                                                          \
+    X(SHORT_GRID, "short-grid", "short grid")                                  \
+    X(UNWRITTEN, "unwritten", "elements never written")                       \
+    X(PAST_END, "past-end", "wrote past the end")                              \
+    X(WRONG_VALUE, "wrong-value", "wrong value")                               \
+    X(REFUSED, "refused", "launch refused")                                    \
+    X(FAULTED, "faulted", "faulted")                                           \
+    X(NOT_RUN, "not-run", "not run")
+
+enum gs_check_class {
+#define GS_CHECK_CLASS_ENUM(id, name, words) GS_CHECK_##id,
+    GS_CHECK_CLASS_LIST(GS_CHECK_CLASS_ENUM)
+#undef GS_CHECK_CLASS_ENUM
+    GS_CHECK_CLASSES
+};
+
+const char *gs_check_class_name(enum gs_check_class c);  /* "short-grid" */
+const char *gs_check_class_words(enum gs_check_class c); /* "short grid" */
+
+struct gs_check_case {
+    enum gs_check_section section;
+    struct gs_launch launch; /* buffers and kernel are cleared once it has run */
+    struct gs_launch_result got;
+    struct gs_verdict verdict;
+    enum gs_check_class cls;
+    char why[640]; /* FAULTED: the API's error; NOT_RUN: why not */
+};
+
+/* What to run: the same for every device of one invocation. */
+struct gs_check_plan {
+    unsigned block;                /* 0: GS_DEFAULT_BLOCK */
+    uint64_t grid;                 /* 0: the device grid */
+    const uint64_t *sizes;         /* NULL: seed 002's sizes for each grid's T */
+    int nsizes;
+    const struct gs_shape *shapes; /* NULL: seed 002's four shapes */
+    int nshapes;
+};
+
+/* Told before and after each launch, so that the caller can say when a
+ * kernel does not finish (the library never prints). May be NULL. */
+struct gs_check_observer {
+    void (*before)(void *ctx, const struct gs_device *dev, const struct gs_check_case *c);
+    void (*after)(void *ctx);
+    void *ctx;
+};
+
+struct gs_check_run {
+    struct gs_device *dev;
+    struct gs_build_info build; /* how the kernel was built, and the compiler's log */
+    unsigned block;
+    uint64_t grid, threads; /* G and T of the device grid */
+    char grid_rule[200];
+    int ncases;
+    struct gs_check_case *cases;
+    int count[GS_CHECK_CLASSES];
+    int smallest; /* the failing case with the smallest n (then T), or -1 */
+};
+
+/* Build src on dev and run every case. GS_OK: *run holds the results, also
+ * when cases failed or the kernel faulted (the cases after a fault are not
+ * run). GS_BUILD, GS_USAGE, GS_UNSUPPORTED: as user_build() says, with
+ * run->build filled. Other errors are environment failures. Free the run
+ * with gs_check_run_free() whatever the status. */
+int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
+                    const struct gs_check_plan *plan, const struct gs_check_observer *obs,
+                    struct gs_check_run *run, struct gs_err *e);
+void gs_check_run_free(struct gs_check_run *run);
+
+/* The largest n the plan launches on a device grid of T threads. */
+uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T);
+
+/* Which dialect a file name says: .cl, .cu, or .gs (the portable dialect).
+ * GS_USAGE with a one-line fix otherwise. */
+int gs_dialect_of_path(const char *path, enum gs_dialect *d, struct gs_err *e);
+const char *gs_dialect_name(enum gs_dialect d); /* "OpenCL C" */
+
+/* The text of a user kernel's file: one line naming the problem when it is
+ * not plausibly source code (empty, NUL bytes, not text). */
+int gs_check_source_text(const char *path, const char *text, size_t len, struct gs_err *e);
+
+/* 1 when `entry` can name a kernel: a C identifier. */
+int gs_entry_valid(const char *entry);
+
+#endif

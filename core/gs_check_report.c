@@ -1,0 +1,333 @@
+#include "gs_check_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_table.h"
+#include "gs_user.h"
+
+static const char *const section_names[] = {"sizes", "shapes", "t4"};
+
+int gs_check_all_ok(const struct gs_check_run *runs, int nruns)
+{
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].count[GS_CHECK_OK] != runs[i].ncases)
+            return 0;
+    return 1;
+}
+
+static void launch_label(const struct gs_launch *l, char *buf, unsigned size)
+{
+    snprintf(buf, size, "<<<%llu, %llu>>>", (unsigned long long)l->grid,
+             (unsigned long long)l->block);
+}
+
+/* One case in a few words: "ok", "short grid from 270336", "faulted". */
+static void case_cell(const struct gs_check_case *c, char *buf, unsigned size)
+{
+    const struct gs_verdict *v = &c->verdict;
+    const char *words = gs_check_class_words(c->cls);
+    switch (c->cls) {
+    case GS_CHECK_SHORT_GRID:
+    case GS_CHECK_UNWRITTEN:
+    case GS_CHECK_WRONG_VALUE:
+        snprintf(buf, size, "%s, from index %llu (%llu of %llu wrong)", words,
+                 (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
+                 (unsigned long long)v->n);
+        break;
+    case GS_CHECK_PAST_END:
+        snprintf(buf, size, "%s, at n + %llu", words, (unsigned long long)v->first_guard);
+        break;
+    case GS_CHECK_REFUSED:
+        snprintf(buf, size, "%s: %s", words, c->got.api_error);
+        break;
+    default:
+        snprintf(buf, size, "%s", words);
+    }
+}
+
+/* Why a failing case failed, in full: the API's words, or the diagnosis. */
+static void case_detail(const struct gs_check_case *c, char *buf, unsigned size)
+{
+    if (c->cls == GS_CHECK_FAULTED || c->cls == GS_CHECK_NOT_RUN)
+        snprintf(buf, size, "%s", c->why);
+    else if (c->cls == GS_CHECK_REFUSED)
+        snprintf(buf, size, "%s (%ld): %s", c->got.api_error, c->got.api_code,
+                 c->got.api_message);
+    else
+        gs_diagnosis(&c->verdict, buf, size);
+}
+
+/* The failing case of class `cls` with the smallest n, then T; -1 if none. */
+static int smallest_of(const struct gs_check_run *r, enum gs_check_class cls)
+{
+    int best = -1;
+    for (int i = 0; i < r->ncases; ++i) {
+        const struct gs_check_case *c = &r->cases[i];
+        if (c->cls != cls)
+            continue;
+        const struct gs_launch *b = best >= 0 ? &r->cases[best].launch : NULL;
+        if (!b || c->launch.n < b->n || (c->launch.n == b->n && c->launch.global < b->global))
+            best = i;
+    }
+    return best;
+}
+
+static void counts_text(const struct gs_check_run *r, char *buf, unsigned size)
+{
+    size_t len = (size_t)snprintf(buf, size, "%d of %d cases right", r->count[GS_CHECK_OK],
+                                  r->ncases);
+    for (int k = GS_CHECK_OK + 1; k < GS_CHECK_CLASSES && len < size; ++k)
+        if (r->count[k])
+            len += (size_t)snprintf(buf + len, size - len, ", %d %s", r->count[k],
+                                    gs_check_class_words((enum gs_check_class)k));
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void text_header(const struct gs_check_report_in *in, struct gs_str *o)
+{
+    char sig[240];
+    gs_user_signature(in->src->dialect, in->src->entry, sig, sizeof sig);
+    gs_str_printf(o, "gridstride %s check %s: kernel %s, %s\n", in->version, in->src->path,
+                  in->src->entry, gs_dialect_name(in->src->dialect));
+    gs_str_printf(o, "contract: %s\n  out[i] = a[i] + b[i], bit for bit, for every i < n, under any grid\n",
+                  sig);
+}
+
+static void text_cases(const struct gs_check_run *r, struct gs_str *o)
+{
+    char cell[200], shape[64];
+    const char *titles[] = {"on the device grid", "n = 611 under each launch shape",
+                            "on a T4's grid (160 x 256, T = 40960)"};
+    int section = -1;
+    for (int i = 0; i < r->ncases; ++i) {
+        const struct gs_check_case *c = &r->cases[i];
+        if ((int)c->section != section) {
+            section = (int)c->section;
+            gs_str_printf(o, "    %s:\n", titles[section]);
+        }
+        launch_label(&c->launch, shape, sizeof shape);
+        case_cell(c, cell, sizeof cell);
+        gs_str_printf(o, "    %12llu  %-22s %s\n", (unsigned long long)c->launch.n, shape, cell);
+    }
+}
+
+static void text_failure(const struct gs_check_run *r, int i, const char *what,
+                         struct gs_str *o)
+{
+    const struct gs_check_case *c = &r->cases[i];
+    char shape[64], detail[700];
+    launch_label(&c->launch, shape, sizeof shape);
+    case_detail(c, detail, sizeof detail);
+    gs_str_printf(o, "  %s: n = %llu under %s (T = %llu): %s\n    %s\n", what,
+                  (unsigned long long)c->launch.n, shape, (unsigned long long)c->launch.global,
+                  gs_check_class_words(c->cls), detail);
+    if (c->verdict.listed && c->cls != GS_CHECK_REFUSED && c->cls != GS_CHECK_FAULTED &&
+        c->cls != GS_CHECK_NOT_RUN)
+        gs_report_wrong_list(&c->verdict, "    ", o);
+}
+
+static void text_run(const struct gs_check_run *r, struct gs_str *o)
+{
+    const struct gs_device *d = r->dev;
+    char counts[300];
+    gs_str_printf(o, "\n%s  %s [%s]: %s, %s\n", d->backend->name, d->name, d->id, d->platform,
+                  d->api_version);
+    gs_str_printf(o, "  built by %s\n", r->build.compiler);
+    gs_str_printf(o, "  device grid G = %llu blocks x %u threads, T = %llu (%s)\n",
+                  (unsigned long long)r->grid, r->block, (unsigned long long)r->threads,
+                  r->grid_rule);
+    text_cases(r, o);
+    counts_text(r, counts, sizeof counts);
+    gs_str_printf(o, "  %s\n", counts);
+    if (r->smallest >= 0)
+        text_failure(r, r->smallest, "smallest failing case", o);
+    for (int k = GS_CHECK_OK + 1; k < GS_CHECK_NOT_RUN; ++k) {
+        const int i = smallest_of(r, (enum gs_check_class)k);
+        if (i >= 0 && i != r->smallest)
+            text_failure(r, i, "smallest case of another class", o);
+    }
+}
+
+static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
+{
+    int cases = 0;
+    for (int i = 0; i < in->nruns; ++i)
+        cases += in->runs[i].ncases;
+    for (int i = 0; i < in->nskipped; ++i)
+        gs_str_printf(o, "\nnot run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
+    if (gs_check_all_ok(in->runs, in->nruns)) {
+        gs_str_printf(o, "\nverdict: ok: all %d cases right on", cases);
+        for (int i = 0; i < in->nruns; ++i)
+            gs_str_printf(o, "%s %s", i ? "," : "", in->runs[i].dev->backend->name);
+        gs_str_printf(o, "\n");
+        return;
+    }
+    gs_str_printf(o, "\nverdict: wrong\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_check_run *r = &in->runs[i];
+        if (r->smallest < 0)
+            continue;
+        const struct gs_check_case *c = &r->cases[r->smallest];
+        char shape[64], cell[200];
+        launch_label(&c->launch, shape, sizeof shape);
+        case_cell(c, cell, sizeof cell);
+        gs_str_printf(o, "  %s: smallest failing case n = %llu under %s: %s\n",
+                      r->dev->backend->name, (unsigned long long)c->launch.n, shape, cell);
+    }
+}
+
+static void report_text(const struct gs_check_report_in *in, struct gs_str *o)
+{
+    text_header(in, o);
+    for (int i = 0; i < in->nruns; ++i)
+        text_run(&in->runs[i], o);
+    text_verdict(in, o);
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
+{
+    char sig[240], cell[200], shape[64];
+    gs_user_signature(in->src->dialect, in->src->entry, sig, sizeof sig);
+    gs_str_printf(o, "# gridstride check `%s`\n\n- kernel: `%s` (%s)\n- contract: `%s`\n",
+                  in->src->path, in->src->entry, gs_dialect_name(in->src->dialect), sig);
+    gs_str_printf(o, "- verdict: **%s**\n", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong");
+    for (int i = 0; i < in->nskipped; ++i)
+        gs_str_printf(o, "- not run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_check_run *r = &in->runs[i];
+        gs_str_printf(o, "\n## %s: %s\n\n- built by %s\n- G = %llu x %u, T = %llu (%s)\n\n",
+                      r->dev->backend->name, r->dev->name, r->build.compiler,
+                      (unsigned long long)r->grid, r->block, (unsigned long long)r->threads,
+                      r->grid_rule);
+        gs_str_printf(o, "| section | n | launch | result |\n|---|---:|---|---|\n");
+        for (int k = 0; k < r->ncases; ++k) {
+            const struct gs_check_case *c = &r->cases[k];
+            launch_label(&c->launch, shape, sizeof shape);
+            case_cell(c, cell, sizeof cell);
+            gs_str_printf(o, "| %s | %llu | `%s` | %s |\n", section_names[c->section],
+                          (unsigned long long)c->launch.n, shape, cell);
+        }
+        if (r->smallest >= 0) {
+            struct gs_str part = {0};
+            text_failure(r, r->smallest, "smallest failing case", &part);
+            gs_str_printf(o, "\n```text\n%s```\n", part.data ? part.data : "");
+            gs_str_free(&part);
+        }
+    }
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
+{
+    char detail[700];
+    gs_str_printf(o, "file,entry,backend,device,compiler,G,T,section,n,grid,block,global,class,"
+                     "first_wrong,wrong,unwritten,guard_hits,detail,smallest\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_check_run *r = &in->runs[i];
+        for (int k = 0; k < r->ncases; ++k) {
+            const struct gs_check_case *c = &r->cases[k];
+            const struct gs_verdict *v = &c->verdict;
+            gs_csv_field(o, in->src->path);
+            gs_csv_field(o, in->src->entry);
+            gs_csv_field(o, r->dev->backend->name);
+            gs_csv_field(o, r->dev->name);
+            gs_csv_field(o, r->build.compiler);
+            gs_str_printf(o, "%llu,%llu,%s,%llu,%llu,%llu,%llu,%s,%llu,%llu,%llu,%llu,",
+                          (unsigned long long)r->grid, (unsigned long long)r->threads,
+                          section_names[c->section], (unsigned long long)c->launch.n,
+                          (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block,
+                          (unsigned long long)c->launch.global, gs_check_class_name(c->cls),
+                          (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
+                          (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits);
+            case_detail(c, detail, sizeof detail);
+            gs_csv_field(o, c->cls == GS_CHECK_OK ? "" : detail);
+            gs_str_printf(o, "%d\n", k == r->smallest);
+        }
+    }
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_case(const struct gs_check_case *c, struct gs_str *o)
+{
+    const struct gs_verdict *v = &c->verdict;
+    char detail[700];
+    gs_str_printf(o, "{\"section\": \"%s\", \"n\": %llu, \"grid\": %llu, \"block\": %llu, "
+                     "\"global\": %llu, \"class\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, "
+                     "\"unwritten\": %llu, \"guard_hits\": %llu, \"first_guard\": %llu, ",
+                  section_names[c->section], (unsigned long long)c->launch.n,
+                  (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block,
+                  (unsigned long long)c->launch.global, gs_check_class_name(c->cls),
+                  (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
+                  (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits,
+                  (unsigned long long)v->first_guard);
+    case_detail(c, detail, sizeof detail);
+    gs_json_kv(o, "detail", c->cls == GS_CHECK_OK ? "" : detail, 1);
+    gs_json_wrong_list(v, o);
+    gs_str_printf(o, "}");
+}
+
+static void json_run(const struct gs_check_run *r, struct gs_str *o)
+{
+    const struct gs_device *d = r->dev;
+    gs_str_printf(o, "    {");
+    gs_json_device(d, o);
+    gs_json_kv(o, "compiler", r->build.compiler, 1);
+    gs_json_kv(o, "grid_rule", r->grid_rule, 1);
+    gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, \"cases_right\": %d, "
+                     "\"cases\": %d,\n      \"smallest\": ",
+                  r->block, (unsigned long long)r->grid, (unsigned long long)r->threads,
+                  r->count[GS_CHECK_OK], r->ncases);
+    if (r->smallest >= 0)
+        json_case(&r->cases[r->smallest], o);
+    else
+        gs_str_printf(o, "null");
+    gs_str_printf(o, ",\n      \"results\": [\n");
+    for (int k = 0; k < r->ncases; ++k) {
+        gs_str_printf(o, "        ");
+        json_case(&r->cases[k], o);
+        gs_str_printf(o, "%s\n", k + 1 < r->ncases ? "," : "");
+    }
+    gs_str_printf(o, "      ]}");
+}
+
+static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
+{
+    gs_str_printf(o, "{\n  ");
+    gs_json_kv(o, "tool", "gridstride", 1);
+    gs_json_kv(o, "version", in->version, 1);
+    gs_json_kv(o, "command", in->command ? in->command : "", 1);
+    gs_json_kv(o, "file", in->src->path, 1);
+    gs_json_kv(o, "entry", in->src->entry, 1);
+    gs_json_kv(o, "dialect", gs_dialect_name(in->src->dialect), 1);
+    gs_json_kv(o, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong", 0);
+    gs_str_printf(o, ",\n  \"skipped\": [");
+    for (int i = 0; i < in->nskipped; ++i) {
+        gs_str_printf(o, "%s{", i ? ", " : "");
+        gs_json_kv(o, "backend", in->skipped[i].backend, 1);
+        gs_json_kv(o, "why", in->skipped[i].why, 0);
+        gs_str_printf(o, "}");
+    }
+    gs_str_printf(o, "],\n  \"backends\": [\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        json_run(&in->runs[i], o);
+        gs_str_printf(o, "%s\n", i + 1 < in->nruns ? "," : "");
+    }
+    gs_str_printf(o, "  ]\n}\n");
+}
+
+void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, struct gs_str *out)
+{
+    static void (*const writers[])(const struct gs_check_report_in *, struct gs_str *) = {
+        [GS_FMT_TEXT] = report_text,
+        [GS_FMT_MD] = report_md,
+        [GS_FMT_CSV] = report_csv,
+        [GS_FMT_JSON] = report_json,
+    };
+    writers[(unsigned)f <= GS_FMT_JSON ? f : GS_FMT_TEXT](in, out);
+}

@@ -1,0 +1,72 @@
+#include "gs_memory.h"
+
+#include <stdio.h>
+
+#include "gs_device.h"
+#include "gs_sysmem.h"
+#include "gs_workspace.h"
+
+/* Two 64 MiB staging areas, the thread pool, and room for the program and
+ * its drivers (PoCL compiles kernels in this process). */
+#define GS_HOST_MARGIN (512ull << 20)
+
+uint64_t gs_run_device_bytes(uint64_t n)
+{
+    return 3 * gs_buffer_bytes(n);
+}
+
+uint64_t gs_run_host_bytes(void)
+{
+    return GS_HOST_MARGIN;
+}
+
+uint64_t gs_memory_available(struct gs_device *dev, char *source, unsigned source_size)
+{
+    struct gs_err e = {0};
+    uint64_t bytes = 0;
+    if (!dev->is_gpu) {
+        const uint64_t host = gs_host_available_memory();
+        bytes = host > GS_HOST_MARGIN ? host - GS_HOST_MARGIN : 0;
+        snprintf(source, source_size, "this machine's available memory less %llu MiB for the "
+                 "program", (unsigned long long)(GS_HOST_MARGIN >> 20));
+        if (host)
+            return bytes;
+    }
+    if (gs_dev_mem_available(dev, &bytes, &e) == GS_OK) {
+        snprintf(source, source_size, "free device memory now");
+        return bytes;
+    }
+    snprintf(source, source_size, "the device's global memory size");
+    return dev->global_mem;
+}
+
+int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e)
+{
+    const uint64_t buffer = gs_buffer_bytes(n), need = gs_run_device_bytes(n);
+    char source[128];
+    if (buffer > dev->max_alloc)
+        return gs_err_set(e, GS_USAGE,
+                          "n = %llu needs buffers of %llu bytes, more than %s device %s allocates "
+                          "at once (%llu bytes); choose a smaller n with --sizes",
+                          (unsigned long long)n, (unsigned long long)buffer,
+                          dev->backend->name, dev->name, (unsigned long long)dev->max_alloc);
+    const uint64_t avail = gs_memory_available(dev, source, sizeof source);
+    if (need > avail)
+        return gs_err_set(e, GS_USAGE,
+                          "n = %llu needs 3 buffers of %llu bytes (%llu in all) on %s device %s, "
+                          "which has %llu bytes available (%s); choose a smaller n with --sizes",
+                          (unsigned long long)n, (unsigned long long)buffer,
+                          (unsigned long long)need, dev->backend->name, dev->name,
+                          (unsigned long long)avail, source);
+    return GS_OK;
+}
+
+uint64_t gs_memory_max_n(struct gs_device *dev, uint64_t want)
+{
+    char source[128];
+    const uint64_t avail = gs_memory_available(dev, source, sizeof source);
+    uint64_t per_buffer = avail / 3 < dev->max_alloc ? avail / 3 : dev->max_alloc;
+    uint64_t n = per_buffer / sizeof(float);
+    n = n > GS_GUARD_ELEMS ? n - GS_GUARD_ELEMS : 0;
+    return n < want ? n : want;
+}

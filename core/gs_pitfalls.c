@@ -1,0 +1,301 @@
+#include "gs_pitfalls.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_device.h"
+#include "gs_memory.h"
+#include "gs_plan.h"
+
+#define GS_2_31 (1ull << 31)
+#define GS_2_32 (1ull << 32)
+#define GS_TRAP_N 4194304ull /* seed 002's largest size */
+#define GS_ROW_WIDTH 32ull
+#define GS_TILE 4096ull
+
+static const struct gs_trap_info trap_table[GS_TRAPS] = {
+    [GS_TRAP_BLOCK_STRIDE] =
+        {"block-stride", "Stepping by the block, not the grid",
+         "for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x)",
+         "always: every block walks the array from its own start",
+         "A plain map still ends right, so a test of the values passes while element i is "
+         "written min(grid, i / B + 1) times. Anything that accumulates is wrong by a factor "
+         "that changes with the grid: the count build adds one per write, and its totals "
+         "differ between the two grids."},
+    [GS_TRAP_STRIDE32] =
+        {"stride-32bit", "The stride without the cast",
+         "for (size_t i = tid; i < n; i += blockDim.x * gridDim.x)  /* unsigned int product */",
+         "grids of 2^32 threads or more: the product wraps to T mod 2^32",
+         "Seed 001 says the wrapped stride 'silently skips elements'. With a 64-bit index it "
+         "skips nothing: a stride s below T writes element i floor(i / s) + 1 times. At "
+         "T = 2^32 the stride is 0 and the loop never ends; at T = 2^32 + 256 it takes about "
+         "2^55 trips. Neither is launched."},
+    [GS_TRAP_INDEX32] =
+        {"index-32bit", "Day 5's index line without the cast",
+         "const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;  if (i < n) ...",
+         "n > 2^32 with the grid sized to n",
+         "Threads from 2^32 on compute i mod 2^32 and write the front of the array again; "
+         "elements from 2^32 on stay unwritten. OpenCL's get_global_id(0) is 64-bit and right "
+         "there: the trap is the arithmetic, written the same way in every API."},
+    [GS_TRAP_INT_LOOP] =
+        {"int-loop", "Seed 001's int loop",
+         "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)  /* int "
+         "stride */",
+         "n > 2^31",
+         "Past 2^31 - 1 the index wraps negative; against an unsigned 64-bit n it converts to a "
+         "huge value and the loop ends, so nothing from 2^31 on is written. With a signed "
+         "64-bit n the negative index passes i < n and the kernel writes before the buffer: "
+         "predicted, never launched."},
+    [GS_TRAP_BLOCK_COUNT] =
+        {"int-block-count", "The tutorial's block count",
+         "int blocks = (n + 255) / 256;  /* int n */  kernel<<<blocks, 256>>>(...)",
+         "n within 255 of 2^31 - 1",
+         "At n = 2^31 - 1 the sum overflows and the count comes out -8388607; as a CUDA grid "
+         "(unsigned int) that is 4286578689 blocks, which CUDA refuses. The suite never sends "
+         "such a grid to a CPU device or to OpenCL."},
+    [GS_TRAP_Y_GRID] =
+        {"y-grid", "One block per output row, along y",
+         "kernel<<<dim3(1, rows), 32>>>(...)  /* row = blockIdx.y */",
+         "rows > 65535",
+         "CUDA's y and z grids stop at 65,535 blocks; OpenCL sets no limit along y but its "
+         "size_t, so the two APIs part at 65,536 rows."},
+    [GS_TRAP_TILE] =
+        {"tile-loop", "A block-local tile loop on a short grid",
+         "for (size_t i = blockIdx.x * tile + threadIdx.x; i < (blockIdx.x + 1) * tile; i += "
+         "blockDim.x)",
+         "a grid with fewer blocks than tiles",
+         "Each block covers its own tile only, so with fewer blocks than tiles the tail is never "
+         "processed: a short grid at grid x tile."},
+};
+
+const struct gs_trap_info *gs_trap_info(enum gs_trap t)
+{
+    return (unsigned)t < GS_TRAPS ? &trap_table[t] : NULL;
+}
+
+int gs_parse_traps(const char *s, unsigned *mask, struct gs_err *e)
+{
+    char buf[256], *items[2 * GS_TRAPS];
+    int n = 0;
+    *mask = 0;
+    if (strcmp(s, "all") == 0) {
+        *mask = (1u << GS_TRAPS) - 1;
+        return GS_OK;
+    }
+    int rc = gs_split_list(s, "--traps", "a comma list of traps, or all", buf, sizeof buf, items,
+                           2 * GS_TRAPS, &n, e);
+    for (int i = 0; i < n && rc == GS_OK; ++i) {
+        int found = -1;
+        for (int k = 0; k < GS_TRAPS; ++k)
+            if (strcmp(items[i], trap_table[k].name) == 0)
+                found = k;
+        if (found < 0)
+            return gs_err_set(e, GS_USAGE,
+                              "--traps: unknown trap '%.*s%s'; use block-stride, stride-32bit, "
+                              "index-32bit, int-loop, int-block-count, y-grid, tile-loop or all",
+                              GS_ECHO(items[i]));
+        *mask |= 1u << found;
+    }
+    return rc;
+}
+
+/* ---- the cases ----------------------------------------------------------- */
+
+static struct gs_trap_case *add(struct gs_pitfalls *p, enum gs_trap t, enum gs_kernel_id k,
+                                uint64_t n, uint64_t grid, uint64_t block, const char *fmt, ...)
+{
+    struct gs_trap_case *c = &p->cases[p->ncases++];
+    va_list ap;
+    memset(c, 0, sizeof *c);
+    c->trap = t;
+    c->launch.kernel = k;
+    c->launch.n = n;
+    c->launch.grid = grid;
+    c->launch.block = block;
+    c->launch.global = grid * block;
+    va_start(ap, fmt);
+    vsnprintf(c->label, sizeof c->label, fmt, ap);
+    va_end(ap);
+    return c;
+}
+
+/* The tutorial's int arithmetic, with the two's-complement wrap written in
+ * defined operations: (n + 255) / 256 in int, then CUDA's dim3 conversion
+ * to unsigned int. */
+static uint64_t int_block_count(int32_t n, int32_t *as_int)
+{
+    *as_int = (int32_t)((uint32_t)n + 255u) / 256;
+    return (uint32_t)*as_int;
+}
+
+static void plan_cases(struct gs_pitfalls *p, unsigned traps)
+{
+    const uint64_t G = p->grid, B = GS_DEFAULT_BLOCK;
+    if (traps & (1u << GS_TRAP_BLOCK_STRIDE)) {
+        /* Two grids: the accumulating form's error changes with the grid. */
+        add(p, GS_TRAP_BLOCK_STRIDE, GS_K_ADD_BLOCK_STRIDE, GS_TRAP_N, G, B,
+            "grid G = %llu", (unsigned long long)G)->counted = 1;
+        if (G > 1)
+            add(p, GS_TRAP_BLOCK_STRIDE, GS_K_ADD_BLOCK_STRIDE, GS_TRAP_N, G / 2, B,
+                "grid G / 2 = %llu", (unsigned long long)(G / 2))->counted = 1;
+    }
+    if (traps & (1u << GS_TRAP_STRIDE32)) {
+        add(p, GS_TRAP_STRIDE32, GS_K_ADD_STRIDE32, GS_2_32 + 5, GS_2_32 / B, B,
+            "T = 2^32: the stride wraps to 0");
+        add(p, GS_TRAP_STRIDE32, GS_K_ADD_STRIDE32, GS_2_32 + 5, GS_2_32 / B + 1, B,
+            "T = 2^32 + 256: the stride wraps to 256");
+        add(p, GS_TRAP_STRIDE32, GS_K_ADD_STRIDE32, GS_2_32 + (1ull << 30),
+            (GS_2_32 + (1ull << 30)) / B, B, "T = n = 2^32 + 2^30: the stride wraps to 2^30")
+            ->counted = 1;
+    }
+    if (traps & (1u << GS_TRAP_INDEX32)) {
+        const uint64_t n = GS_2_32 + 5;
+        add(p, GS_TRAP_INDEX32, GS_K_ADD_INDEX32, n, n / B + 1, B,
+            "grid sized to n: T = 2^32 + 256")->counted = 1;
+    }
+    if (traps & (1u << GS_TRAP_INT_LOOP)) {
+        add(p, GS_TRAP_INT_LOOP, GS_K_ADD_INT_LOOP, GS_2_31 + 5, G, B,
+            "unsigned 64-bit n, grid G = %llu", (unsigned long long)G)->counted = 1;
+        add(p, GS_TRAP_INT_LOOP, GS_K_ADD_INT_LOOP_SIGNED, GS_2_31 + 5, G, B,
+            "signed 64-bit n, grid G = %llu", (unsigned long long)G);
+    }
+    if (traps & (1u << GS_TRAP_BLOCK_COUNT)) {
+        int32_t as_int;
+        const uint64_t grid = int_block_count(INT32_MAX, &as_int);
+        add(p, GS_TRAP_BLOCK_COUNT, GS_K_ADD_MONO, INT32_MAX, grid, B,
+            "n = 2^31 - 1: blocks = %d, as a grid %llu", (int)as_int, (unsigned long long)grid);
+    }
+    if (traps & (1u << GS_TRAP_Y_GRID)) {
+        const uint64_t rows[] = {65535, 65536, 1048576};
+        for (int r = 0; r < 3; ++r) {
+            struct gs_trap_case *c = add(p, GS_TRAP_Y_GRID, GS_K_ADD_ROWS,
+                                         rows[r] * GS_ROW_WIDTH, 1, GS_ROW_WIDTH,
+                                         "%llu rows of %llu", (unsigned long long)rows[r],
+                                         (unsigned long long)GS_ROW_WIDTH);
+            c->launch.grid_y = rows[r];
+            c->launch.param = GS_ROW_WIDTH;
+        }
+    }
+    if (traps & (1u << GS_TRAP_TILE)) {
+        const uint64_t grids[] = {64, GS_TRAP_N / GS_TILE};
+        for (int g = 0; g < 2; ++g)
+            add(p, GS_TRAP_TILE, GS_K_ADD_TILE, GS_TRAP_N, grids[g], B,
+                "tiles of %llu, grid %llu (%s)", (unsigned long long)GS_TILE,
+                (unsigned long long)grids[g], g ? "one block per tile" : "fewer blocks than tiles")
+                ->launch.param = GS_TILE;
+    }
+}
+
+/* ---- running them -------------------------------------------------------- */
+
+struct count_ctx {
+    const struct gs_launch *l;
+    unsigned t_bits;
+};
+
+static uint64_t predicted_count(const void *ctx, uint64_t i)
+{
+    const struct count_ctx *c = ctx;
+    return gs_model_count(c->l, c->t_bits, i);
+}
+
+/* Predict every case; those that can run here are marked runnable, and
+ * the largest n among them sizes the workspace. */
+static uint64_t predict_all(struct gs_pitfalls *p)
+{
+    uint64_t max_n = 0;
+    for (int i = 0; i < p->ncases; ++i) {
+        struct gs_trap_case *c = &p->cases[i];
+        struct gs_err why = {0};
+        gs_predict(p->dev, &c->launch, &c->pred);
+        if (c->pred.outcome == GS_OUT_NOT_LAUNCHED) {
+            c->got.not_sent = 1;
+            gs_strlcpy(c->got.api_error, "not launched", sizeof c->got.api_error);
+            gs_strlcpy(c->got.api_message, c->pred.why, sizeof c->got.api_message);
+            gs_verify_begin(&c->launch, &c->verdict);
+            c->held = c->counts_held = 1;
+            continue;
+        }
+        if ((c->launch.grid_y > 1 && !(p->dev->caps & GS_CAP_2D)) ||
+            (c->counted && !(p->dev->caps & GS_CAP_COUNT))) {
+            c->skipped = 1;
+            snprintf(c->skip_why, sizeof c->skip_why, "the %s backend has no %s",
+                     p->dev->backend->name, c->launch.grid_y > 1 ? "2D launches" : "count build");
+        } else if (gs_memory_preflight(p->dev, c->launch.n, &why) != GS_OK) {
+            char source[128];
+            const uint64_t avail = gs_memory_available(p->dev, source, sizeof source);
+            c->skipped = 1;
+            snprintf(c->skip_why, sizeof c->skip_why,
+                     "needs 3 buffers of %.1f GB (%.1f GB in all); this device has %.1f GB "
+                     "(%s) and buffers of at most %.1f GB",
+                     (double)gs_buffer_bytes(c->launch.n) / 1e9,
+                     (double)gs_run_device_bytes(c->launch.n) / 1e9, (double)avail / 1e9, source,
+                     (double)p->dev->max_alloc / 1e9);
+        }
+        if (c->skipped) {
+            ++p->skipped;
+            c->held = c->counts_held = 1;
+        } else if (c->launch.n > max_n) {
+            max_n = c->launch.n;
+        }
+    }
+    return max_n;
+}
+
+static int run_case(struct gs_pitfalls *p, struct gs_workspace *w, struct gs_trap_case *c,
+                    struct gs_err *e)
+{
+    snprintf(w->label, sizeof w->label, "%s %s: %s, %s", p->dev->backend->name, p->dev->name,
+             gs_trap_info(c->trap)->name, c->label);
+    gs_workspace_bind(w, &c->launch);
+    int rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
+    if (rc != GS_OK)
+        return rc;
+    const int holds = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
+                                          sizeof c->mismatch);
+    c->held = holds != GS_FAILED;
+    c->deviation = holds == GS_DEVIATION;
+    c->counts_held = 1;
+    if (!c->counted || !c->got.accepted)
+        return GS_OK;
+    const struct count_ctx ctx = {&c->launch, p->t_bits};
+    rc = gs_checked_count(w, &c->launch, predicted_count, &ctx, &c->got_count, &c->counts, e);
+    if (rc != GS_OK)
+        return rc;
+    c->counts_held = c->got_count.accepted && c->counts.mismatched == 0 &&
+                     c->counts.guard_hits == 0;
+    return GS_OK;
+}
+
+int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
+                    struct gs_pitfalls *p, struct gs_err *e)
+{
+    const struct gs_grid_probe *probe;
+    struct gs_workspace w = {0};
+    memset(p, 0, sizeof *p);
+    p->dev = dev;
+    int rc = gs_dev_grid(dev, GS_K_ADD_GS, GS_DEFAULT_BLOCK, &p->grid, p->grid_rule,
+                         sizeof p->grid_rule, e);
+    if (rc == GS_OK)
+        rc = gs_dev_probe_grid(dev, &probe, e);
+    if (rc != GS_OK)
+        return rc;
+    p->threads = p->grid * GS_DEFAULT_BLOCK;
+    p->t_bits = gs_model_t_bits(dev);
+    plan_cases(p, plan->traps);
+    const uint64_t max_n = predict_all(p);
+    if (max_n > 0 && (rc = gs_workspace_open(&w, dev, max_n, plan->progress, e)) != GS_OK)
+        return rc;
+    for (int i = 0; i < p->ncases && rc == GS_OK; ++i) {
+        struct gs_trap_case *c = &p->cases[i];
+        if (c->skipped || c->pred.outcome == GS_OUT_NOT_LAUNCHED)
+            continue;
+        rc = run_case(p, &w, c, e);
+        c->launch.a = c->launch.b = c->launch.out = NULL;
+        p->failed += !c->held || !c->counts_held;
+        p->deviations += c->deviation;
+    }
+    gs_workspace_close(&w);
+    return rc;
+}

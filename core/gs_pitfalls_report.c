@@ -1,0 +1,303 @@
+/* Reports of `gridstride pitfalls`: text for a terminal or a lecture, and
+ * Markdown, CSV and JSON with the same facts per case. */
+#include "gs_pitfalls_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *outcome_word(enum gs_outcome o)
+{
+    static const char *const words[] = {"ok", "wrong", "refused", "not launched"};
+    return words[o];
+}
+
+static const char *case_status(const struct gs_trap_case *c)
+{
+    if (c->skipped)
+        return "skipped";
+    if (!c->held || !c->counts_held)
+        return "FAILED";
+    return c->deviation ? "deviation" : "held";
+}
+
+/* What happened, in one line: the API's answer, or the values' verdict. */
+static void observed_line(const struct gs_trap_case *c, char *buf, size_t size)
+{
+    char diag[640];
+    const enum gs_outcome seen = gs_observed(&c->got, &c->verdict);
+    if (c->skipped)
+        snprintf(buf, size, "skipped: %s", c->skip_why);
+    else if (seen == GS_OUT_NOT_LAUNCHED)
+        snprintf(buf, size, "not launched: %s", c->got.api_message);
+    else if (seen == GS_OUT_REFUSED)
+        snprintf(buf, size, "refused with %s (%ld): %s", c->got.api_error, c->got.api_code,
+                 c->got.api_message);
+    else if (seen == GS_OUT_OK)
+        snprintf(buf, size, "values ok");
+    else {
+        gs_diagnosis(&c->verdict, diag, sizeof diag);
+        snprintf(buf, size, "values wrong@%llu: %llu of %llu elements; %s",
+                 (unsigned long long)c->verdict.first_wrong,
+                 (unsigned long long)c->verdict.wrong, (unsigned long long)c->verdict.n, diag);
+    }
+}
+
+/* The count build's result, in one line; empty when it did not run. */
+static void counts_line(const struct gs_trap_case *c, char *buf, size_t size)
+{
+    const struct gs_count_verdict *v = &c->counts;
+    buf[0] = '\0';
+    if (!c->counted || c->skipped || !c->got.accepted)
+        return;
+    if (!c->got_count.accepted) {
+        snprintf(buf, size, "writes: the count build was refused: %s", c->got_count.api_error);
+        return;
+    }
+    const double per = v->n ? (double)v->total / (double)v->n : 0.0;
+    int len = snprintf(buf, size,
+                       "writes: %llu in all, %.3f per element, at most %llu on one element",
+                       (unsigned long long)v->total, per, (unsigned long long)v->max);
+    if (len < 0 || (size_t)len >= size)
+        return;
+    if (v->mismatched == 0 && v->guard_hits == 0)
+        snprintf(buf + len, size - (size_t)len, "; as predicted for every element");
+    else
+        snprintf(buf + len, size - (size_t)len,
+                 "; %llu elements differ from the prediction, the first at %llu (%llu writes, "
+                 "predicted %llu); %llu guard words written",
+                 (unsigned long long)v->mismatched, (unsigned long long)v->first_mismatch,
+                 (unsigned long long)(v->listed ? v->list[0].got : 0),
+                 (unsigned long long)(v->listed ? v->list[0].want : 0),
+                 (unsigned long long)v->guard_hits);
+}
+
+static void launch_text(const struct gs_launch *l, char *buf, size_t size)
+{
+    if (l->grid_y > 1)
+        snprintf(buf, size, "n=%llu <<<(%llu, %llu), %llu>>>", (unsigned long long)l->n,
+                 (unsigned long long)l->grid, (unsigned long long)l->grid_y,
+                 (unsigned long long)l->block);
+    else
+        snprintf(buf, size, "n=%llu <<<%llu, %llu>>>", (unsigned long long)l->n,
+                 (unsigned long long)l->grid, (unsigned long long)l->block);
+}
+
+static void totals(const struct gs_pitfalls_report_in *in, int *cases, int *failed, int *dev,
+                   int *skipped)
+{
+    *cases = *failed = *dev = *skipped = 0;
+    for (int i = 0; i < in->nruns; ++i) {
+        *cases += in->runs[i]->ncases;
+        *failed += in->runs[i]->failed;
+        *dev += in->runs[i]->deviations;
+        *skipped += in->runs[i]->skipped;
+    }
+}
+
+static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o)
+{
+    char line[900], counts[400], launch[96];
+    int cases, failed, dev, skipped;
+    gs_str_printf(o, "gridstride %s pitfalls: every trap predicted, then launched where that "
+                     "is safe and verified\n\n", in->version);
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_pitfalls *p = in->runs[i];
+        gs_str_printf(o, "%-7s %s [%s]: %s%s%s; G = %llu x 256, T = %llu; T computed in %u bits\n",
+                      p->dev->backend->name, p->dev->name, p->dev->id, p->dev->api_version,
+                      p->dev->driver_version[0] ? ", driver " : "", p->dev->driver_version,
+                      (unsigned long long)p->grid, (unsigned long long)p->threads, p->t_bits);
+    }
+    for (int t = 0; t < GS_TRAPS; ++t) {
+        const struct gs_trap_info *info = gs_trap_info((enum gs_trap)t);
+        int header = 0;
+        for (int i = 0; i < in->nruns; ++i) {
+            const struct gs_pitfalls *p = in->runs[i];
+            for (int k = 0; k < p->ncases; ++k) {
+                const struct gs_trap_case *c = &p->cases[k];
+                if (c->trap != (enum gs_trap)t)
+                    continue;
+                if (!header++)
+                    gs_str_printf(o, "\n%d. %s [%s]\n   code:  %s\n   bites: %s\n", t + 1,
+                                  info->title, info->name, info->code, info->bites);
+                observed_line(c, line, sizeof line);
+                counts_line(c, counts, sizeof counts);
+                launch_text(&c->launch, launch, sizeof launch);
+                gs_str_printf(o, "   %-7s %s, %s\n           model: %s\n",
+                              p->dev->backend->name, c->label, launch, c->pred.why);
+                if (c->pred.outcome != GS_OUT_NOT_LAUNCHED)
+                    gs_str_printf(o, "           %s\n", line);
+                if (counts[0])
+                    gs_str_printf(o, "           %s\n", counts);
+                if (!c->held || !c->counts_held)
+                    gs_str_printf(o, "           PREDICTION FAILED%s%s\n",
+                                  c->mismatch[0] ? ": " : "", c->mismatch);
+                else if (c->deviation)
+                    gs_str_printf(o, "           DEVIATION: %s\n", c->mismatch);
+            }
+        }
+        if (header)
+            gs_str_printf(o, "   lesson: %s\n", info->lesson);
+    }
+    totals(in, &cases, &failed, &dev, &skipped);
+    gs_str_printf(o, "\n");
+    if (failed)
+        gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model\n", failed,
+                      cases);
+    else
+        gs_str_printf(o, "all %d cases agree with the model (%d skipped here, %d deviations)\n",
+                      cases, skipped, dev);
+}
+
+static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
+{
+    char line[900], counts[400], launch[96];
+    gs_str_printf(o, "# gridstride %s pitfalls\n\n", in->version);
+    if (in->command)
+        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    for (int t = 0; t < GS_TRAPS; ++t) {
+        const struct gs_trap_info *info = gs_trap_info((enum gs_trap)t);
+        int header = 0;
+        for (int i = 0; i < in->nruns; ++i) {
+            const struct gs_pitfalls *p = in->runs[i];
+            for (int k = 0; k < p->ncases; ++k) {
+                const struct gs_trap_case *c = &p->cases[k];
+                if (c->trap != (enum gs_trap)t)
+                    continue;
+                if (!header++)
+                    gs_str_printf(o, "## %d. %s\n\n`%s`\n\nBites: %s. %s\n\n"
+                                     "| backend | case | launch | predicted | observed | writes | "
+                                     "|\n|---|---|---|---|---|---|---|\n",
+                                  t + 1, info->title, info->code, info->bites, info->lesson);
+                observed_line(c, line, sizeof line);
+                counts_line(c, counts, sizeof counts);
+                launch_text(&c->launch, launch, sizeof launch);
+                gs_str_printf(o, "| %s | %s | `%s` | %s | %s | %s | %s |\n",
+                              p->dev->backend->name, c->label, launch,
+                              outcome_word(c->pred.outcome), line, counts, case_status(c));
+            }
+        }
+        if (header)
+            gs_str_printf(o, "\n");
+    }
+}
+
+static void csv_field(struct gs_str *o, const char *s, const char *after)
+{
+    gs_str_printf(o, "\"");
+    for (; *s; ++s)
+        gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
+    gs_str_printf(o, "\"%s", after);
+}
+
+static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
+{
+    char line[900];
+    gs_str_printf(o, "backend,device,trap,case,kernel,n,grid,grid_y,block,global,predicted,"
+                     "observed,first_wrong,wrong,writes,predicted_writes,max_writes,"
+                     "count_mismatches,status,detail\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_pitfalls *p = in->runs[i];
+        for (int k = 0; k < p->ncases; ++k) {
+            const struct gs_trap_case *c = &p->cases[k];
+            const struct gs_launch *l = &c->launch;
+            csv_field(o, p->dev->backend->name, ",");
+            csv_field(o, p->dev->name, ",");
+            csv_field(o, gs_trap_info(c->trap)->name, ",");
+            csv_field(o, c->label, ",");
+            gs_str_printf(o, "%s,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%s,",
+                          gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
+                          (unsigned long long)l->grid, (unsigned long long)l->grid_y,
+                          (unsigned long long)l->block, (unsigned long long)l->global,
+                          outcome_word(c->pred.outcome),
+                          c->skipped ? "skipped" : outcome_word(gs_observed(&c->got, &c->verdict)),
+                          (unsigned long long)c->verdict.first_wrong,
+                          (unsigned long long)c->verdict.wrong,
+                          (unsigned long long)c->counts.total,
+                          (unsigned long long)c->counts.predicted_total,
+                          (unsigned long long)c->counts.max,
+                          (unsigned long long)c->counts.mismatched, case_status(c));
+            observed_line(c, line, sizeof line);
+            csv_field(o, line, "\n");
+        }
+    }
+}
+
+static void json_kv(struct gs_str *o, const char *key, const char *value, const char *after)
+{
+    gs_str_printf(o, "\"%s\": ", key);
+    gs_json_string(o, value);
+    gs_str_printf(o, "%s", after);
+}
+
+static void json_case(const struct gs_trap_case *c, struct gs_str *o)
+{
+    const struct gs_launch *l = &c->launch;
+    const struct gs_count_verdict *v = &c->counts;
+    char line[900];
+    gs_str_printf(o, "{");
+    json_kv(o, "trap", gs_trap_info(c->trap)->name, ", ");
+    json_kv(o, "case", c->label, ", ");
+    gs_str_printf(o, "\"kernel\": \"%s\", \"n\": %llu, \"grid\": %llu, \"grid_y\": %llu, "
+                     "\"block\": %llu, \"global\": %llu, \"param\": %llu, ",
+                  gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
+                  (unsigned long long)l->grid, (unsigned long long)l->grid_y,
+                  (unsigned long long)l->block, (unsigned long long)l->global,
+                  (unsigned long long)l->param);
+    gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
+                  outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
+                  (unsigned long long)c->pred.wrong);
+    json_kv(o, "rule", c->pred.why, "}, ");
+    observed_line(c, line, sizeof line);
+    gs_str_printf(o, "\"observed\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
+                  c->skipped ? "skipped" : outcome_word(gs_observed(&c->got, &c->verdict)),
+                  (unsigned long long)c->verdict.first_wrong, (unsigned long long)c->verdict.wrong);
+    json_kv(o, "detail", line, "}");
+    if (c->counted && c->got_count.accepted)
+        gs_str_printf(o, ", \"writes\": {\"total\": %llu, \"predicted_total\": %llu, \"max\": %llu, "
+                         "\"predicted_max\": %llu, \"mismatched\": %llu, \"first_mismatch\": %llu, "
+                         "\"guard_hits\": %llu}",
+                      (unsigned long long)v->total, (unsigned long long)v->predicted_total,
+                      (unsigned long long)v->max, (unsigned long long)v->predicted_max,
+                      (unsigned long long)v->mismatched, (unsigned long long)v->first_mismatch,
+                      (unsigned long long)v->guard_hits);
+    gs_str_printf(o, ", \"status\": \"%s\"}", case_status(c));
+}
+
+static void report_json(const struct gs_pitfalls_report_in *in, struct gs_str *o)
+{
+    int cases, failed, dev, skipped;
+    totals(in, &cases, &failed, &dev, &skipped);
+    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"report\": \"pitfalls\", ");
+    json_kv(o, "version", in->version, ", ");
+    json_kv(o, "command", in->command ? in->command : "", ",\n");
+    gs_str_printf(o, "  \"cases\": %d, \"failed\": %d, \"deviations\": %d, \"skipped\": %d,\n"
+                     "  \"devices\": [\n", cases, failed, dev, skipped);
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_pitfalls *p = in->runs[i];
+        gs_str_printf(o, "    {");
+        json_kv(o, "backend", p->dev->backend->name, ", ");
+        json_kv(o, "device", p->dev->name, ", ");
+        json_kv(o, "api_version", p->dev->api_version, ", ");
+        json_kv(o, "driver_version", p->dev->driver_version, ", ");
+        gs_str_printf(o, "\"G\": %llu, \"T\": %llu, \"t_bits\": %u,\n      \"cases\": [\n",
+                      (unsigned long long)p->grid, (unsigned long long)p->threads, p->t_bits);
+        for (int k = 0; k < p->ncases; ++k) {
+            gs_str_printf(o, "        ");
+            json_case(&p->cases[k], o);
+            gs_str_printf(o, "%s\n", k + 1 < p->ncases ? "," : "");
+        }
+        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+    }
+    gs_str_printf(o, "  ]\n}\n");
+}
+
+void gs_pitfalls_report(const struct gs_pitfalls_report_in *in, enum gs_format f,
+                        struct gs_str *out)
+{
+    switch (f) {
+    case GS_FMT_MD: report_md(in, out); break;
+    case GS_FMT_CSV: report_csv(in, out); break;
+    case GS_FMT_JSON: report_json(in, out); break;
+    default: report_text(in, out);
+    }
+}

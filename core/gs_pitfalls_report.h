@@ -1,0 +1,19 @@
+/* Reports of `gridstride pitfalls` in every format of the table. */
+#ifndef GS_PITFALLS_REPORT_H
+#define GS_PITFALLS_REPORT_H
+
+#include "gs_pitfalls.h"
+#include "gs_report.h"
+#include "gs_str.h"
+
+struct gs_pitfalls_report_in {
+    const struct gs_pitfalls *const *runs; /* one per device */
+    int nruns;
+    const char *version;
+    const char *command;
+};
+
+void gs_pitfalls_report(const struct gs_pitfalls_report_in *in, enum gs_format f,
+                        struct gs_str *out);
+
+#endif

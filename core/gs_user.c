@@ -1,0 +1,130 @@
+#include "gs_user.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The parameters, in each dialect's words; `n` is 64-bit in all three. */
+static const char *const signatures[] = {
+    [GS_DIALECT_PORTABLE] = "GS_KERNEL void %s(GS_THREAD_CTX GS_GLOBAL const float *a, "
+                            "GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)",
+    [GS_DIALECT_OPENCL] = "__kernel void %s(__global const float *a, __global const float *b, "
+                          "__global float *out, ulong n)",
+    [GS_DIALECT_CUDA] = "__global__ void %s(const float *a, const float *b, float *out, size_t n)",
+};
+
+static const char *const kernel_words[] = {
+    [GS_DIALECT_PORTABLE] = "GS_KERNEL",
+    [GS_DIALECT_OPENCL] = "__kernel",
+    [GS_DIALECT_CUDA] = "__global__",
+};
+
+void gs_user_signature(enum gs_dialect d, const char *entry, char *buf, unsigned size)
+{
+    snprintf(buf, size, signatures[d], entry);
+}
+
+char *gs_user_text(const struct gs_user_source *src, const char *prelude)
+{
+    const size_t plen = prelude ? strlen(prelude) : 0;
+    const size_t len = plen + 2 * strlen(src->path) + strlen(src->text) + 32;
+    char *out = malloc(len);
+    if (!out)
+        return NULL;
+    memcpy(out, prelude ? prelude : "", plen);
+    char *p = out + plen;
+    /* The path as a string literal: quotes and backslashes escaped. */
+    p += sprintf(p, "\n#line 1 \"");
+    for (const char *c = src->path; *c; ++c) {
+        if (*c == '"' || *c == '\\')
+            *p++ = '\\';
+        *p++ = *c;
+    }
+    sprintf(p, "\"\n%s\n", src->text);
+    return out;
+}
+
+/* Whether `name` occurs in text as a whole identifier. */
+static int mentions(const char *text, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = text; (p = strstr(p, name)) != NULL; p += n) {
+        const int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+int gs_user_no_entry(const struct gs_user_source *src, const char *kernels, struct gs_err *e)
+{
+    char list[200] = "";
+    if (kernels && *kernels) {
+        snprintf(list, sizeof list, " (its kernels: %s)", kernels);
+        for (char *p = list; *p; ++p)
+            if (*p == ';')
+                *p = ',';
+    }
+    if (mentions(src->text, src->entry))
+        return gs_err_set(e, GS_USAGE,
+                          "%s: '%s' is not a kernel%s; mark it %s, or name the kernel with "
+                          "--entry NAME",
+                          src->path, src->entry, list, kernel_words[src->dialect]);
+    return gs_err_set(e, GS_USAGE, "%s has no kernel named '%s'%s; name the kernel with --entry NAME",
+                      src->path, src->entry, list);
+}
+
+int gs_user_bad_params(const struct gs_user_source *src, int count, int bad, struct gs_err *e)
+{
+    char sig[240];
+    gs_user_signature(src->dialect, src->entry, sig, sizeof sig);
+    if (count < 0)
+        return gs_err_set(e, GS_USAGE, "%s: kernel '%s' does not take the contract's parameters: %s",
+                          src->path, src->entry, sig);
+    if (count != 4)
+        return gs_err_set(e, GS_USAGE,
+                          "%s: kernel '%s' takes %d parameter%s; the contract is 4: %s", src->path,
+                          src->entry, count, count == 1 ? "" : "s", sig);
+    return gs_err_set(e, GS_USAGE,
+                      "%s: parameter %d of kernel '%s' has the wrong size (%s must be 64-bit); "
+                      "the contract is %s",
+                      src->path, bad + 1, src->entry, bad == 3 ? "n" : "a pointer", sig);
+}
+
+unsigned gs_user_text_offset(const char *prelude)
+{
+    unsigned lines = 2; /* the newline after the prelude, and the #line directive */
+    for (const char *c = prelude ? prelude : ""; *c; ++c)
+        lines += *c == '\n';
+    return lines;
+}
+
+char *gs_user_map_log(char *log, const char *program_name, unsigned offset, const char *path)
+{
+    const size_t name_len = strlen(program_name);
+    size_t cap = strlen(log) + 1, len = 0;
+    for (const char *p = log; (p = strstr(p, program_name)) != NULL; p += name_len)
+        cap += strlen(path) + 16;
+    char *out = malloc(cap);
+    if (!out)
+        return log;
+    for (const char *p = log; *p;) {
+        char *end = NULL;
+        unsigned long line = 0;
+        if (strncmp(p, program_name, name_len) == 0 && p[name_len] == ':' &&
+            isdigit((unsigned char)p[name_len + 1])) {
+            line = strtoul(p + name_len + 1, &end, 10);
+            if (line > offset) {
+                len += (size_t)sprintf(out + len, "%s:%lu", path, line - offset);
+                p = end;
+                continue;
+            }
+        }
+        out[len++] = *p++;
+    }
+    out[len] = '\0';
+    free(log);
+    return out;
+}

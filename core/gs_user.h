@@ -1,0 +1,33 @@
+/* What every backend needs to build a user kernel (ABI 2): the text to hand
+ * its compiler, and the one-line messages for an entry that is missing, not
+ * a kernel, or takes other parameters, worded the same on every API. */
+#ifndef GS_USER_H
+#define GS_USER_H
+
+#include "gs_backend.h"
+
+/* The contract: the kernel's declaration in src's dialect, with `entry`. */
+void gs_user_signature(enum gs_dialect d, const char *entry, char *buf, unsigned size);
+
+/* prelude (may be NULL), then `#line 1 "PATH"` and the file, so that the
+ * compiler's line numbers point into the user's file. malloc'd; NULL when
+ * out of memory. */
+char *gs_user_text(const struct gs_user_source *src, const char *prelude);
+
+/* GS_USAGE: the entry is not a kernel the compiled program exports. Whether
+ * the name occurs in the file at all tells "missing" from "not a kernel".
+ * kernels: the program's kernel names ("a;b"), or NULL when unknown. */
+int gs_user_no_entry(const struct gs_user_source *src, const char *kernels, struct gs_err *e);
+
+/* GS_USAGE: the kernel has `count` parameters (-1: unknown, but not the
+ * contract's), or parameter `bad` (0-based; -1: none) has the wrong size. */
+int gs_user_bad_params(const struct gs_user_source *src, int count, int bad, struct gs_err *e);
+
+/* Lines of gs_user_text() before the user's first line. */
+unsigned gs_user_text_offset(const char *prelude);
+/* A compiler that ignores #line names the whole program ("<kernel>" on
+ * NVIDIA's OpenCL) with its own line numbers: rewrite program_name:L as
+ * path:(L - offset). Takes log (malloc'ed) and returns the new one. */
+char *gs_user_map_log(char *log, const char *program_name, unsigned offset, const char *path);
+
+#endif

@@ -1,0 +1,15 @@
+/* Wrong: writes 2^40 elements past the output. On the host backend the
+ * kernel runs in a child process, which the fault ends (SIGSEGV): reported as
+ * "faulted", like a GPU's illegal address. Not run on OpenCL in the tests: a
+ * CPU OpenCL device (PoCL) runs kernels inside gridstride's own process, and
+ * a fault there ends gridstride.
+ *
+ * backends: host cuda
+ * expect: faulted n=0 shape=Gx256
+ */
+GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,
+                     GS_GLOBAL float *out, gs_size n)
+{
+    const gs_size i = GS_GLOBAL_THREAD();
+    out[i + ((gs_size)1 << 40)] = a[0] + b[0] + (float)n;
+}

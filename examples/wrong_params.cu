@@ -1,0 +1,12 @@
+/* Does not meet the contract: n is an int, 4 bytes where the harness passes
+ * a size_t. The CUDA runtime reports each parameter's size
+ * (cudaFuncGetParamInfo), and gridstride says which one, in one line, and
+ * exits 2. It compiles: --compile-only alone cannot tell.
+ *
+ * expect: usage parameter=4
+ */
+__global__ void solve(const float *a, const float *b, float *out, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[i] = a[i] + b[i];
+}

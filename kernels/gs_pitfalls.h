@@ -1,0 +1,109 @@
+/* The traps the course warns about, each a kernel written once with the
+ * macros of the preludes, so that the same trap runs through every API. The
+ * model (core/gs_model.c) predicts each one exactly, element by element;
+ * `gridstride pitfalls` shows them. Included after gs_kernels.h, whose
+ * GS_NAME and GS_STORE it uses, so the count build counts these writes too.
+ *
+ * The 32-bit arithmetic is written with the preludes' _U32 macros, the same
+ * in every dialect: in CUDA it is what blockIdx.x * blockDim.x computes
+ * (unsigned int); OpenCL's work-item functions return size_t, so there the
+ * same arithmetic is spelled out, because the trap is the arithmetic, not
+ * the API. */
+
+/* Trap 1, the block stride (i += blockDim.x). Every block walks the array
+ * from its own start, so element i is written by each block b <= i / B:
+ * min(grid, floor(i / B) + 1) times. A plain map still ends right. */
+GS_KERNEL void GS_NAME(gs_add_block_stride)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                            GS_GLOBAL const float *b, GS_GLOBAL float *out,
+                                            gs_size n, gs_size param)
+{
+    (void)param;
+    for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_BLOCK_DIM_X())
+        GS_STORE(out, i, a[i] + b[i]);
+}
+
+/* Trap 2, the stride without the cast: blockDim.x * gridDim.x in 32 bits,
+ * T mod 2^32, widened only after the wrap. The index is 64-bit. A stride of
+ * 0 never ends; a smaller stride than T writes elements several times. */
+GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                        GS_GLOBAL const float *b, GS_GLOBAL float *out,
+                                        gs_size n, gs_size param)
+{
+    const gs_size step = GS_GRID_THREADS_U32();
+    (void)param;
+    for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += step)
+        GS_STORE(out, i, a[i] + b[i]);
+}
+
+/* Trap 3, day 5's index line without the cast: 32-bit, so the threads from
+ * 2^32 on write the front of the array again and elements from 2^32 on are
+ * never written. */
+GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                       GS_GLOBAL const float *b, GS_GLOBAL float *out,
+                                       gs_size n, gs_size param)
+{
+    const unsigned int i = GS_GLOBAL_THREAD_U32();
+    (void)param;
+    if (i < n)
+        GS_STORE(out, i, a[i] + b[i]);
+}
+
+/* Trap 4, seed 001's loop: int i, int stride, against the suite's unsigned
+ * 64-bit n. Past 2^31 - 1 the index wraps negative (signed overflow is
+ * undefined in C, so the wrap is written with defined unsigned arithmetic:
+ * GS_INT_ADD_WRAP), and `i < n` converts it to a huge unsigned value, so the
+ * loop ends: nothing from 2^31 on is written. The cast below is the
+ * conversion `i < n` makes implicitly. */
+GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                        GS_GLOBAL const float *b, GS_GLOBAL float *out,
+                                        gs_size n, gs_size param)
+{
+    const int stride = (int)GS_GRID_THREADS_U32();
+    (void)param;
+    for (int i = (int)GS_GLOBAL_THREAD_U32(); (gs_size)i < n; i = GS_INT_ADD_WRAP(i, stride))
+        GS_STORE(out, i, a[i] + b[i]);
+}
+
+/* Trap 4 with a signed 64-bit n: the wrapped index stays negative, passes
+ * `i < n`, and the kernel writes before the buffer. The model predicts it
+ * and the suite never launches it; the text is here so the trap is shown. */
+GS_KERNEL void GS_NAME(gs_add_int_loop_signed_n)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                                 GS_GLOBAL const float *b, GS_GLOBAL float *out,
+                                                 gs_size n, gs_size param)
+{
+    const gs_ssize signed_n = (gs_ssize)n;
+    const int stride = (int)GS_GRID_THREADS_U32();
+    (void)param;
+    for (int i = (int)GS_GLOBAL_THREAD_U32(); (gs_ssize)i < signed_n;
+         i = GS_INT_ADD_WRAP(i, stride))
+        GS_STORE(out, i, a[i] + b[i]);
+}
+
+/* Trap 6, one block per row of `width` elements, the rows along the grid's
+ * y axis: CUDA's y grid stops at 65,535 blocks. */
+GS_KERNEL void GS_NAME(gs_add_rows)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                    GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n,
+                                    gs_size width)
+{
+    const gs_size row = GS_BLOCK_IDX_Y();
+    for (gs_size c = GS_THREAD_IDX_X(); c < width; c += GS_BLOCK_DIM_X()) {
+        const gs_size i = row * width + c;
+        if (i < n)
+            GS_STORE(out, i, a[i] + b[i]);
+    }
+}
+
+/* Trap 7, seed 001's block-local loop: block b covers its own tile
+ * [b * tile, (b + 1) * tile), stepping by the block. On a grid smaller than
+ * the tile count the tail is never processed. */
+GS_KERNEL void GS_NAME(gs_add_tile_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
+                                         GS_GLOBAL const float *b, GS_GLOBAL float *out,
+                                         gs_size n, gs_size tile)
+{
+    const gs_size start = (gs_size)GS_BLOCK_IDX_X() * tile;
+    if (start >= n)
+        return;
+    const gs_size end = n - start > tile ? start + tile : n;
+    for (gs_size i = start + GS_THREAD_IDX_X(); i < end; i += GS_BLOCK_DIM_X())
+        GS_STORE(out, i, a[i] + b[i]);
+}

@@ -1,0 +1,68 @@
+# Shared by the scripts that record results on an NVIDIA machine: source it
+# after setting `out` (the results folder) and `build` (the build folder).
+# Every results file records its commands, the device and driver line, the
+# date and each command's wall time.
+mkdir -p "$out"
+date_utc=$(date -u +%Y-%m-%dT%H:%MZ)
+smi=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
+nvcc_v=$(nvcc --version 2>&1 | sed -n 's/.*release \([0-9.]*\), \(V[0-9.]*\).*/CUDA \1 (\2)/p')
+log="$out/$(basename "$0" .sh).log"
+: > "$log"
+
+step() { echo "== $*" | tee -a "$log"; }
+
+# run CMD...: echo it into the log, run it, keep its output and exit code.
+run() {
+  echo "\$ $*" >> "$log"
+  "$@" >> "$log" 2>&1
+  local rc=$?
+  echo "(exit $rc)" >> "$log"
+  return $rc
+}
+
+# Paths as a user of the checkout would type them.
+relative() {
+  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g"
+}
+
+# record FILE TITLE CMD...: append to a results file the command, the
+# machine line, the date, the command's standard output in a text block and
+# its standard error (notes, warnings) in a second one. Paths under OUTDIR and
+# BUILD_DIR are shown relative, as a user would type them.
+record() {
+  local file=$1 title=$2
+  shift 2
+  local so se shown
+  so=$(mktemp)
+  se=$(mktemp)
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" > "$so" 2> "$se"
+  local rc=$?
+  t1=$(date +%s.%N)
+  shown=$(printf '%s ' "$@" | relative | sed -e 's/ $//')
+  {
+    echo "# $title"
+    echo
+    echo "- date: $date_utc"
+    echo "- device and driver (nvidia-smi): $smi"
+    echo "- toolkit: $nvcc_v"
+    echo "- command: \`$shown\` (exit $rc, wall time $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)"
+    echo
+    echo '```text'
+    relative < "$so"
+    echo '```'
+    if [ -s "$se" ]; then
+      echo
+      echo "standard error:"
+      echo
+      echo '```text'
+      relative < "$se"
+      echo '```'
+    fi
+    echo
+  } >> "$file"
+  rm -f "$so" "$se"
+  return $rc
+}
+

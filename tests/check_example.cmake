@@ -1,0 +1,159 @@
+# One example of examples/ through `gridstride check`, judged against the
+# verdict its own header states in an "expect:" line:
+#
+#   expect: ok                                    exit 0, every case right
+#   expect: CLASS [n=N] [shape=GxB|Gx256] [first=I]
+#                                                 exit 1; the smallest failing case
+#                                                 has CLASS, n, shape (G: the device
+#                                                 grid) and first wrong index
+#   expect: usage [parameter=K]                   exit 2, one line on stderr (naming
+#                                                 parameter K)
+#   expect: compile-error                         exit 2; the compiler's messages name
+#                                                 the line marked "error-here"
+#
+#   cmake -DGRIDSTRIDE=path -DEXAMPLE=file -DBACKEND=name [-DMODE=compile] -P check_example.cmake
+#
+# MODE=compile runs NVRTC alone for sm_75 and sm_90 (--compile-only), which
+# needs no GPU: every example compiles except the compile-error ones.
+# A backend without a device is reported skipped ("SKIPPED:"), unless
+# GRIDSTRIDE_REQUIRE names it.
+cmake_minimum_required(VERSION 3.20)
+
+file(STRINGS "${EXAMPLE}" expect REGEX "^ \\* expect: ")
+if(NOT expect)
+  message(FATAL_ERROR "${EXAMPLE} has no ' * expect: ' line")
+endif()
+string(REGEX REPLACE "^ \\* expect: " "" expect "${expect}")
+string(REGEX MATCH "^[a-z-]+" class "${expect}")
+get_filename_component(base "${EXAMPLE}" NAME)
+string(REPLACE "." "\\." base_re "${base}")
+
+function(fail what)
+  message(FATAL_ERROR "${base} on ${BACKEND}: ${what}\nexit ${code}\nstdout:\n${out}\nstderr:\n${err}")
+endfunction()
+
+# The line of the file marked "error-here", as the compiler should name it.
+function(error_line var)
+  file(STRINGS "${EXAMPLE}" lines)
+  set(i 0)
+  foreach(line IN LISTS lines)
+    math(EXPR i "${i} + 1")
+    if(line MATCHES "error-here")
+      set(${var} ${i} PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "${EXAMPLE}: no line marked error-here")
+endfunction()
+
+# Run gridstride with the arguments given: code, out and err.
+macro(gridstride)
+  execute_process(COMMAND "${GRIDSTRIDE}" ${ARGN}
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endmacro()
+
+# Exit 2, no report, and the compiler's message at the marked line: NVRTC
+# writes file(line), clang-based OpenCL compilers and gcc file:line:column.
+function(expect_compile_error)
+  error_line(line)
+  if(NOT code EQUAL 2 OR NOT out MATCHES "^$" OR NOT err MATCHES "${base_re}(\\(${line}\\)|:${line}:)")
+    fail("expected exit 2, no report, and the compiler's message at ${base} line ${line}")
+  endif()
+endfunction()
+
+if(MODE STREQUAL "compile")
+  gridstride(check "${EXAMPLE}" --compile-only --arch sm_75,sm_90 --backend cuda)
+  if(class STREQUAL "compile-error")
+    expect_compile_error()
+  else()
+    if(NOT code EQUAL 0 OR NOT out MATCHES "NVRTC [0-9.]+ for sm_75" OR
+       NOT out MATCHES "NVRTC [0-9.]+ for sm_90")
+      fail("expected NVRTC to compile it for sm_75 and sm_90")
+    endif()
+  endif()
+  return()
+endif()
+
+# Skip a backend without a device, unless it is demanded.
+set(required FALSE)
+if("$ENV{GRIDSTRIDE_REQUIRE}" MATCHES "(^|,)(${BACKEND}|all)(,|$)")
+  set(required TRUE)
+endif()
+gridstride(--list --backend ${BACKEND})
+if(NOT code EQUAL 0 AND NOT required)
+  message("SKIPPED: ${err}")
+  return()
+endif()
+
+gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json)
+
+if(class STREQUAL "compile-error")
+  expect_compile_error()
+  return()
+endif()
+if(class STREQUAL "usage")
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines nlines)
+  if(NOT code EQUAL 2 OR NOT out STREQUAL "" OR NOT nlines EQUAL 1)
+    fail("expected exit 2, no report and one line on stderr")
+  endif()
+  if(expect MATCHES " parameter=([0-9]+)")
+    set(param ${CMAKE_MATCH_1})
+    if(NOT err MATCHES "parameter ${param} ")
+      fail("expected the line to name parameter ${param}")
+    endif()
+  endif()
+  return()
+endif()
+
+# A report at all: exit 0 (all right) or 1 (a case wrong).
+if(class STREQUAL "ok")
+  set(want_code 0)
+else()
+  set(want_code 1)
+endif()
+if(NOT code EQUAL want_code)
+  fail("expected exit ${want_code} and a report")
+endif()
+string(JSON verdict GET "${out}" verdict)
+string(JSON backend GET "${out}" backends 0 backend)
+if(NOT backend STREQUAL BACKEND)
+  fail("the report is for ${backend}")
+endif()
+if(class STREQUAL "ok")
+  if(NOT code EQUAL 0 OR NOT verdict STREQUAL "ok")
+    fail("expected verdict ok and exit 0")
+  endif()
+  return()
+endif()
+
+if(NOT code EQUAL 1 OR NOT verdict STREQUAL "wrong")
+  fail("expected verdict wrong and exit 1")
+endif()
+string(JSON got_class GET "${out}" backends 0 smallest class)
+string(JSON got_n GET "${out}" backends 0 smallest n)
+string(JSON got_grid GET "${out}" backends 0 smallest grid)
+string(JSON got_block GET "${out}" backends 0 smallest block)
+string(JSON device_grid GET "${out}" backends 0 G)
+if(NOT got_class STREQUAL class)
+  fail("expected the smallest failing case to be ${class}, got ${got_class}")
+endif()
+if(expect MATCHES " n=([0-9]+)" AND NOT got_n EQUAL CMAKE_MATCH_1)
+  fail("expected the smallest failing n = ${CMAKE_MATCH_1}, got ${got_n}")
+endif()
+if(expect MATCHES " shape=([0-9G]+)x([0-9]+)")
+  set(want_grid ${CMAKE_MATCH_1})
+  set(want_block ${CMAKE_MATCH_2})
+  if(want_grid STREQUAL "G")
+    set(want_grid ${device_grid})
+  endif()
+  if(NOT got_grid EQUAL want_grid OR NOT got_block EQUAL want_block)
+    fail("expected the smallest failing shape <<<${want_grid}, ${want_block}>>>, got <<<${got_grid}, ${got_block}>>>")
+  endif()
+endif()
+if(expect MATCHES " first=([0-9]+)")
+  string(JSON first GET "${out}" backends 0 smallest first_wrong_indices 0 index)
+  if(NOT first EQUAL CMAKE_MATCH_1)
+    fail("expected the first wrong index ${CMAKE_MATCH_1}, got ${first}")
+  endif()
+endif()

@@ -1,0 +1,177 @@
+/* The pitfalls, run for real on one backend (ctest runs it once per
+ * backend, like the conformance body): the traps that fit any machine
+ * (block stride, tile loop, the y grid) predicted, launched and verified,
+ * values and writes per element; the ones that need 2^31 elements or more
+ * must be skipped with a reason or not launched, never silently dropped.
+ * Independently of the model, the expected counts are recomputed here by
+ * brute force over the threads. Exit 77 (skipped) without a device, unless
+ * GRIDSTRIDE_REQUIRE names the backend. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gs_device.h"
+#include "gs_pitfalls.h"
+#include "gs_registry.h"
+#include "gs_select.h"
+
+#define SKIP_CODE 77
+
+static struct gs_opened opened;
+static struct gs_device *dev;
+
+static struct gs_pitfalls *run(unsigned traps)
+{
+    struct gs_pitfalls *p = calloc(1, sizeof *p);
+    const struct gs_pitfalls_plan plan = {traps, NULL};
+    struct gs_err e = {0};
+    assert_non_null(p);
+    if (gs_pitfalls_run(dev, &plan, p, &e) != GS_OK)
+        fail_msg("gs_pitfalls_run: %s", e.msg);
+    for (int i = 0; i < p->ncases; ++i) {
+        const struct gs_trap_case *c = &p->cases[i];
+        if (!c->held || !c->counts_held)
+            print_error("%s %s: %s (counts: %llu mismatched from %llu)\n",
+                        gs_trap_info(c->trap)->name, c->label, c->mismatch,
+                        (unsigned long long)c->counts.mismatched,
+                        (unsigned long long)c->counts.first_mismatch);
+    }
+    return p;
+}
+
+/* Writes of element i under the block stride, by walking every block's
+ * loop: block b visits b*B + t, b*B + t + B, ... */
+static uint64_t block_stride_writes(uint64_t i, uint64_t grid, uint64_t B)
+{
+    uint64_t w = 0;
+    for (uint64_t b = 0; b < grid; ++b)
+        w += b * B <= i; /* its thread (i - bB) % B reaches i */
+    return w;
+}
+
+static void block_stride_writes_each_element_once_per_block_below_it(void **state)
+{
+    (void)state;
+    struct gs_pitfalls *p = run(1u << GS_TRAP_BLOCK_STRIDE);
+    assert_int_equal(p->failed, 0);
+    int counted = 0;
+    uint64_t totals[2] = {0, 0};
+    for (int i = 0; i < p->ncases; ++i) {
+        const struct gs_trap_case *c = &p->cases[i];
+        if (c->skipped || !c->got.accepted)
+            continue;
+        assert_int_equal(c->verdict.diag, 0); /* the plain map is right */
+        assert_true(c->got_count.accepted);
+        uint64_t want = 0;
+        for (uint64_t k = 0; k < c->launch.n; ++k)
+            want += block_stride_writes(k, c->launch.grid, c->launch.block);
+        assert_int_equal(c->counts.total, want);
+        assert_int_equal(c->counts.max, c->launch.grid);
+        if (counted < 2)
+            totals[counted] = c->counts.total;
+        ++counted;
+    }
+    assert_int_equal(counted, 2);
+    assert_true(totals[0] != totals[1]); /* wrong by a factor that changes with the grid */
+    free(p);
+}
+
+static void tile_loop_on_a_short_grid_leaves_the_tail(void **state)
+{
+    (void)state;
+    struct gs_pitfalls *p = run(1u << GS_TRAP_TILE);
+    assert_int_equal(p->failed, 0);
+    assert_int_equal(p->ncases, 2);
+    const struct gs_trap_case *short_grid = &p->cases[0], *full = &p->cases[1];
+    assert_int_equal(gs_observed(&short_grid->got, &short_grid->verdict), GS_OUT_WRONG);
+    assert_int_equal(short_grid->verdict.first_wrong, short_grid->launch.grid * 4096);
+    assert_true(short_grid->verdict.diag & GS_DIAG_TAIL);
+    assert_int_equal(gs_observed(&full->got, &full->verdict), GS_OUT_OK);
+    free(p);
+}
+
+/* 65535 rows run everywhere; past it, whatever the API does must be what
+ * the model predicted from the device (the host follows CUDA and refuses). */
+static void y_grid_ceiling_is_predicted(void **state)
+{
+    (void)state;
+    struct gs_pitfalls *p = run(1u << GS_TRAP_Y_GRID);
+    assert_int_equal(p->failed, 0);
+    for (int i = 0; i < p->ncases; ++i) {
+        const struct gs_trap_case *c = &p->cases[i];
+        if (c->skipped)
+            continue;
+        if (c->launch.grid_y <= 65535)
+            assert_int_equal(gs_observed(&c->got, &c->verdict), GS_OUT_OK);
+        else if (strcmp(dev->backend->name, "host") == 0)
+            assert_int_equal(gs_observed(&c->got, &c->verdict), GS_OUT_REFUSED);
+    }
+    free(p);
+}
+
+/* The traps at 2^31 and 2^32 on a machine that cannot hold them: every
+ * case accounted for, with a reason; none silently dropped. */
+static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
+{
+    (void)state;
+    const unsigned big = (1u << GS_TRAP_STRIDE32) | (1u << GS_TRAP_INDEX32) |
+                         (1u << GS_TRAP_INT_LOOP) | (1u << GS_TRAP_BLOCK_COUNT);
+    struct gs_pitfalls *p = run(big);
+    assert_int_equal(p->failed, 0);
+    assert_int_equal(p->ncases, 7);
+    for (int i = 0; i < p->ncases; ++i) {
+        const struct gs_trap_case *c = &p->cases[i];
+        if (c->skipped)
+            assert_true(c->skip_why[0] != '\0');
+        else if (c->pred.outcome == GS_OUT_NOT_LAUNCHED)
+            assert_true(c->got.not_sent && c->pred.why[0] != '\0');
+        /* the stride that wraps to 0 is never launched anywhere */
+        if (c->trap == GS_TRAP_STRIDE32 && c->launch.global == (1ull << 32))
+            assert_int_equal(c->pred.outcome, GS_OUT_NOT_LAUNCHED);
+        if (c->launch.kernel == GS_K_ADD_INT_LOOP_SIGNED)
+            assert_int_equal(c->pred.outcome, GS_OUT_NOT_LAUNCHED);
+    }
+    free(p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_pitfalls BACKEND\n");
+        return 2;
+    }
+    const struct gs_backend *b = gs_registry_find(argv[1]);
+    if (!b) {
+        fprintf(stderr, "backend '%s' is not compiled in\n", argv[1]);
+        return 2;
+    }
+    gs_open_backend(b, &opened);
+    if (opened.status != GS_OK) {
+        const int required = gs_backend_required(argv[1]);
+        fprintf(stderr, "%s: %s\n", required ? "FAIL" : "SKIP", opened.err.msg);
+        return required ? 1 : SKIP_CODE;
+    }
+    struct gs_device *picked[1];
+    int n = 0;
+    struct gs_err e = {0};
+    if (gs_select_devices(&opened, getenv("GRIDSTRIDE_DEVICE"), picked, 1, &n, &e) != GS_OK) {
+        fprintf(stderr, "FAIL: %s\n", e.msg);
+        return 1;
+    }
+    dev = picked[0];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(block_stride_writes_each_element_once_per_block_below_it),
+        cmocka_unit_test(tile_loop_on_a_short_grid_leaves_the_tail),
+        cmocka_unit_test(y_grid_ceiling_is_predicted),
+        cmocka_unit_test(big_traps_are_skipped_or_not_launched_with_a_reason),
+    };
+    const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
+    gs_close_backend(&opened);
+    return failed;
+}
