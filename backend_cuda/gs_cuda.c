@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA backend: the backend interface on the CUDA runtime API.
  *
  * This file is C. The runtime API (cuda_runtime_api.h) is a C interface, and
@@ -216,6 +217,9 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
     gs_strlcpy(g->driver_version, driver_version, sizeof g->driver_version);
     snprintf(g->arch, sizeof g->arch, "compute capability %d.%d", p.major, p.minor);
     g->is_gpu = 1;
+    /* The PCI function is always 0 for a CUDA device. */
+    snprintf(g->pci, sizeof g->pci, "%04x:%02x:%02x.0", (unsigned)p.pciDomainID,
+             (unsigned)p.pciBusID, (unsigned)p.pciDeviceID);
     g->compute_units = p.multiProcessorCount > 0 ? (unsigned)p.multiProcessorCount : 0u;
     /* A 1-D block is bounded by both limits; they are equal on every GPU
      * so far (1024), but the smaller one is the rule. */

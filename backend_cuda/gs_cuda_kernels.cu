@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernels of kernels/gs_kernels.h compiled by nvcc, and the table that
  * lets the C side of the backend reach them. This is the only C++ in the
  * backend: no launch logic lives here, so that every API call is made (and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The seam between the C host side of the CUDA backend (gs_cuda.c) and the
  * one translation unit nvcc compiles (gs_cuda_kernels.cu).
  *

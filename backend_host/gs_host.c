@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host backend: the reference implementation of the backend interface,
  * and the template to copy for a new one (README.md, "Adding a backend").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenCL backend: every platform the ICD loader knows, every device on
  * each, the kernels of kernels/gs_kernels.h built by the driver at open()
  * from the copy embed.cmake put into the library.
@@ -41,6 +42,17 @@
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+/* cl_khr_pci_bus_info and NVIDIA's PCI queries, in case cl_ext.h predates them. */
+#ifndef CL_DEVICE_PCI_BUS_INFO_KHR
+#define CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+#endif
+#ifndef CL_DEVICE_PCI_BUS_ID_NV
+#define CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#endif
+#ifndef CL_DEVICE_PCI_DOMAIN_ID_NV
+#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
 #endif
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
@@ -319,6 +331,37 @@ static int describe_nvidia(struct ocl_device *d, struct gs_err *e)
     return GS_OK;
 }
 
+/* The PCI address, so that a GPU seen through OpenCL and through CUDA is
+ * known to be one GPU (CTest resource groups). cl_khr_pci_bus_info first;
+ * else NVIDIA's attributes, whose slot id packs device << 3 | function.
+ * A device that reports neither keeps pci empty: not an error. */
+static int describe_pci(struct ocl_device *d, struct gs_err *e)
+{
+    struct { cl_uint domain, bus, device, function; } khr = {0};
+    cl_uint bus = 0, slot = 0, domain = 0;
+    int has_khr = 0;
+    int st = has_extension(d->id, "cl_khr_pci_bus_info", &has_khr, e);
+    if (st != GS_OK)
+        return st;
+    if (has_khr && clGetDeviceInfo(d->id, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof khr, &khr, NULL) ==
+                       CL_SUCCESS) {
+        snprintf(d->base.pci, sizeof d->base.pci, "%04x:%02x:%02x.%x", khr.domain, khr.bus,
+                 khr.device, khr.function);
+        return GS_OK;
+    }
+    if (!d->nv || clGetDeviceInfo(d->id, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) !=
+                      CL_SUCCESS ||
+        clGetDeviceInfo(d->id, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) != CL_SUCCESS)
+        return GS_OK;
+    /* Older drivers lack the domain query: domain 0, as on most machines. */
+    if (clGetDeviceInfo(d->id, CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL) !=
+        CL_SUCCESS)
+        domain = 0;
+    snprintf(d->base.pci, sizeof d->base.pci, "%04x:%02x:%02x.%x", domain, bus, slot >> 3,
+             slot & 7u);
+    return GS_OK;
+}
+
 /* The strings of struct gs_device, and the versions parsed from them. */
 static int describe_strings(struct ocl_device *d, struct gs_err *e)
 {
@@ -570,8 +613,9 @@ static int open_device(cl_platform_id platform, cl_device_id id, unsigned p, uns
     d->id = id;
     int st;
     if ((st = describe_strings(d, e)) != GS_OK || (st = describe_limits(d, e)) != GS_OK ||
-        (st = describe_nvidia(d, e)) != GS_OK || (st = choose_build(d, e)) != GS_OK ||
-        (st = build_kernels(d, e)) != GS_OK || (st = limit_block(d, e)) != GS_OK)
+        (st = describe_nvidia(d, e)) != GS_OK || (st = describe_pci(d, e)) != GS_OK ||
+        (st = choose_build(d, e)) != GS_OK || (st = build_kernels(d, e)) != GS_OK ||
+        (st = limit_block(d, e)) != GS_OK)
         release_device(d);
     return st;
 }

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "gs_pitfalls.h"
+#include "gs_registry.h"
 #include "gs_table.h"
 
 enum opt_id {
@@ -31,7 +33,8 @@ struct opt {
 
 /* The one table behind parsing and --help. */
 static const struct opt options[OPT_COUNT] = {
-    {OPT_BACKEND, "--backend", "NAMES", "host, opencl, cuda, a comma list, or all (default: all present)", 0, CMD_ALL},
+    {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
+                                    "                         (default: all present)", 0, CMD_ALL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
                                     "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL},
     {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE},
@@ -41,7 +44,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's)", 0, CMD_LAUNCHES},
     {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all", 0, CMD_TABLE},
-    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text)", 0, CMD_ALL},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
+                                    "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
@@ -116,7 +120,8 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
         "       gridstride check FILE [options]   your own kernel through the same harness\n"
         "                                         (gridstride check --help: the contract)\n"
-        "       gridstride --list\n\n"
+        "       gridstride --list\n"
+        "       gridstride compare FILE.json...   results files side by side (compare --help)\n\n"
         "The table runs one vector add four ways at each size, on every backend side by side:\n"
         "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
         "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
@@ -124,9 +129,13 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "prediction, in either direction, fails.\n\n"
         "options:\n");
     usage_options(CMD_TABLE | CMD_BW | CMD_PITFALLS, o);
+    char built[160], known[160];
+    gs_registry_names(built, sizeof built, 1);
+    gs_registry_names(known, sizeof known, 0);
+    gs_str_printf(o, "\nbackends compiled in: %s (known to this source: %s)\n", built, known);
     gs_str_printf(o,
-        "\nexit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
-        "environment: GRIDSTRIDE_REQUIRE=cuda,opencl makes a missing backend an error (exit 2)\n");
+        "exit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
+        "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an error (exit 2)\n");
 }
 
 static const struct opt *find_opt(const char *arg, const char **inline_value)
@@ -257,7 +266,13 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_GRID: rc = gs_parse_u64(v, 1, 2147483647ull, "--grid", &c->grid, e); break;
     case OPT_BLOCK: rc = set_unsigned(&c->block, v, 1, 1u << 20, o->name, e); break;
     case OPT_KERNELS: rc = parse_kernels(v, &c->columns, e); break;
-    case OPT_FORMAT: rc = gs_format_parse(v, &c->format, e); break;
+    case OPT_FORMAT:
+        if (strcmp(v, "ctest-resources") == 0) {
+            c->ctest_resources = 1; /* --list only: checked once parsing is done */
+            break;
+        }
+        rc = gs_format_parse(v, &c->format, e);
+        break;
     case OPT_OUTPUT:
         rc = set_name(&c->output, v, o->name, "a file name, or leave --output out for stdout", e);
         break;
@@ -299,6 +314,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     int first = 1;
     enum gs_mode command = GS_MODE_TABLE;
 
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return gs_compare_parse(argc, argv, c, e);
     memset(c, 0, sizeof *c);
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
@@ -358,6 +375,10 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         if (rc != GS_OK)
             return rc;
     }
+    if (c->ctest_resources && c->mode != GS_MODE_LIST && c->mode != GS_MODE_HELP &&
+        c->mode != GS_MODE_VERSION)
+        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
+                                       "use gridstride --list --format ctest-resources");
     if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
         return GS_OK;
     if (c->check)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command line: a table of options, their parser and the help text.
  * Parsing never prints; errors come back as one line in a gs_err. */
 #ifndef GS_CLI_H
@@ -15,8 +16,11 @@ enum gs_mode {
     GS_MODE_CHECK,
     GS_MODE_LIST,
     GS_MODE_HELP,
-    GS_MODE_VERSION
+    GS_MODE_VERSION,
+    GS_MODE_COMPARE
 };
+
+#define GS_MAX_COMPARE 16
 
 struct gs_cli {
     enum gs_mode mode;
@@ -46,9 +50,16 @@ struct gs_cli {
     int compile_only;      /* compile for --arch, run nothing */
     const char *arch;      /* comma list of targets, "sm_75,sm_90" */
     unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
+    int ctest_resources; /* --list --format ctest-resources */
+    /* compare */
+    const char *files[GS_MAX_COMPARE];
+    int nfiles;
+    int compare_help; /* gridstride compare --help */
 };
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
+/* `gridstride compare ...` (argv[1] is "compare"): its own options. */
+int gs_compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
 /* The help: of `gridstride check` when c->check, else the general one. */
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *out);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride bandwidth`: the benchmark of core/gs_bench.h on each selected
  * device. Without --backend it measures the GPU APIs only; the host backend
  * runs when named (it is a reference, not a memory system worth timing). */
@@ -9,7 +10,9 @@
 #include "gs_commands.h"
 #include "gs_output.h"
 #include "gs_memory.h"
+#include "gs_registry.h"
 #include "gs_plan.h"
+#include "gs_run.h"
 
 #define GS_BENCH_DEFAULT_BYTES (1ull << 30)     /* GPUs: far beyond any L2 */
 #define GS_BENCH_DEFAULT_CPU_BYTES (64ull << 20) /* a CPU device in the run: minutes, not hours */
@@ -113,11 +116,15 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     struct progress prog;
 
     for (int i = 0; i < s->ndevs; ++i)
-        if (strcmp(cli->backend, "all") != 0 || strcmp(s->devs[i]->backend->name, "host") != 0)
+        if (strcmp(cli->backend, "all") != 0 || !gs_registry_is_reference(s->devs[i]->backend))
             devs[ndevs++] = s->devs[i];
     if (ndevs == 0) {
+        const char *reference = "";
+        for (int i = 0; gs_registry_known[i].name; ++i)
+            if (gs_registry_known[i].reference)
+                reference = gs_registry_known[i].name;
         gs_err_set(e, GS_NO_DEVICE, "bandwidth: no GPU API backend has a device; name "
-                                    "--backend host to time the CPU reference");
+                                    "--backend %s to time the CPU reference", reference);
         return 2;
     }
     struct gs_bench_plan plan = {0};
@@ -149,7 +156,10 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
         done[nruns++] = &runs[i];
         wrong += runs[i].wrong_rows;
     }
-    const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command};
+    char date[32];
+    gs_utc_now(date, sizeof date);
+    const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command, date,
+                                          GS_TOOLKIT};
     gs_bench_report(&in, cli->format, &text);
     const struct gs_str *texts[GS_MAX_OUTPUTS] = {&text};
     int k = 1;

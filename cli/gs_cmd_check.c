@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride check FILE`: a user's kernel through the suite's harness. */
 #include <errno.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride [table]` and `gridstride --list`. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "gs_memory.h"
 #include "gs_output.h"
 #include "gs_report.h"
+#include "gs_run.h"
 
 
 int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
@@ -176,8 +178,10 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
         }
         failed += tables[i]->failed;
     }
+    char date[32];
+    gs_utc_now(date, sizeof date);
     const struct gs_report_in in = {(const struct gs_table *const *)tables, s->ndevs, &plan,
-                                    GS_VERSION_STRING, command};
+                                    GS_VERSION_STRING, command, date, GS_TOOLKIT};
     gs_report_table(&in, cli->format, &text);
     const struct gs_str *texts[] = {&text};
     if (gs_outputs_commit(&out, texts, e) != GS_OK)
@@ -199,9 +203,9 @@ static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
     gs_str_printf(o, "  [%s] %s\n      %s | %s%s%s | %s\n", d->id, d->name, d->platform,
                   d->api_version, d->driver_version[0] ? " | driver " : "", d->driver_version,
                   d->arch);
-    gs_str_printf(o, "      %u compute units, blocks up to %u threads, %.1f GiB, largest buffer %.1f GiB\n",
+    gs_str_printf(o, "      %u compute units, blocks up to %u threads, %.1f GiB, largest buffer %.1f GiB%s%s\n",
                   d->compute_units, d->max_block, (double)d->global_mem / (1u << 30),
-                  (double)d->max_alloc / (1u << 30));
+                  (double)d->max_alloc / (1u << 30), d->pci[0] ? ", PCI " : "", d->pci);
     if (block > d->max_block)
         gs_str_printf(o, "      block %u exceeds this device's limit\n", block);
     else if (gs_dev_grid(d, GS_K_ADD_GS, block, &grid, rule, sizeof rule, &e) == GS_OK)
@@ -225,6 +229,8 @@ int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e
     struct gs_outputs out = {0};
     const unsigned block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
     int code = 2;
+    if (cli->ctest_resources)
+        return gs_cmd_ctest_resources(cli, s, e);
     if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK) {
         gs_outputs_abort(&out);
         return 2;

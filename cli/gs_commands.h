@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The commands of the CLI. Each returns an exit code (0, 1 or 2) and writes
  * a one-line message into e when it returns 2. */
 #ifndef GS_COMMANDS_H
@@ -11,6 +12,10 @@
 int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *command,
                  struct gs_err *e);
 int gs_cmd_list(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
+/* `gridstride compare`: no backend is opened. */
+int gs_cmd_compare(const struct gs_cli *cli, struct gs_err *e);
+/* --list --format ctest-resources: CTest's resource spec of the GPUs. */
+int gs_cmd_ctest_resources(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e);
 int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where reports go: stdout, or files that appear whole or not at all.
  *
  * Every output of a command is opened first, so an unwritable path fails

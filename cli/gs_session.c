@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_session.h"
 
 #include <stdarg.h>
@@ -29,7 +30,7 @@ static int choose_backends(const char *list, const struct gs_backend **out, int 
             out[(*n)++] = gs_registry_at(i);
         return GS_OK;
     }
-    gs_registry_names(0, names, sizeof names);
+    gs_registry_names(names, sizeof names, 1);
     char wanted[160];
     snprintf(wanted, sizeof wanted, "one of %s, a comma list, or all", names);
     int rc = gs_split_list(list, "--backend", wanted, buf, sizeof buf, items,

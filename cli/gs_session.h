@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backends and devices one invocation uses, chosen from the command line. */
 #ifndef GS_SESSION_H
 #define GS_SESSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,12 @@ int main(int argc, char **argv)
         fputs(text.data ? text.data : "", stdout);
         gs_str_free(&text);
         return 0;
+    }
+    if (cli.mode == GS_MODE_COMPARE) {
+        code = gs_cmd_compare(&cli, &e);
+        if (code == 2)
+            fprintf(stderr, "gridstride: %s\n", e.msg);
+        return code;
     }
     join_args(argc, argv, command, sizeof command);
     if (cli.mode == GS_MODE_CHECK) {

@@ -1,4 +1,65 @@
+# SPDX-License-Identifier: MIT
 # Helpers shared by every folder of the project.
+
+# A library on the link line that nothing uses is not a dependency: CUDA::nvrtc
+# brings the driver stub (libcuda.so), and a program that needs libcuda.so.1
+# cannot start, and skip CUDA, where no driver is installed. Debian's GCC
+# passes --as-needed by default, but not with -fsanitize, nor do all distros.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_link_options(LINKER:--as-needed)
+endif()
+
+# Sanitizers for the C code and every executable (the ci-sanitize preset):
+# a comma list as -fsanitize takes it, e.g. address,undefined. No recovery,
+# so that the first report ends the process and fails the test that caused
+# it. nvcc's side is left alone (its host compiler is not ours to instrument,
+# and the CUDA runtime does its own checking). GS_FUZZ=ON (clang) adds
+# libFuzzer's coverage instrumentation for tests/fuzz.
+set(GS_SANITIZE "" CACHE STRING "Sanitizers, e.g. address,undefined (empty: none)")
+option(GS_FUZZ "Build the libFuzzer target tests/fuzz (clang only)" OFF)
+set(_gs_san_flags "")
+if(GS_SANITIZE)
+  string(REPLACE "," ";" _gs_san_list "${GS_SANITIZE}")
+  foreach(_s IN LISTS _gs_san_list)
+    if(NOT _s MATCHES "^(address|undefined|leak)$")
+      message(FATAL_ERROR "GS_SANITIZE=${GS_SANITIZE}: '${_s}' is not one of address, "
+                          "undefined, leak (comma-separated)")
+    endif()
+  endforeach()
+  list(APPEND _gs_san_flags -fsanitize=${GS_SANITIZE} -fno-sanitize-recover=all
+                            -fno-omit-frame-pointer -g)
+endif()
+if(GS_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "GS_FUZZ=ON needs clang (libFuzzer): configure with CC=clang, "
+                        "or leave GS_FUZZ off (the corpus replay needs no clang)")
+  endif()
+  list(APPEND _gs_san_flags -fsanitize=fuzzer-no-link)
+endif()
+if(_gs_san_flags)
+  add_compile_options("$<$<COMPILE_LANGUAGE:C>:${_gs_san_flags}>")
+  add_link_options(${_gs_san_flags})
+endif()
+
+# The environment of tests in a sanitizer build: leak checking on, the first
+# report fatal, and the suppressions of driver-internal leaks (tests/lsan.supp
+# says why each one is there). A test's own ENVIRONMENT wins over the ctest
+# preset's.
+function(gs_sanitizer_env)
+  if(NOT GS_SANITIZE OR NOT ARGN)
+    return()
+  endif()
+  set(asan "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1")
+  get_property(_built GLOBAL PROPERTY GS_BACKEND_NAMES)
+  if("cuda" IN_LIST _built)
+    # The CUDA driver maps memory where ASan keeps its shadow gap.
+    string(APPEND asan ":protect_shadow_gap=0")
+  endif()
+  set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT
+    "ASAN_OPTIONS=${asan}"
+    "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+endfunction()
 
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)
@@ -11,115 +72,86 @@ function(gs_c_target target)
     $<$<AND:$<COMPILE_LANGUAGE:C>,$<BOOL:${GS_WERROR}>>:-Werror>)
 endfunction()
 
-# Sanitizers, named the way the compilers name them (GS_SANITIZE=
-# address,undefined): every C file and every link of the project, with no
-# recovery, so that the first report ends the process and fails the test that
-# caused it. nvcc's side is left alone (its host compiler is not ours to
-# instrument, and the CUDA runtime does its own checking). GS_FUZZ=ON (clang)
-# adds libFuzzer's coverage instrumentation for tests/fuzz.
-function(gs_sanitizers)
-  set(flags "")
-  if(GS_SANITIZE)
-    string(REPLACE "," ";" _list "${GS_SANITIZE}")
-    foreach(_s IN LISTS _list)
-      if(NOT _s MATCHES "^(address|undefined|leak)$")
-        message(FATAL_ERROR "GS_SANITIZE=${GS_SANITIZE}: '${_s}' is not one of address, "
-                            "undefined, leak (comma-separated)")
-      endif()
-    endforeach()
-    list(APPEND flags -fsanitize=${GS_SANITIZE} -fno-sanitize-recover=all
-                      -fno-omit-frame-pointer -g)
-  endif()
-  if(GS_FUZZ)
-    if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
-      message(FATAL_ERROR "GS_FUZZ=ON needs clang (libFuzzer): configure with CC=clang, "
-                          "or leave GS_FUZZ off (the corpus replay needs no clang)")
-    endif()
-    list(APPEND flags -fsanitize=fuzzer-no-link)
-  endif()
-  if(flags)
-    add_compile_options("$<$<COMPILE_LANGUAGE:C>:${flags}>")
-    add_link_options(${flags})
-  endif()
-endfunction()
-
-# The environment of a test in a sanitizer build: leak checking on, the
-# first report fatal, and the suppressions of driver-internal leaks
-# (tests/lsan.supp says why each one is there).
-function(gs_sanitizer_env)
-  if(NOT GS_SANITIZE)
-    return()
-  endif()
-  set(asan "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1")
-  get_property(_known GLOBAL PROPERTY GS_BACKEND_NAMES)
-  if("cuda" IN_LIST _known)
-    # The CUDA driver maps memory where ASan keeps its shadow gap.
-    string(APPEND asan ":protect_shadow_gap=0")
-  endif()
-  set_tests_properties(${ARGN} PROPERTIES ENVIRONMENT
-    "ASAN_OPTIONS=${asan};LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
-endfunction()
-
-# Every backend this source tree has, compiled in or not, so that a name the
-# build lacks is told apart from a typo. A GPU backend's name is its option's
-# (GS_CUDA -> cuda); the always-built ones come from gs_add_backend().
-function(gs_known_backend name)
-  get_property(known GLOBAL PROPERTY GS_KNOWN_BACKENDS)
-  if(NOT name IN_LIST known)
-    set_property(GLOBAL APPEND PROPERTY GS_KNOWN_BACKENDS ${name})
-  endif()
-endfunction()
-
-# GS_<NAME> = AUTO | ON | OFF, with a cache entry a user can set.
-function(gs_backend_option var doc)
-  string(REGEX REPLACE "^GS_" "" _name "${var}")
-  string(TOLOWER "${_name}" _name)
-  gs_known_backend(${_name})
+# gs_backend_option(<name> <VAR> <doc>): VAR = AUTO | ON | OFF, a cache entry
+# a user can set, for the backend that --backend calls <name>. The registry
+# remembers it even when the backend is not built, so that the CLI can say
+# which option builds it.
+function(gs_backend_option name var doc)
   set(${var} AUTO CACHE STRING "${doc}: AUTO (build when found), ON (required), OFF")
   set_property(CACHE ${var} PROPERTY STRINGS AUTO ON OFF)
   string(TOUPPER "${${var}}" _v)
   if(NOT _v MATCHES "^(AUTO|ON|OFF)$")
     message(FATAL_ERROR "${var}=${${var}} is not AUTO, ON or OFF")
   endif()
+  set_property(GLOBAL APPEND PROPERTY GS_BACKEND_DECLARED "${name}")
+  set_property(GLOBAL PROPERTY GS_BACKEND_OPTION_${name} "${var}")
 endfunction()
 
-# Register a backend library: `name` is the --backend name, `target` the
-# library that defines `const struct gs_backend <symbol>`.
+# gs_add_backend(<name> <target> <symbol> [REFERENCE] [TOOLKIT text]):
+# register a backend library: `name` is the --backend name, `target` the
+# library that defines `const struct gs_backend <symbol>`. REFERENCE marks
+# the plain-C reference (not timed by `bandwidth` unless named); TOOLKIT is
+# what it was built with ("CUDA 13.0.88"), for the results files.
 function(gs_add_backend name target symbol)
-  gs_known_backend(${name})
+  cmake_parse_arguments(ARG "REFERENCE" "TOOLKIT" "" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_NAMES ${name})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_TARGETS ${target})
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_SYMBOLS ${symbol})
+  set_property(GLOBAL PROPERTY GS_BACKEND_SYMBOL_${name} ${symbol})
+  set_property(GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name} ${ARG_REFERENCE})
+  # What the backend was built with, for the "toolkit" of results files.
+  if(ARG_TOOLKIT)
+    set_property(GLOBAL APPEND PROPERTY GS_TOOLKIT "${ARG_TOOLKIT}")
+  endif()
 endfunction()
 
-# Write the table of compiled-in backends (core/gs_registry.h declares it)
-# and the gs_backends library that links them all.
+# The toolkit line of results files: the C compiler and each backend's.
+function(gs_toolkit_string out)
+  get_property(parts GLOBAL PROPERTY GS_TOOLKIT)
+  list(PREPEND parts "${CMAKE_C_COMPILER_ID} C ${CMAKE_C_COMPILER_VERSION}")
+  list(JOIN parts ", " joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
+# Write the registry (core/gs_registry.h declares it): every backend the
+# build knows, compiled in or not, with its option and whether it is the
+# reference; and the gs_backends library that links the compiled-in ones.
 function(gs_generate_registry)
-  get_property(symbols GLOBAL PROPERTY GS_BACKEND_SYMBOLS)
+  get_property(built GLOBAL PROPERTY GS_BACKEND_NAMES)
+  get_property(declared GLOBAL PROPERTY GS_BACKEND_DECLARED)
   get_property(targets GLOBAL PROPERTY GS_BACKEND_TARGETS)
-  get_property(known GLOBAL PROPERTY GS_KNOWN_BACKENDS)
+  set(known ${built} ${declared})
+  list(REMOVE_DUPLICATES known)
   set(decls "")
   set(rows "")
-  set(names "")
-  foreach(sym IN LISTS symbols)
-    string(APPEND decls "extern const struct gs_backend ${sym};\n")
-    string(APPEND rows "    &${sym},\n")
-  endforeach()
   foreach(name IN LISTS known)
-    string(APPEND names "    \"${name}\",\n")
+    get_property(sym GLOBAL PROPERTY GS_BACKEND_SYMBOL_${name})
+    get_property(opt GLOBAL PROPERTY GS_BACKEND_OPTION_${name})
+    get_property(ref GLOBAL PROPERTY GS_BACKEND_REFERENCE_${name})
+    set(ptr "0")
+    if(sym)
+      string(APPEND decls "extern const struct gs_backend ${sym};\n")
+      set(ptr "&${sym}")
+    endif()
+    set(optc "0")
+    if(opt)
+      set(optc "\"${opt}\"")
+    endif()
+    set(refc 0)
+    if(ref)
+      set(refc 1)
+    endif()
+    string(APPEND rows "    {\"${name}\", ${optc}, ${refc}, ${ptr}},\n")
   endforeach()
   set(out "${CMAKE_BINARY_DIR}/generated/gs_registry_table.c")
   file(CONFIGURE OUTPUT "${out}" CONTENT
-"/* Generated by CMake from the gs_add_backend() calls: do not edit. */
+"/* Generated by CMake from the gs_backend_option() and gs_add_backend()
+ * calls: do not edit. */
 #include \"gs_registry.h\"
 
 @decls@
-const struct gs_backend *const gs_registry_table[] = {
-@rows@    0
-};
-
-const char *const gs_registry_known_names[] = {
-@names@    0
+const struct gs_registry_entry gs_registry_known[] = {
+@rows@    {0, 0, 0, 0}
 };
 " @ONLY)
   add_library(gs_backends STATIC "${out}" "${PROJECT_SOURCE_DIR}/core/gs_registry.c")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUTPUT, a C file defining `const char NAME[]` (default
 # gs_opencl_source): the files of SOURCES (a ;-list) concatenated, as a
 # NUL-terminated byte array. Backends embed kernel text and preludes this way,

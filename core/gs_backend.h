@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend interface: everything a GPU API has to provide to the suite.
  *
  * A backend is one `const struct gs_backend` of function pointers, defined in
@@ -98,6 +99,8 @@ struct gs_device {
     uint64_t peak_bytes_per_s; /* theoretical memory bandwidth, 0 when the API does not say */
     char peak_rule[128];    /* how peak_bytes_per_s was computed */
     unsigned caps;          /* GS_CAP_* */
+    char pci[24];           /* PCI address, "0000:17:00.0", when the API reports one: the
+                               same GPU seen through two APIs has the same address */
     /* Kept by the core, never written by a backend. */
     int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
     struct gs_grid_probe probe;

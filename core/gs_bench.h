@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bandwidth benchmark: the same bytes moved by every variant, timed with
  * device timers, each variant verified before it is timed.
  *
@@ -12,8 +13,7 @@
 #define GS_BENCH_H
 
 #include "gs_backend.h"
-#include "gs_str.h"
-#include "gs_report.h"
+#include "gs_format.h"
 
 enum gs_bench_group { GS_BG_CEILING, GS_BG_ADD, GS_BG_ACCESS, GS_BG_LAUNCH };
 
@@ -67,6 +67,8 @@ struct gs_bench_report_in {
     int nruns;
     const char *version;
     const char *command;
+    const char *date;    /* UTC, ISO 8601; JSON only (gs_results.h) */
+    const char *toolkit; /* what the suite was built with; JSON only */
 };
 
 void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, struct gs_str *out);

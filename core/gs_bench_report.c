@@ -1,13 +1,26 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of the bandwidth benchmark: text, md, csv, json and an SVG chart. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gs_bench.h"
+#include "gs_results.h"
 
 static const char *const group_titles[] = {
     "ceiling", "vector add, same bytes", "copy access patterns, same bytes",
     "launch size (grid-stride add)"};
+
+/* Run i's device as reports name it (gs_device_label). */
+static const char *run_label(const struct gs_bench_report_in *in, int i, char *buf,
+                             unsigned size)
+{
+    int same = 0;
+    for (int k = 0; k < in->nruns; ++k)
+        same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;
+    gs_device_label(in->runs[i]->dev, same > 1, buf, size);
+    return buf;
+}
 
 static void header_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
@@ -63,13 +76,14 @@ static double times(double ratio)
 
 static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
+    char name[64];
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         if (b->chunked_ratio <= 0 || b->stride32_ratio <= 0)
             continue;
         gs_str_printf(o, "%s%-7s coalescing: chunked / coalesced = %.3f (%.1fx %s); "
                          "stride 32 / coalesced = %.3f (%.1fx %s)\n",
-                      pre, b->dev->backend->name, b->chunked_ratio, times(b->chunked_ratio),
+                      pre, run_label(in, i, name, sizeof name), b->chunked_ratio, times(b->chunked_ratio),
                       b->chunked_ratio < 1 ? "slower" : "faster", b->stride32_ratio,
                       times(b->stride32_ratio), b->stride32_ratio < 1 ? "slower" : "faster");
     }
@@ -77,25 +91,27 @@ static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, c
 
 static void wrong_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
+    char name[64];
     for (int i = 0; i < in->nruns; ++i)
         for (int k = 0; k < in->runs[i]->nrows; ++k) {
             const struct gs_bench_row *r = &in->runs[i]->rows[k];
             if (!r->verified)
                 gs_str_printf(o, "%sWRONG: %s %s: %s (not timed)\n", pre,
-                              in->runs[i]->dev->backend->name, r->label, r->wrong);
+                              run_label(in, i, name, sizeof name), r->label, r->wrong);
         }
 }
 
 static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_bench *b0 = in->runs[0];
+    char name[64];
     header_lines(in, o, "");
     gs_str_printf(o, "\n");
     for (int i = 0; i < in->nruns; ++i)
         device_lines(in->runs[i], o, "");
     gs_str_printf(o, "\n%-40s %9s", "", "");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " | %-28s", in->runs[i]->dev->backend->name);
+        gs_str_printf(o, " | %-28s", run_label(in, i, name, sizeof name));
     gs_str_printf(o, "%s\n%-40s %9s", in->nruns > 1 ? " | spread" : "", "variant", "MB/launch");
     for (int i = 0; i < in->nruns; ++i)
         gs_str_printf(o, " | %9s %6s %11s", "GB/s", "%copy", "min..max ms");
@@ -129,6 +145,7 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
 static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_bench *b0 = in->runs[0];
+    char name[64];
     gs_str_printf(o, "# gridstride bandwidth\n\n");
     if (in->command)
         gs_str_printf(o, "Command: `%s`\n\n", in->command);
@@ -138,8 +155,7 @@ static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
         device_lines(in->runs[i], o, "");
     gs_str_printf(o, "```\n\n| variant | MB/launch |");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " %s GB/s | %s %%copy |", in->runs[i]->dev->backend->name,
-                      in->runs[i]->dev->backend->name);
+        gs_str_printf(o, " %s GB/s | %s %%copy |", run_label(in, i, name, sizeof name), name);
     gs_str_printf(o, "%s\n|---|---:|", in->nruns > 1 ? " spread |" : "");
     for (int i = 0; i < in->nruns; ++i)
         gs_str_printf(o, "---:|---:|");
@@ -191,26 +207,18 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
 
 static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
 {
-    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"mode\": \"bandwidth\", \"version\": ");
-    gs_json_string(o, in->version);
-    gs_str_printf(o, ", \"command\": ");
-    gs_json_string(o, in->command ? in->command : "");
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
+    gs_results_header(o, "bandwidth", &run);
     gs_str_printf(o, ",\n  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / 1e9\",\n"
                      "  \"runs\": [\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
-        gs_str_printf(o, "    {\"backend\": ");
-        gs_json_string(o, d->backend->name);
-        gs_str_printf(o, ", \"device\": ");
-        gs_json_string(o, d->name);
-        gs_str_printf(o, ", \"api_version\": ");
-        gs_json_string(o, d->api_version);
-        gs_str_printf(o, ", \"driver_version\": ");
-        gs_json_string(o, d->driver_version);
-        gs_str_printf(o, ", \"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, "
+        gs_str_printf(o, "    {");
+        gs_results_device(o, d);
+        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, "
                          "\"n\": %llu, \"reps\": %u, \"warmup\": %u, \"peak_gbps\": %.1f, \"peak_rule\": ",
-                      d->compute_units, b->block, (unsigned long long)b->grid,
+                      b->block, (unsigned long long)b->grid,
                       (unsigned long long)b->threads, (unsigned long long)b->n, b->reps, b->warmup,
                       (double)d->peak_bytes_per_s / 1e9);
         gs_json_string(o, d->peak_rule);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_catalog.h"
 
 #include <string.h>

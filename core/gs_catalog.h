@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel catalogue: one row per kernel in kernels/gs_kernels.h.
  *
  * Every backend builds its own kernel table from this list (a function

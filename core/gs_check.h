@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /* `gridstride check`: a user's kernel through the suite's own harness.
  *
  * Seed 002's exercise: the harness owns the buffers and the launch; the
  * user's kernel computes out[i] = a[i] + b[i] for i < n, under any grid. It
- * runs at seed 002's sizes on the device grid, at n = 611 under its four
+ * runs at the course's ten sizes on the device grid, at n = 611 under its four
  * launch shapes, and at the sizes of a Tesla T4's grid (160 x 256), each
  * launch poisoned, verified bit for bit and diagnosed by the same code as
  * the suite's own kernels (gs_checked_launch, gs_verify, gs_diagnosis). */
@@ -12,7 +13,7 @@
 #include "gs_plan.h"
 #include "gs_verify.h"
 
-#define GS_T4_GRID 160u  /* seed 002's T4: 4 blocks per SM x 40 SMs */
+#define GS_T4_GRID 160u  /* the course's T4: 4 blocks per SM x 40 SMs */
 #define GS_T4_BLOCK 256u
 
 enum gs_check_section {
@@ -56,9 +57,9 @@ struct gs_check_case {
 struct gs_check_plan {
     unsigned block;                /* 0: GS_DEFAULT_BLOCK */
     uint64_t grid;                 /* 0: the device grid */
-    const uint64_t *sizes;         /* NULL: seed 002's sizes for each grid's T */
+    const uint64_t *sizes;         /* NULL: the course's ten sizes for each grid's T */
     int nsizes;
-    const struct gs_shape *shapes; /* NULL: seed 002's four shapes */
+    const struct gs_shape *shapes; /* NULL: the course's four shapes */
     int nshapes;
 };
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_check_report.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of `gridstride check`: text, Markdown, CSV and JSON, built into a
  * gs_str that the CLI writes. Every format names the file, the entry, each
  * backend's device and compiler, every case's class, and for each failing

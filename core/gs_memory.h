@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory preflight: before anything is allocated, whether a run's buffers
  * fit each device, and, for a CPU device, whose buffers are this machine's
  * memory, this machine. A size that does not fit is refused with one line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_model.h"
 
 #include <stdio.h>
@@ -289,4 +290,13 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
         return GS_FAILED;
     }
     return GS_HELD;
+}
+
+void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
+              const struct gs_verdict *v, int *held, int *deviation, char *why,
+              unsigned why_size)
+{
+    const int holds = gs_prediction_holds(p, r, v, why, why_size);
+    *held = holds != GS_FAILED;
+    *deviation = holds == GS_DEVIATION;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The prediction model: before a launch, what should come back.
  *
  * Coverage is a property of the kernel (gs_catalog.h's rule) and the launch's
@@ -57,6 +58,12 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
  * enum gs_holds. When it does not, or is a deviation, `why` says how. */
 int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_result *r,
                         const struct gs_verdict *v, char *why, unsigned why_size);
+
+/* gs_prediction_holds, as a case records it: *held (held or a deviation),
+ * *deviation, and how it differed in why. */
+void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
+              const struct gs_verdict *v, int *held, int *deviation, char *why,
+              unsigned why_size);
 
 /* The outcome that was observed. */
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v);

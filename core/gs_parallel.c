@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_parallel.h"
 
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small pool of worker threads for the host-side work that scales with n:
  * generating inputs and comparing every element with the reference. One job
  * at a time, split into parts that the workers take in turn; the caller can

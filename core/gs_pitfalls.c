@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_pitfalls.h"
 
 #include <stdarg.h>
@@ -252,10 +253,8 @@ static int run_case(struct gs_pitfalls *p, struct gs_workspace *w, struct gs_tra
     int rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
     if (rc != GS_OK)
         return rc;
-    const int holds = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
-                                          sizeof c->mismatch);
-    c->held = holds != GS_FAILED;
-    c->deviation = holds == GS_DEVIATION;
+    gs_judge(&c->pred, &c->got, &c->verdict, &c->held, &c->deviation, c->mismatch,
+             sizeof c->mismatch);
     c->counts_held = 1;
     if (!c->counted || !c->got.accepted)
         return GS_OK;

@@ -1,5 +1,6 @@
-/* The pitfalls: the traps of the course's pages (seed 001's "dirty detail",
- * seed 002's "Pitfalls"), each a kernel of kernels/gs_pitfalls.h run where it
+/* SPDX-License-Identifier: MIT */
+/* The pitfalls: the traps of the course's pages (the essay's "dirty detail",
+ * the day-8 page's "Pitfalls"), each a kernel of kernels/gs_pitfalls.h run where it
  * bites, predicted exactly, launched where that is safe, and verified
  * element by element: the values against the closed form, and, through the
  * count build, how many times each element was written against the model. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of `gridstride pitfalls`: text for a terminal or a lecture, and
  * Markdown, CSV and JSON with the same facts per case. */
 #include "gs_pitfalls_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of `gridstride pitfalls` in every format of the table. */
 #ifndef GS_PITFALLS_REPORT_H
 #define GS_PITFALLS_REPORT_H

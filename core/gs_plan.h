@@ -1,4 +1,5 @@
-/* What a run covers: the sizes and launch shapes of seed 002, and the
+/* SPDX-License-Identifier: MIT */
+/* What a run covers: the course's ten sizes and four launch shapes, and the
  * parsers for the user's own (--sizes, --shape). */
 #ifndef GS_PLAN_H
 #define GS_PLAN_H

@@ -1,6 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_registry.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,47 +12,49 @@
 int gs_registry_count(void)
 {
     int n = 0;
-    while (gs_registry_table[n])
-        ++n;
+    for (int i = 0; gs_registry_known[i].name; ++i)
+        n += gs_registry_known[i].backend != NULL;
     return n;
 }
 
 const struct gs_backend *gs_registry_at(int i)
 {
-    return (i >= 0 && i < gs_registry_count()) ? gs_registry_table[i] : NULL;
+    for (int k = 0; gs_registry_known[k].name; ++k)
+        if (gs_registry_known[k].backend && i-- == 0)
+            return gs_registry_known[k].backend;
+    return NULL;
+}
+
+const struct gs_registry_entry *gs_registry_entry(const char *name)
+{
+    for (int i = 0; gs_registry_known[i].name; ++i)
+        if (strcmp(gs_registry_known[i].name, name) == 0)
+            return &gs_registry_known[i];
+    return NULL;
 }
 
 const struct gs_backend *gs_registry_find(const char *name)
 {
-    for (int i = 0; gs_registry_table[i]; ++i)
-        if (strcmp(gs_registry_table[i]->name, name) == 0)
-            return gs_registry_table[i];
-    return NULL;
+    const struct gs_registry_entry *r = gs_registry_entry(name);
+    return r ? r->backend : NULL;
 }
 
-int gs_registry_known_count(void)
+int gs_registry_is_reference(const struct gs_backend *b)
 {
-    int n = 0;
-    while (gs_registry_known_names[n])
-        ++n;
-    return n;
+    const struct gs_registry_entry *r = b ? gs_registry_entry(b->name) : NULL;
+    return r && r->reference;
 }
 
-const char *gs_registry_known(int i)
+void gs_registry_names(char *buf, size_t size, int compiled_in_only)
 {
-    return (i >= 0 && i < gs_registry_known_count()) ? gs_registry_known_names[i] : NULL;
-}
-
-void gs_registry_names(int known, char *buf, size_t size)
-{
-    const int n = known ? gs_registry_known_count() : gs_registry_count();
     size_t len = 0;
     if (size)
         buf[0] = '\0';
-    for (int i = 0; i < n && len + 1 < size; ++i) {
-        const char *name = known ? gs_registry_known(i) : gs_registry_at(i)->name;
-        const int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", name);
-        len += w > 0 ? (size_t)w : 0;
+    for (int i = 0; gs_registry_known[i].name && len < size; ++i) {
+        if (compiled_in_only && !gs_registry_known[i].backend)
+            continue;
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+                                gs_registry_known[i].name);
     }
 }
 
@@ -68,23 +70,17 @@ static int required_names(char *buf, size_t size, char **names, int *count, stru
 
 int gs_backend_name_check(const char *name, const char *what, struct gs_err *e)
 {
-    char compiled[128], known[128], option[32];
-    size_t i = 0;
-    if (gs_registry_find(name))
+    char compiled[128], known[128];
+    const struct gs_registry_entry *r = gs_registry_entry(name);
+    if (r && r->backend)
         return GS_OK;
-    gs_registry_names(0, compiled, sizeof compiled);
-    gs_registry_names(1, known, sizeof known);
-    for (int k = 0; k < gs_registry_known_count(); ++k) {
-        if (strcmp(name, gs_registry_known(k)) != 0)
-            continue;
-        for (; name[i] && i + 1 < sizeof option; ++i)
-            option[i] = (char)toupper((unsigned char)name[i]);
-        option[i] = '\0';
+    gs_registry_names(compiled, sizeof compiled, 1);
+    gs_registry_names(known, sizeof known, 0);
+    if (r && r->option)
         return gs_err_set(e, GS_USAGE,
                           "%s: %s is not compiled into this build (compiled in: %s); reconfigure "
-                          "with -DGS_%s=ON",
-                          what, name, compiled, option);
-    }
+                          "with -D%s=ON",
+                          what, name, compiled, r->option);
     return gs_err_set(e, GS_USAGE, "%s: unknown backend '%.*s%s'; choose from %s, or all", what,
                       GS_ECHO(name), known);
 }

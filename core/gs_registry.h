@@ -1,25 +1,33 @@
-/* The compiled-in backends, in the order CMake registered them. The table is
- * generated from the gs_add_backend() calls (cmake/gridstride.cmake). */
+/* SPDX-License-Identifier: MIT */
+/* The backends this build knows, in the order CMake met them: those compiled
+ * in, and those declared by gs_backend_option() but not built (their option
+ * says how to build them). The table is generated from the CMake calls
+ * (cmake/gridstride.cmake), so no backend's name is written in core/ or cli/. */
 #ifndef GS_REGISTRY_H
 #define GS_REGISTRY_H
 
 #include "gs_backend.h"
 
-extern const struct gs_backend *const gs_registry_table[]; /* NULL-terminated */
-/* Every backend of the source tree, compiled in or not; NULL-terminated. */
-extern const char *const gs_registry_known_names[];
+struct gs_registry_entry {
+    const char *name;                 /* the --backend name */
+    const char *option;               /* the CMake option that builds it; NULL: always built */
+    int reference;                    /* the plain-C reference, not a GPU API */
+    const struct gs_backend *backend; /* NULL: not compiled in */
+};
 
+extern const struct gs_registry_entry gs_registry_known[]; /* ends with name NULL */
+
+/* The compiled-in backends. */
 int gs_registry_count(void);
 const struct gs_backend *gs_registry_at(int i);
 const struct gs_backend *gs_registry_find(const char *name); /* NULL when not compiled in */
 
-/* Backends the project has, whether or not this build compiled them in:
- * a name outside this list is a typo, one inside it but not found by
- * gs_registry_find() is a backend to reconfigure with -DGS_<NAME>=ON. */
-int gs_registry_known_count(void);
-const char *gs_registry_known(int i);
-/* "host, opencl" into buf: the compiled-in names (known = 0) or all (1). */
-void gs_registry_names(int known, char *buf, size_t size);
+/* Every known backend by name, compiled in or not; NULL when unknown. */
+const struct gs_registry_entry *gs_registry_entry(const char *name);
+/* 1 when the backend is the reference (bandwidth leaves it out unless named). */
+int gs_registry_is_reference(const struct gs_backend *b);
+/* "host, opencl, cuda": the known names, for messages and --help. */
+void gs_registry_names(char *buf, size_t size, int compiled_in_only);
 
 /* GS_OK when `name` is a compiled-in backend. Else GS_USAGE, with a message
  * (starting with `what`, the option) that tells a typo, naming the backends

@@ -1,21 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_report.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define CELL 14
+#include "gs_results.h"
 
-int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
-{
-    static const char *const names[] = {"text", "md", "csv", "json"};
-    for (int i = 0; i < 4; ++i)
-        if (s && strcmp(s, names[i]) == 0) {
-            *f = (enum gs_format)i;
-            return GS_OK;
-        }
-    return gs_err_set(e, GS_USAGE, "--format: unknown format '%.*s%s'; use text, md, csv or json",
-                      GS_ECHO(s ? s : ""));
-}
+#define CELL 14
 
 void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
 {
@@ -34,21 +25,6 @@ void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
     default:
         snprintf(buf, size, "wrong@%llu%s", (unsigned long long)c->verdict.first_wrong, mark);
     }
-}
-
-void gs_json_string(struct gs_str *out, const char *s)
-{
-    gs_str_printf(out, "\"");
-    for (; *s; ++s) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            gs_str_printf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            gs_str_printf(out, "\\u%04x", ch);
-        else
-            gs_str_printf(out, "%c", ch);
-    }
-    gs_str_printf(out, "\"");
 }
 
 static const char *outcome_word(enum gs_outcome o)
@@ -125,6 +101,16 @@ static void shape_label(const struct gs_plan *plan, int row, char *buf, unsigned
         snprintf(buf, size, "<<<G, %u>>>", plan->block ? plan->block : GS_DEFAULT_BLOCK);
 }
 
+/* Table i's device as reports name it (gs_device_label). */
+static const char *dev_label(const struct gs_report_in *in, int i, char *buf, unsigned size)
+{
+    int same = 0;
+    for (int k = 0; k < in->ntables; ++k)
+        same += in->tables[k]->dev->backend == in->tables[i]->dev->backend;
+    gs_device_label(in->tables[i]->dev, same > 1, buf, size);
+    return buf;
+}
+
 /* ---- text ---------------------------------------------------------------- */
 
 static void text_devices(const struct gs_report_in *in, struct gs_str *o)
@@ -150,9 +136,19 @@ static void text_devices(const struct gs_report_in *in, struct gs_str *o)
 static void text_group_header(const struct gs_report_in *in, int ncols, int lead,
                               struct gs_str *o)
 {
+    char name[64], head[128];
     gs_str_printf(o, "%*s", lead, "");
-    for (int i = 0; i < in->ntables; ++i)
-        gs_str_printf(o, " | %-*.*s", ncols * CELL, ncols * CELL, in->tables[i]->dev->backend->name);
+    for (int i = 0; i < in->ntables; ++i) {
+        const struct gs_table *t = in->tables[i];
+        dev_label(in, i, name, sizeof name);
+        /* Several devices of one API: each group says its own G and T. */
+        if (strchr(name, '['))
+            snprintf(head, sizeof head, "%s: G %llu, T %llu", name, (unsigned long long)t->grid,
+                     (unsigned long long)t->threads);
+        else
+            snprintf(head, sizeof head, "%s", name);
+        gs_str_printf(o, " | %-*.*s", ncols * CELL, ncols * CELL, head);
+    }
     gs_str_printf(o, "\n");
 }
 
@@ -232,6 +228,7 @@ static void text_shapes(const struct gs_report_in *in, struct gs_str *o)
 static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
 {
     int header = 0;
+    char name[64];
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         for (int k = 0; k < t->ncases; ++k) {
@@ -245,7 +242,7 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
                 gs_str_printf(o, "\nWhat each API answered for refused, empty, ragged and unlaunched "
                                  "launches:\n");
             gs_str_printf(o, "  %-7s %s n=%llu global=%llu local=%llu (<<<%llu, %llu>>>): ",
-                          t->dev->backend->name, gs_column_letter(c->column),
+                          dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
                           (unsigned long long)l->n, (unsigned long long)l->global,
                           (unsigned long long)l->block, (unsigned long long)l->grid,
                           (unsigned long long)l->block);
@@ -282,7 +279,7 @@ void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct
 
 static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
 {
-    char diag[640];
+    char diag[640], name[64];
     int header = 0;
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
@@ -296,7 +293,7 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
             gs_diagnosis(v, diag, sizeof diag);
             gs_str_printf(o, "  %s %s n=%llu <<<%llu, %llu>>>: %llu of %llu elements wrong, the first at %llu\n"
                              "    %s\n",
-                          t->dev->backend->name, gs_column_letter(c->column),
+                          dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
                           (unsigned long long)v->n, (unsigned long long)c->launch.grid,
                           (unsigned long long)c->launch.block, (unsigned long long)v->wrong,
                           (unsigned long long)v->n, (unsigned long long)v->first_wrong, diag);
@@ -305,8 +302,20 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
+/* The devices whose predictions failed, named, for the summary line. */
+static void failed_devices(const struct gs_report_in *in, struct gs_str *o)
+{
+    char name[64];
+    int listed = 0;
+    for (int i = 0; i < in->ntables; ++i)
+        if (in->tables[i]->failed)
+            gs_str_printf(o, "%s %s (%s)", listed++ ? "," : "",
+                          dev_label(in, i, name, sizeof name), in->tables[i]->dev->name);
+}
+
 static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
 {
+    char name[64];
     int failed;
     const int total = total_cases(in, &failed);
     gs_str_printf(o, "\n");
@@ -317,7 +326,7 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
             gs_str_printf(o, " and %d launch shape%s", shapes, shapes == 1 ? "" : "s");
         gs_str_printf(o, " agree with the reference where the model says they should, on");
         for (int i = 0; i < in->ntables; ++i)
-            gs_str_printf(o, "%s %s", i ? "," : "", in->tables[i]->dev->backend->name);
+            gs_str_printf(o, "%s %s", i ? "," : "", dev_label(in, i, name, sizeof name));
         gs_str_printf(o, " (%d cases)\n", total);
         const int dev = total_deviations(in);
         if (dev)
@@ -327,15 +336,17 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
                           dev, dev == 1 ? " was" : "s were");
         return;
     }
-    gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model (* above):\n",
+    gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model (* above), on",
                   failed, total);
+    failed_devices(in, o);
+    gs_str_printf(o, ":\n");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         for (int k = 0; k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
             if (!c->held)
                 gs_str_printf(o, "  %s %s n=%llu <<<%llu, %llu>>>: %s (model: %s)\n",
-                              t->dev->backend->name, gs_column_letter(c->column),
+                              dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
                               (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
                               (unsigned long long)c->launch.block, c->mismatch, c->pred.why);
         }
@@ -360,7 +371,7 @@ static void report_text(const struct gs_report_in *in, struct gs_str *o)
 static void report_md(const struct gs_report_in *in, struct gs_str *o)
 {
     const struct gs_plan *p = in->plan;
-    char cell[48], label[64];
+    char cell[48], shape[64], name[64];
     gs_str_printf(o, "# gridstride %s\n\n", in->version);
     if (in->command)
         gs_str_printf(o, "Command: `%s`\n\n", in->command);
@@ -391,7 +402,7 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
     for (int i = 0; i < in->ntables; ++i)
         for (int c = 0; c < GS_COLUMNS; ++c)
             if (p->columns & (1u << c))
-                gs_str_printf(o, " %s %s |", in->tables[i]->dev->backend->name,
+                gs_str_printf(o, " %s %s |", dev_label(in, i, name, sizeof name),
                               gs_column_letter((enum gs_column)c));
     gs_str_printf(o, "\n|---:|");
     for (int i = 0; i < in->ntables * columns_in(p->columns, GS_COL_A, GS_COL_D); ++i)
@@ -415,15 +426,15 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
         for (int i = 0; i < in->ntables; ++i)
             for (int c = GS_COL_C; c <= GS_COL_D; ++c)
                 if (p->columns & (1u << c))
-                    gs_str_printf(o, " %s %s |", in->tables[i]->dev->backend->name,
+                    gs_str_printf(o, " %s %s |", dev_label(in, i, name, sizeof name),
                                   gs_column_letter((enum gs_column)c));
         gs_str_printf(o, "\n|---|");
         for (int i = 0; i < in->ntables * columns_in(p->columns, GS_COL_C, GS_COL_D); ++i)
             gs_str_printf(o, "---|");
         gs_str_printf(o, "\n");
         for (int r = 0; r < p->nshapes; ++r) {
-            shape_label(p, r, label, sizeof label);
-            gs_str_printf(o, "| `%s` |", label);
+            shape_label(p, r, shape, sizeof shape);
+            gs_str_printf(o, "| `%s` |", shape);
             for (int i = 0; i < in->ntables; ++i)
                 for (int c = GS_COL_C; c <= GS_COL_D; ++c) {
                     const struct gs_case *k = gs_table_find(in->tables[i], GS_SEC_SHAPES,
@@ -444,14 +455,6 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
 }
 
 /* ---- csv ----------------------------------------------------------------- */
-
-void gs_csv_field(struct gs_str *o, const char *s)
-{
-    gs_str_printf(o, "\"");
-    for (; *s; ++s)
-        gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-    gs_str_printf(o, "\",");
-}
 
 static const char *section_name(enum gs_section s)
 {
@@ -502,14 +505,6 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
 
 /* ---- json ---------------------------------------------------------------- */
 
-void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
-{
-    gs_str_printf(o, "\"%s\": ", key);
-    gs_json_string(o, value);
-    if (comma)
-        gs_str_printf(o, ", ");
-}
-
 void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o)
 {
     gs_str_printf(o, "\"first_wrong_indices\": [");
@@ -536,12 +531,19 @@ void gs_json_device(const struct gs_device *d, struct gs_str *o)
     gs_json_kv(o, "arch", d->arch, 1);
 }
 
-static void json_case(const struct gs_case *c, struct gs_str *o)
+static void json_case(const struct gs_case *c, const struct gs_plan *p, struct gs_str *o)
 {
     const struct gs_launch *l = &c->launch;
     const struct gs_verdict *v = &c->verdict;
-    char diag[640];
-    gs_str_printf(o, "{\"section\": \"%s\", \"column\": \"%s\", \"kernel\": \"%s\", \"n\": %llu, "
+    char diag[640], label[64];
+    /* The shape as the plan wrote it (G = the device grid), so that runs on
+     * devices with different G line up in `gridstride compare`. */
+    gs_str_printf(o, "{");
+    if (c->section == GS_SEC_SHAPES) {
+        shape_label(p, c->row, label, sizeof label);
+        gs_str_printf(o, "\"shape\": \"%s\", ", label);
+    }
+    gs_str_printf(o, "\"section\": \"%s\", \"column\": \"%s\", \"kernel\": \"%s\", \"n\": %llu, "
                      "\"grid\": %llu, \"block\": %llu, \"global\": %llu, \"param\": %llu, ",
                   section_name(c->section), gs_column_letter(c->column),
                   gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
@@ -580,20 +582,17 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
 {
     int failed;
     const int total = total_cases(in, &failed);
-    gs_str_printf(o, "{\n  ");
-    gs_json_kv(o, "tool", "gridstride", 1);
-    gs_json_kv(o, "version", in->version, 1);
-    gs_json_kv(o, "command", in->command ? in->command : "", 0);
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
+    gs_results_header(o, "table", &run);
     gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"held\": %s,\n  \"devices\": [\n",
                   total, failed, failed ? "false" : "true");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
         gs_str_printf(o, "    {");
-        gs_json_device(d, o);
-        gs_str_printf(o, "\"compute_units\": %u, \"block\": %u, \"G\": %llu, \"T\": %llu, ",
-                      d->compute_units, t->block, (unsigned long long)t->grid,
-                      (unsigned long long)t->threads);
+        gs_results_device(o, d);
+        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", t->block,
+                      (unsigned long long)t->grid, (unsigned long long)t->threads);
         gs_json_kv(o, "grid_rule", t->grid_rule, 1);
         if (d->probed && d->probe.status == GS_OK)
             gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
@@ -609,7 +608,7 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
                       t->deviations);
         for (int k = 0; k < t->ncases; ++k) {
             gs_str_printf(o, "        ");
-            json_case(&t->cases[k], o);
+            json_case(&t->cases[k], in->plan, o);
             gs_str_printf(o, "%s\n", k + 1 < t->ncases ? "," : "");
         }
         gs_str_printf(o, "      ]}%s\n", i + 1 < in->ntables ? "," : "");

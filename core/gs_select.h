@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Opening a backend and choosing its devices: shared by the CLI and tests. */
 #ifndef GS_SELECT_H
 #define GS_SELECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status codes and the error context every library call fills.
  *
  * One X-macro list gives the enum, the names and the default messages, so the
@@ -31,8 +32,9 @@ enum gs_status {
 
 /* Filled by the function that failed: status plus one human-readable line
  * (gs_err_set escapes control characters, so a value from the command line,
- * the environment or a driver can never break the line),
- * e.g. "cudaMalloc(&p, bytes) at backend_cuda/gs_cuda.cu:88: cudaErrorMemoryAllocation: out of memory". */
+ * the environment or a driver can never break the line), e.g.
+ * "cudaMalloc(&p, bytes) at backend_cuda/gs_cuda.c:88: cudaErrorMemoryAllocation (2):
+ * out of memory" (core/gs_backend.h, gs_api_error). */
 struct gs_err {
     int status;
     char msg[640];

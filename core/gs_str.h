@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A growable string: reports are built in memory and handed to the CLI,
  * which alone decides where they go (stdout or an --output file). */
 #ifndef GS_STR_H

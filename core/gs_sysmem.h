@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* This machine's memory, for the memory preflight and for the backends whose
  * buffers live in it (the host backend, OpenCL CPU devices). */
 #ifndef GS_SYSMEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_table.h"
 
 #include <stdio.h>
@@ -136,10 +137,8 @@ static int run_case(struct gs_workspace *w, struct gs_case *c, struct gs_err *e)
     int rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
     if (rc != GS_OK)
         return rc;
-    const int holds = gs_prediction_holds(&c->pred, &c->got, &c->verdict, c->mismatch,
-                                          sizeof c->mismatch);
-    c->held = holds != GS_FAILED;
-    c->deviation = holds == GS_DEVIATION;
+    gs_judge(&c->pred, &c->got, &c->verdict, &c->held, &c->deviation, c->mismatch,
+             sizeof c->mismatch);
     return GS_OK;
 }
 

@@ -1,4 +1,5 @@
-/* One device's run of the correctness table: seed 002's A/B/C columns plus a
+/* SPDX-License-Identifier: MIT */
+/* One device's run of the correctness table: the course's A/B/C columns plus a
  * chunked column at every size, the launch shapes at n = 611, and, where the
  * API can express it, a ragged NDRange. Every case is predicted, launched on
  * a poisoned output, read back and verified. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gs_user.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every backend needs to build a user kernel (ABI 2): the text to hand
  * its compiler, and the one-line messages for an entry that is missing, not
  * a kernel, or takes other parameters, worded the same on every API. */

@@ -1,4 +1,5 @@
-/* The NaN-fill verifier: the course harness of seed 002.
+/* SPDX-License-Identifier: MIT */
+/* The NaN-fill verifier: the harness the course describes.
  *
  * Before every launch the output is poisoned with a NaN and a guard region
  * past its end with a second, distinct NaN; inputs are never zero and differ
@@ -128,7 +129,7 @@ void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_
 void gs_count_merge(const struct gs_count_verdict *p, struct gs_count_verdict *v);
 void gs_count_end(const float *guard, struct gs_count_verdict *v);
 
-/* One line in words: "ok", or the diagnosis of seed 002's harness. */
+/* One line in words: "ok", or the diagnosis the course's harness gives. */
 void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The buffers of a run and the one verified launch that everything uses.
  *
  * A workspace holds the three device buffers (a, b, out; n + GS_GUARD_ELEMS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong, and the check passes it: a stride of one work-group. See
  * block_stride.cu: every group walks the array from its own start, so the
  * work is done many times over, with the same values.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong, and the check passes it: a stride of blockDim.x instead of the
  * grid's thread count. Every block walks the array from its own start, so
  * element i is written once by each block whose start is at or below i: the

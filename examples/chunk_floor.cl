@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: one contiguous chunk per work-item with C = n / T, not rounded up;
  * the last n % T elements are never written (see chunk_floor.cu).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: one contiguous chunk per thread with C = n / T, not rounded up.
  * The T chunks cover T * C elements; the last n % T elements belong to no
  * thread. At n = 1 on any grid of more than one thread C is 0 and nothing is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Does not compile: `c` is not declared. gridstride shows NVRTC's messages,
  * with line numbers pointing into this file, and exits 2.
  *

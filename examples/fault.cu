@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: writes 2^40 elements past the output, an address the process does
  * not own. The GPU faults (cudaErrorIllegalAddress); the CUDA context is then
  * lost for the rest of the process, so the check reports "faulted", marks the

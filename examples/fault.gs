@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: writes 2^40 elements past the output. On the host backend the
  * kernel runs in a child process, which the fault ends (SIGSEGV): reported as
  * "faulted", like a GPU's illegal address. Not run on OpenCL in the tests: a

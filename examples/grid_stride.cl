@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid-stride loop in OpenCL C: correct for any n under any NDRange.
  *
  * get_global_id(0) and the work-group counts are size_t already, so OpenCL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid-stride loop: correct for any n under any grid.
  *
  * Element i is written by thread i % T on pass i / T, exactly once, for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid-stride loop in the suite's portable dialect (kernels/gs_kernels.h):
  * the same text runs on the host backend, OpenCL and CUDA, each with its own
  * prelude. GS_GRID_THREADS() is the 64-bit thread count T of the launch.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: one work-item per element. Correct only while the NDRange holds at
  * least n work-items: under <<<1, 1>>> at n = 611 only element 0 is written.
  *

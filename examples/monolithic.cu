@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: one thread per element (day 5's kernel). Correct only while the
  * grid holds at least n threads; on a smaller grid the elements from T on
  * keep their poison, and every API call reports success.

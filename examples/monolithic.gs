@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: one thread per element, in the portable dialect, so that the host
  * backend shows the short grid too.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The stride without the cast, written out in OpenCL C. OpenCL's work-item
  * functions return size_t, so the trap needs the 32-bit product spelt out;
  * as in no_cast.cu it wraps only at 2^32 work-items, beyond every grid of the

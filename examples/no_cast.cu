@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong in general, right at these sizes: the stride without the cast.
  * blockDim.x and gridDim.x are unsigned int, so blockDim.x * gridDim.x is
  * computed in 32 bits and wraps once a grid holds 2^32 threads or more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: `i <= n`: one element written past the end, at every n (see
  * past_end.cu).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wrong: `i <= n` instead of `i < n`. Thread n writes out[n], one element
  * past the end; the harness's guard region after the output catches it, at
  * every n, from n = 0 on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Does not meet the contract: n is a uint, 4 bytes where the harness passes
  * a ulong. OpenCL refuses the argument's size (CL_INVALID_ARG_SIZE), and
  * gridstride says which parameter, in one line, and exits 2.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Does not meet the contract: n is an int, 4 bytes where the harness passes
  * a size_t. The CUDA runtime reports each parameter's size
  * (cudaFuncGetParamInfo), and gridstride says which one, in one line, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every kernel of the suite, written once.
  *
  * This file is compiled three ways: as plain C by the host backend
@@ -49,7 +50,7 @@
 #define GS_STORE4(out4, i, value) ((out4)[i] = (value))
 #endif
 
-/* One thread per element, the guard of day 5. Correct only while the launch
+/* One thread per element, guarded by `if (i < n)`. Correct only while the launch
  * holds at least n threads: element i belongs to thread i or to nobody. */
 GS_KERNEL void GS_NAME(gs_add_monolithic)(GS_THREAD_CTX GS_GLOBAL const float *a,
                                  GS_GLOBAL const float *b, GS_GLOBAL float *out,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The traps the course warns about, each a kernel written once with the
  * macros of the preludes, so that the same trap runs through every API. The
  * model (core/gs_model.c) predicts each one exactly, element by element;
@@ -35,7 +36,7 @@ GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const float *a,
         GS_STORE(out, i, a[i] + b[i]);
 }
 
-/* Trap 3, day 5's index line without the cast: 32-bit, so the threads from
+/* Trap 3, the course's index line without the cast: 32-bit, so the threads from
  * 2^32 on write the front of the array again and elements from 2^32 on are
  * never written. */
 GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const float *a,
@@ -48,7 +49,7 @@ GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const float *a,
         GS_STORE(out, i, a[i] + b[i]);
 }
 
-/* Trap 4, seed 001's loop: int i, int stride, against the suite's unsigned
+/* Trap 4, the essay's int loop: int i, int stride, against the suite's unsigned
  * 64-bit n. Past 2^31 - 1 the index wraps negative (signed overflow is
  * undefined in C, so the wrap is written with defined unsigned arithmetic:
  * GS_INT_ADD_WRAP), and `i < n` converts it to a huge unsigned value, so the
@@ -93,7 +94,7 @@ GS_KERNEL void GS_NAME(gs_add_rows)(GS_THREAD_CTX GS_GLOBAL const float *a,
     }
 }
 
-/* Trap 7, seed 001's block-local loop: block b covers its own tile
+/* Trap 7, the essay's block-local loop: block b covers its own tile
  * [b * tile, (b + 1) * tile), stepping by the block. On a grid smaller than
  * the tile count the tail is never processed. */
 GS_KERNEL void GS_NAME(gs_add_tile_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two helpers of the OpenCL backend, not kernels of the suite: they measure
  * or prepare, and no result is judged by them.
  *

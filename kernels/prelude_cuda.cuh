@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel dialect for CUDA. Kernels get C linkage so that their names are
  * the catalogue's symbols. blockIdx.x, blockDim.x and gridDim.x are unsigned
  * int: one operand is widened before the multiply, or the product wraps at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel dialect for the host backend: plain C11. A "thread" is one call
  * of the kernel function with its coordinates in a gs_host_thread; the host
  * backend loops over blocks and threads. Coordinates are unsigned int like

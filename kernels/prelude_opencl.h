@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel dialect for OpenCL C (1.2 and later). Unlike CUDA, the work-item
  * functions already return size_t, so the global index needs no widening.
  * size_t is not a legal kernel argument type in OpenCL C, so n and param are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Big n on an NVIDIA machine, recorded in OUTDIR/h200-bign.md: the table at
 # n = 2^31 + 5 and 2^32 + 5 through CUDA and OpenCL with its wall time, the
 # grid probe, and the launch shapes that one API's limits refuse.
@@ -14,11 +15,7 @@ cd "$(dirname "$0")/.."
 source "scripts/gpu-lib.sh"
 
 status=0
-if [ ! -x "$build/gridstride" ]; then
-  step "configure and build ($build)"
-  run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
-  run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
-fi
+ensure_build || exit 1
 g="$build/gridstride"
 f="$out/h200-bign.md"
 rm -f "$f"

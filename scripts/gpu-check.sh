@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `gridstride check` on an NVIDIA GPU: configure and build with CUDA and
 # OpenCL required, run every example of examples/ through CUDA and OpenCL
 # (each command under `timeout`), judge each verdict against the one the

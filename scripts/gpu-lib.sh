@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the scripts that record results on an NVIDIA machine: source it
 # after setting `out` (the results folder) and `build` (the build folder).
 # Every results file records its commands, the device and driver line, the
@@ -22,7 +23,7 @@ run() {
 
 # Paths as a user of the checkout would type them.
 relative() {
-  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g"
+  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g" -e "s#\"$PWD\"#\".\"#g"
 }
 
 # record FILE TITLE CMD...: append to a results file the command, the
@@ -66,3 +67,13 @@ record() {
   return $rc
 }
 
+
+# Configure and build BUILD_DIR with CUDA and OpenCL required, unless it
+# already holds gridstride (scripts run one after another share a build).
+ensure_build() {
+  if [ ! -x "$build/gridstride" ]; then
+    step "configure and build ($build)"
+    run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || return 1
+    run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; return 1; }
+  fi
+}

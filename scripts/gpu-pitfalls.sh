@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The pitfalls on an NVIDIA machine, recorded in OUTDIR/h200-pitfalls.md:
 # `gridstride pitfalls` through CUDA and OpenCL side by side, with its wall
 # time.
@@ -14,11 +15,7 @@ cd "$(dirname "$0")/.."
 source "scripts/gpu-lib.sh"
 
 status=0
-if [ ! -x "$build/gridstride" ]; then
-  step "configure and build ($build)"
-  run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
-  run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
-fi
+ensure_build || exit 1
 g="$build/gridstride"
 f="$out/h200-pitfalls.md"
 rm -f "$f"

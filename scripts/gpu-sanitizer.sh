@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # compute-sanitizer's four tools (memcheck with leak checking, initcheck,
 # racecheck, synccheck) on the whole default CUDA table and on the bandwidth
 # mode at a small size, recorded in OUTDIR/h200-sanitizer.md with the
@@ -33,29 +34,22 @@ if [ -z "$sanitizer" ] || [ -z "$nvcc" ]; then
   echo "gpu-sanitizer.sh: compute-sanitizer and nvcc are needed (PATH or /usr/local/cuda/bin)" >&2
   exit 2
 fi
-mkdir -p "$out"
+PATH=$PATH:$(dirname "$nvcc")
+# shellcheck source=scripts/gpu-lib.sh
+source "scripts/gpu-lib.sh"
 record="$out/h200-sanitizer.md"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-
-date_utc=$(date -u +%Y-%m-%dT%H:%MZ)
-smi=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
-nvcc_v=$("$nvcc" --version 2>&1 | sed -n 's/.*release \([0-9.]*\), \(V[0-9.]*\).*/CUDA \1 (\2)/p')
 cs_v=$("$sanitizer" --version 2>&1 | grep -i version | head -1)
 
-# Paths as a user of the checkout would type them.
-relative() {
-  sed -e "s#$work/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$sanitizer#compute-sanitizer#g" \
-      -e "s#$PWD/##g"
+# gpu-lib's paths, plus this script's scratch folder and the tool's path.
+shown() {
+  relative | sed -e "s#$work/##g" -e "s#$sanitizer#compute-sanitizer#g"
 }
 
-echo "== configure and build ($build)"
-configure=(cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON
-           "-DCMAKE_CUDA_COMPILER=$nvcc")
-if ! { "${configure[@]}" && cmake --build "$build" -j "$(nproc)"; } > "$work/build.log" 2>&1; then
-  tail -40 "$work/build.log"
-  exit 1
-fi
+# Build (or bring up to date) the build folder, CUDA and OpenCL required.
+ensure_build || exit 1
+run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 
 # The runs: the default table (every size, shape and column, the refused
 # zero-block launch included) and the bandwidth mode at a small size.
@@ -135,17 +129,17 @@ for r in "${run_names[@]}"; do
       apis+="| $r | $t | \`$call\` | \`$name\` | $count | $expected |"$'\n'
     done < "$work/$r-$t.api"
     [ "$verdict" != ok ] && status=1
-    shown=$(printf '%s ' GRIDSTRIDE_REQUIRE=cuda "${line[@]}" | relative | sed -e 's/ $//')
+    cmdline=$(printf '%s ' GRIDSTRIDE_REQUIRE=cuda "${line[@]}" | shown | sed -e 's/ $//')
     rows+="| $r | $t | $rc | $errors | $napi | $other | $secs | $verdict |"$'\n'
-    details+="### $r under $t"$'\n\n'"- command: \`$shown\` (exit $rc, $secs s)"$'\n\n'
-    details+='```text'$'\n'"$(relative < "$log")"$'\n''```'$'\n\n'
+    details+="### $r under $t"$'\n\n'"- command: \`$cmdline\` (exit $rc, $secs s)"$'\n\n'
+    details+='```text'$'\n'"$(shown < "$log")"$'\n''```'$'\n\n'
     if [ "$r" = table ]; then
-      refused=$(grep -A1 'refused with' "$work/$r-$t.out" | relative)
+      refused=$(grep -A1 'refused with' "$work/$r-$t.out" | shown)
     fi
     if [ -s "$work/$r-$t.err" ]; then
-      details+="standard error:"$'\n\n''```text'$'\n'"$(relative < "$work/$r-$t.err")"$'\n''```'$'\n\n'
+      details+="standard error:"$'\n\n''```text'$'\n'"$(shown < "$work/$r-$t.err")"$'\n''```'$'\n\n'
     fi
-    details+="the run's last line: \`$(tail -1 "$work/$r-$t.out" | relative)\`"$'\n\n'
+    details+="the run's last line: \`$(tail -1 "$work/$r-$t.out" | shown)\`"$'\n\n'
   done
 done
 
@@ -157,9 +151,9 @@ done
   echo "- date: $date_utc"
   echo "- device and driver (nvidia-smi): $smi"
   echo "- toolkit: $nvcc_v; compute-sanitizer: $cs_v"
-  echo "- build: \`$(printf '%s ' "${configure[@]}" | relative | sed -e 's/ $//')\`"
-  echo "- runs: \`$(echo "${run_table[*]}" | relative)\` (the whole default table) and"
-  echo "  \`$(echo "${run_bandwidth[*]}" | relative)\` (every variant, small size),"
+  echo "- build: \`cmake -S . -B $(echo "$build" | shown) -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON\`"
+  echo "- runs: \`$(echo "${run_table[*]}" | shown)\` (the whole default table) and"
+  echo "  \`$(echo "${run_bandwidth[*]}" | shown)\` (every variant, small size),"
   echo "  each under every tool, bounded by \`timeout $limit\`"
   echo "- result: $([ $status -eq 0 ] && echo "no error in any kernel, no leak; every API error a refusal the table predicts" || echo "FAILED (see the verdicts)")"
   echo

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The OpenCL backend on oclgrind's simulated device (Debian package oclgrind),
 # which checks every work-item's memory accesses:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Quick start, step 1: install what is missing, build, and run gridstride.
 #
 #   - Debian/Ubuntu packages: cmake, a C compiler, CMocka, the OpenCL ICD

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One example of examples/ through `gridstride check`, judged against the
 # verdict its own header states in an "expect:" line:
 #

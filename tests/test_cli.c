@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command line as a user meets it: the real binary, run as a child.
  * Bad input must give exactly one line on stderr, exit code 2, nothing on
  * stdout and no output file. */
@@ -307,9 +308,9 @@ BAD_ENV(require_unknown_backend, "GRIDSTRIDE_REQUIRE=bogus",
 /* A backend the project has but this build lacks, or NULL when all are in. */
 static const char *backend_not_compiled_in(void)
 {
-    for (int i = 0; i < gs_registry_known_count(); ++i)
-        if (!gs_registry_find(gs_registry_known(i)))
-            return gs_registry_known(i);
+    for (int i = 0; gs_registry_known[i].name; ++i)
+        if (!gs_registry_known[i].backend)
+            return gs_registry_known[i].name;
     return NULL;
 }
 

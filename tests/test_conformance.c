@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One conformance body, run over every compiled-in backend (ctest runs it
  * once per backend: test_conformance <backend>). A backend without a usable
  * device exits with 77, which ctest reports as skipped, unless
@@ -14,12 +15,13 @@
 
 #include "gs_device.h"
 #include "gs_registry.h"
+#include "gs_resource.h"
 #include "gs_select.h"
+#include "gs_test_log.h"
 #include "gs_table.h"
 #include "gs_model.h"
 #include "gs_workspace.h"
 
-#define SKIP_CODE 77
 
 static struct gs_opened opened;
 static struct gs_device *dev;
@@ -365,39 +367,9 @@ static void grid_probe_proves_the_preludes_T(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_conformance BACKEND\n");
-        return 2;
-    }
-    struct gs_err e = {0};
-    /* A requirement that cannot be met, or has a typo, fails every
-     * conformance entry (so ctest fails), never skips it. */
-    if (gs_require_check(&e) != GS_OK) {
-        fprintf(stderr, "FAIL: %s\n", e.msg);
-        return 1;
-    }
-    const struct gs_backend *b = gs_registry_find(argv[1]);
-    if (!b) {
-        fprintf(stderr, "backend '%s' is not compiled in\n", argv[1]);
-        return 2;
-    }
-    gs_open_backend(b, &opened);
-    if (opened.notice[0])
-        fprintf(stderr, "%s: %s\n", argv[1], opened.notice);
-    if (opened.status != GS_OK) {
-        const int required = gs_backend_required(argv[1]);
-        fprintf(stderr, "%s: %s%s\n", required ? "FAIL" : "SKIP", opened.err.msg,
-                required ? " (GRIDSTRIDE_REQUIRE names this backend)" : "");
-        return required ? 1 : SKIP_CODE;
-    }
-    struct gs_device *picked[1];
-    int n = 0;
-    if (gs_select_devices(&opened, getenv("GRIDSTRIDE_DEVICE"), picked, 1, &n, &e) != GS_OK) {
-        fprintf(stderr, "FAIL: %s\n", e.msg);
-        return 1;
-    }
-    dev = picked[0];
-    fprintf(stderr, "conformance: %s on %s (%s)\n", argv[1], dev->name, dev->api_version);
+    const int early = gs_test_open("conformance", argc, argv, &opened, &dev);
+    if (early >= 0)
+        return early;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(default_table_holds_every_prediction),
         cmocka_unit_test(t4_grid_reproduces_seed_002_column_b),
@@ -411,6 +383,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(count_build_matches_the_model_for_every_kernel),
     };
     const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
+    gs_test_log_end("conformance", dev);
     gs_close_backend(&opened);
     return failed;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The prediction model, and that a disagreement in either direction fails. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pitfalls, run for real on one backend (ctest runs it once per
  * backend, like the conformance body): the traps that fit any machine
  * (block stride, tile loop, the y grid) predicted, launched and verified,
@@ -19,9 +20,10 @@
 #include "gs_device.h"
 #include "gs_pitfalls.h"
 #include "gs_registry.h"
+#include "gs_resource.h"
+#include "gs_test_log.h"
 #include "gs_select.h"
 
-#define SKIP_CODE 77
 
 static struct gs_opened opened;
 static struct gs_device *dev;
@@ -142,29 +144,9 @@ static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_pitfalls BACKEND\n");
-        return 2;
-    }
-    const struct gs_backend *b = gs_registry_find(argv[1]);
-    if (!b) {
-        fprintf(stderr, "backend '%s' is not compiled in\n", argv[1]);
-        return 2;
-    }
-    gs_open_backend(b, &opened);
-    if (opened.status != GS_OK) {
-        const int required = gs_backend_required(argv[1]);
-        fprintf(stderr, "%s: %s\n", required ? "FAIL" : "SKIP", opened.err.msg);
-        return required ? 1 : SKIP_CODE;
-    }
-    struct gs_device *picked[1];
-    int n = 0;
-    struct gs_err e = {0};
-    if (gs_select_devices(&opened, getenv("GRIDSTRIDE_DEVICE"), picked, 1, &n, &e) != GS_OK) {
-        fprintf(stderr, "FAIL: %s\n", e.msg);
-        return 1;
-    }
-    dev = picked[0];
+    const int early = gs_test_open("pitfalls", argc, argv, &opened, &dev);
+    if (early >= 0)
+        return early;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_stride_writes_each_element_once_per_block_below_it),
         cmocka_unit_test(tile_loop_on_a_short_grid_leaves_the_tail),
@@ -172,6 +154,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(big_traps_are_skipped_or_not_launched_with_a_reason),
     };
     const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
+    gs_test_log_end("pitfalls", dev);
     gs_close_backend(&opened);
     return failed;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sizes, shapes and the parsers behind --sizes and --shape. */
 #include <setjmp.h>
 #include <stdarg.h>

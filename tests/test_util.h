@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the unit tests. */
 #ifndef GS_TEST_UTIL_H
 #define GS_TEST_UTIL_H

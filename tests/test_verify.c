@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NaN-fill verifier on synthetic outputs: no backend involved. Each test
  * builds the output a kernel would leave and checks the harness's diagnosis. */
 #include <math.h>

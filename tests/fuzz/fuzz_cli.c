@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the command line and the environment, through the same
  * functions gridstride's main() calls before it opens any backend
  * (gs_cli_parse, then gs_session_check), and so through every argument and
@@ -106,10 +107,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsetenv("GRIDSTRIDE_REQUIRE");
 
     int rc = gs_cli_parse(argc, argv, &cli, &e);
-    if (rc == GS_OK && cli.mode != GS_MODE_HELP && cli.mode != GS_MODE_VERSION)
+    /* As main(): help, version and compare open no backend. */
+    const int opens = cli.mode != GS_MODE_HELP && cli.mode != GS_MODE_VERSION &&
+                      cli.mode != GS_MODE_COMPARE;
+    if (rc == GS_OK && opens)
         rc = gs_session_check(&cli, &e);
     if (rc != GS_OK)
         check_refusal(rc, &e);
+    else if (cli.mode == GS_MODE_COMPARE)
+        invariant(cli.nfiles <= GS_MAX_COMPARE, "compare takes at most GS_MAX_COMPARE files",
+                  NULL);
     else
         check_accepted(&cli);
     return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays fuzz inputs through the libFuzzer entry point without libFuzzer,
  * so every build (any compiler) checks the committed corpus as a ctest
  * entry: fuzz_replay FILE_OR_DIR...

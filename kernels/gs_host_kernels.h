@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernels of kernels/gs_kernels.h and kernels/gs_pitfalls.h compiled as
  * plain C, twice: as they are, and as the count build (GS_COUNT_BUILD, whose
  * kernels are named <name>_count), with a table of each in catalogue order.

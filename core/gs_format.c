@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The output formats every report shares, and the escaping they need. */
+#include "gs_format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
+{
+    static const char *const names[] = {"text", "md", "csv", "json"};
+    for (int i = 0; i < 4; ++i)
+        if (s && strcmp(s, names[i]) == 0) {
+            *f = (enum gs_format)i;
+            return GS_OK;
+        }
+    return gs_err_set(e, GS_USAGE, "--format: unknown format '%.*s%s'; use text, md, csv or json",
+                      GS_ECHO(s ? s : ""));
+}
+
+void gs_json_string(struct gs_str *out, const char *s)
+{
+    gs_str_printf(out, "\"");
+    for (; *s; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            gs_str_printf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            gs_str_printf(out, "\\u%04x", ch);
+        else
+            gs_str_printf(out, "%c", ch);
+    }
+    gs_str_printf(out, "\"");
+}
+
+void gs_csv_field(struct gs_str *o, const char *s)
+{
+    gs_str_printf(o, "\"");
+    for (; *s; ++s)
+        gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
+    gs_str_printf(o, "\",");
+}
+
+void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
+{
+    gs_str_printf(o, "\"%s\": ", key);
+    gs_json_string(o, value);
+    if (comma)
+        gs_str_printf(o, ", ");
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The whole test suite on an NVIDIA machine, with both GPU backends
+# demanded (a backend without a device fails instead of skipping), recorded
+# in OUTDIR/h200-ctest.md. scripts/gpu-results.sh runs it first.
+#
+#   scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]
+set -uo pipefail
+out=${1:?usage: scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]}
+build=${2:-build-gpu}
+cd "$(dirname "$0")/.."
+source "scripts/gpu-lib.sh"
+
+status=0
+ensure_build || exit 1
+tests="$out/h200-ctest.md"
+rm -f "$tests"
+step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
+record "$tests" "The test suite, with both GPU backends demanded" \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure || status=1
+grep -E "tests passed|Skipped|Failed" "$tests" | tail -12
+exit $status

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/* The template for a new backend: copy this folder to backend_<name>/,
+ * rename `stub` to your backend's name, and replace each stubXxx call of the
+ * pretend API (gs_stub_api.h) with your API's. CONTRIBUTING.md walks through
+ * it; a CI test follows that walk on a copy.
+ *
+ * What a backend writes is only what its API makes it write. The core owns
+ * the rest: it allocates the device and buffer objects (device_size,
+ * buffer_size), keeps the device list and the live buffers, checks every
+ * buffer range and kernel id before calling in, never sends a launch that
+ * predicts_accept() marks GS_NOT_SENT, and reaches the optional members only
+ * through core/gs_device.c, which answers "unsupported" for a NULL one.
+ *
+ * This stub runs the kernels of kernels/ on the CPU through the pretend API,
+ * with its error codes, refusals and timing, and passes the conformance
+ * body (tests/test_conformance.c) like every backend. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "gs_backend.h"
+#include "gs_stub_api.h"
+
+/* Your device: the core's part first. */
+struct stub_device {
+    struct gs_device base;
+    int ordinal; /* the API's device number */
+};
+
+/* Your buffer: the core's part first (it knows the size and checks ranges). */
+struct stub_buf {
+    struct gs_buf base;
+    void *ptr;
+};
+
+static void *ptr_of(const struct gs_buf *b)
+{
+    return b ? ((const struct stub_buf *)b)->ptr : NULL;
+}
+
+/* Every API call goes through this: GS_OK, or the call, file:line and the
+ * API's own error name in e (core/gs_backend.h, gs_api_error). */
+static int stub_check(stubError rc, const char *call, const char *file, int line,
+                      struct gs_err *e)
+{
+    if (rc == stubSuccess)
+        return GS_OK;
+    return gs_api_error(e, rc == stubErrorOutOfMemory ? GS_NOMEM : GS_API, call, file, line,
+                        stubGetErrorName(rc), (long)rc, stubGetErrorString(rc));
+}
+#define STUB_CHECK(e, call) stub_check((call), #call, __FILE__, __LINE__, (e))
+
+/* ---- discovery ---------------------------------------------------------- */
+
+static int stub_describe(struct stub_device *d, int ordinal, struct gs_err *e)
+{
+    struct stubDeviceProps p;
+    int st = STUB_CHECK(e, stubGetDeviceProps(ordinal, &p));
+    if (st != GS_OK)
+        return st;
+    struct gs_device *g = &d->base;
+    d->ordinal = ordinal;
+    snprintf(g->id, sizeof g->id, "%d", ordinal);
+    gs_strlcpy(g->name, p.name, sizeof g->name);
+    gs_strlcpy(g->platform, "stub", sizeof g->platform);
+    gs_strlcpy(g->api_version, "stub API 1.0", sizeof g->api_version);
+    gs_strlcpy(g->arch, "a CPU pretending", sizeof g->arch);
+    g->is_gpu = 0; /* it runs on the CPU: CPU budgets and caps apply */
+    g->compute_units = p.units;
+    g->max_block = g->max_block_device = p.max_block;
+    g->max_grid = p.max_grid;
+    g->global_mem = g->max_alloc = p.memory;
+    gs_strlcpy(g->peak_rule, "unknown: the stub API reports no memory clock", sizeof g->peak_rule);
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT;
+    return GS_OK;
+}
+
+static int stub_open(struct gs_device_list *list, char *notice, unsigned notice_size,
+                     struct gs_err *e)
+{
+    int count = 0;
+    if (notice_size)
+        notice[0] = '\0';
+    /* Not through STUB_CHECK: no API or no device is an answer, not an error. */
+    if (stubGetDeviceCount(&count) != stubSuccess || count == 0)
+        return gs_err_set(e, GS_NO_DEVICE, "no stub device: stubGetDeviceCount found none");
+    for (int i = 0; i < count; ++i) {
+        struct stub_device *d = (struct stub_device *)gs_device_list_add(list, e);
+        const int st = d ? stub_describe(d, i, e) : e->status;
+        if (st != GS_OK)
+            return st;
+    }
+    return GS_OK;
+}
+
+/* ---- the grid and the launch rules -------------------------------------- */
+
+static int stub_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, unsigned block,
+                                unsigned *blocks, char *rule, unsigned rule_size,
+                                struct gs_err *e)
+{
+    (void)kernel;
+    if (block == 0 || block > dev->max_block_device)
+        return gs_err_set(e, GS_USAGE, "stub: block of %u threads is outside 1..%u", block,
+                          dev->max_block_device);
+    *blocks = 4;
+    gs_strlcpy(rule, "the stub API has no occupancy query: 4 blocks per unit", rule_size);
+    return GS_OK;
+}
+
+/* The API's rules, from what the device reports; the same as stubLaunch's. */
+static int stub_predicts_accept(const struct gs_device *dev, const struct gs_launch *l,
+                                char *why, unsigned why_size)
+{
+    const char *rule = NULL;
+    if (l->grid == 0)
+        rule = "a grid of zero blocks (stubErrorInvalidValue)";
+    else if (l->block == 0 || l->block > dev->max_block)
+        rule = "a block outside 1..max_block (stubErrorInvalidValue)";
+    else if (l->grid > dev->max_grid || l->grid_y > dev->max_grid)
+        rule = "a grid beyond max_grid (stubErrorInvalidValue)";
+    else if (l->global != l->grid * l->block)
+        rule = "the stub API launches whole blocks only";
+    if (!rule)
+        return GS_ACCEPTS;
+    gs_strlcpy(why, rule, why_size);
+    return GS_REFUSES;
+}
+
+/* ---- buffers: the core checked every range before these ------------------ */
+
+static int stub_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
+{
+    (void)dev;
+    return STUB_CHECK(e, stubMalloc(&((struct stub_buf *)buf)->ptr,
+                                    buf->bytes ? (size_t)buf->bytes : 1));
+}
+
+static int stub_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                      const void *src, uint64_t bytes, struct gs_err *e)
+{
+    (void)dev;
+    return STUB_CHECK(e, stubMemcpy((char *)ptr_of(buf) + offset, src, (size_t)bytes));
+}
+
+static int stub_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
+                     uint64_t bytes, struct gs_err *e)
+{
+    (void)dev;
+    return STUB_CHECK(e, stubMemcpy(dst, (const char *)ptr_of(buf) + offset, (size_t)bytes));
+}
+
+static void stub_free(struct gs_device *dev, struct gs_buf *buf)
+{
+    (void)dev;
+    (void)stub_check(stubFree(ptr_of(buf)), "stubFree", __FILE__, __LINE__, NULL);
+}
+
+static int stub_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
+                       uint64_t bytes, uint32_t pattern, struct gs_err *e)
+{
+    (void)dev;
+    return STUB_CHECK(e, stubMemset32((char *)ptr_of(buf) + offset, pattern,
+                                      (size_t)(bytes / 4)));
+}
+
+/* ---- launch and copy ---------------------------------------------------- */
+
+static int stub_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
+                       struct gs_launch_result *r, struct gs_err *e)
+{
+    double ms = 0.0;
+    (void)dev;
+    const stubError rc = stubLaunch((int)l->kernel, l->count, l->grid, l->grid_y ? l->grid_y : 1,
+                                    l->block, ptr_of(l->a), ptr_of(l->b), ptr_of(l->out), l->n,
+                                    l->param, &ms);
+    /* A refused shape is the result being measured, not an error. */
+    if (rc == stubErrorInvalidValue || rc == stubErrorLaunchRefused) {
+        gs_refusal(r, (long)rc, stubGetErrorName(rc), "stubLaunch: %s", stubGetErrorString(rc));
+        return GS_OK;
+    }
+    const int st = STUB_CHECK(e, rc);
+    if (st == GS_OK) {
+        r->accepted = 1;
+        r->ms = timed ? ms : 0.0;
+    }
+    return st;
+}
+
+static int stub_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
+                     uint64_t bytes, double *ms, struct gs_err *e)
+{
+    (void)dev;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const int st = STUB_CHECK(e, stubMemcpy(ptr_of(dst), ptr_of(src), (size_t)bytes));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    return st;
+}
+
+/* Only what the API offers is filled in: staging memory, a free-memory
+ * query and the grid probe stay NULL, and the core degrades for them
+ * (plain malloc'd staging, the device's memory size, "not probed"). */
+const struct gs_backend gs_backend_stub = {
+    .abi = GS_BACKEND_ABI,
+    .name = "stub",
+    .description = "the template backend: a pretend API running kernels/ on the CPU",
+    .device_size = sizeof(struct stub_device),
+    .buffer_size = sizeof(struct stub_buf),
+    .open = stub_open,
+    .blocks_per_unit = stub_blocks_per_unit,
+    .predicts_accept = stub_predicts_accept,
+    .alloc = stub_alloc,
+    .write = stub_write,
+    .read = stub_read,
+    .free = stub_free,
+    .launch = stub_launch,
+    .copy = stub_copy,
+    .fill32 = stub_fill32,
+};

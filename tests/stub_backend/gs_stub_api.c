@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* The pretend API of gs_stub_api.h: plain C, the suite's kernels as the host
+ * backend compiles them, and the misbehaviour the tests ask for. */
+#define _POSIX_C_SOURCE 200809L
+#include "gs_stub_api.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gs_host_kernels.h"
+
+#define STUB_MAX_BLOCK 1024u
+#define STUB_MAX_GRID (1ull << 16)
+
+static int misbehaves(const char *how)
+{
+    const char *mode = getenv("GRIDSTRIDE_STUB");
+    return mode && strcmp(mode, how) == 0;
+}
+
+const char *stubGetErrorName(stubError e)
+{
+    static const char *const names[] = {"stubSuccess", "stubErrorInvalidValue",
+                                        "stubErrorOutOfMemory", "stubErrorLaunchRefused"};
+    return (unsigned)e < 4 ? names[e] : "stubErrorUnknown";
+}
+
+const char *stubGetErrorString(stubError e)
+{
+    static const char *const text[] = {"no error", "invalid argument", "out of memory",
+                                       "the API refused the launch (GRIDSTRIDE_STUB=refuse)"};
+    return (unsigned)e < 4 ? text[e] : "unknown error";
+}
+
+stubError stubGetDeviceCount(int *count)
+{
+    *count = 1;
+    return stubSuccess;
+}
+
+stubError stubGetDeviceProps(int device, struct stubDeviceProps *p)
+{
+    if (device != 0)
+        return stubErrorInvalidValue;
+    memset(p, 0, sizeof *p);
+    strcpy(p->name, "stub device (kernels run on the CPU)");
+    p->units = 2;
+    p->max_block = STUB_MAX_BLOCK;
+    p->max_grid = STUB_MAX_GRID;
+    p->memory = 1ull << 30;
+    return stubSuccess;
+}
+
+stubError stubMalloc(void **p, size_t bytes)
+{
+    if (misbehaves("alloc-fails"))
+        return stubErrorOutOfMemory;
+    *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    return *p ? stubSuccess : stubErrorOutOfMemory;
+}
+
+stubError stubFree(void *p)
+{
+    free(p);
+    return stubSuccess;
+}
+
+stubError stubMemcpy(void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    return stubSuccess;
+}
+
+stubError stubMemset32(void *dst, uint32_t value, size_t count)
+{
+    uint32_t *w = dst;
+    for (size_t i = 0; i < count; ++i)
+        w[i] = value;
+    return stubSuccess;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+stubError stubLaunch(int kernel, int count_build, uint64_t gx, uint64_t gy, uint64_t block,
+                     const float *a, const float *b, float *out, uint64_t n, uint64_t param,
+                     double *ms)
+{
+    if (misbehaves("refuse"))
+        return stubErrorLaunchRefused;
+    if (gx == 0 || gy == 0 || block == 0 || block > STUB_MAX_BLOCK || gx > STUB_MAX_GRID ||
+        gy > STUB_MAX_GRID || kernel < 0 || kernel >= GS_KERNEL_COUNT)
+        return stubErrorInvalidValue;
+    const gs_host_kernel_fn fn = (count_build ? gs_host_count_kernels : gs_host_kernels)[kernel];
+    struct gs_host_thread t = {0, (unsigned)block, (unsigned)gx, 0, 0};
+    const double t0 = now_ms();
+    for (uint64_t y = 0; y < gy; ++y)
+        for (uint64_t x = 0; x < gx * block; ++x) {
+            t.block_idx_y = (unsigned)y;
+            t.block_idx = (unsigned)(x / block);
+            t.thread_idx = (unsigned)(x % block);
+            fn(&t, a, b, out, n, param);
+        }
+    *ms = now_ms() - t0;
+    return stubSuccess;
+}

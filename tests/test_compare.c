@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/* `gridstride compare`: files of other machines and versions side by side,
+ * rows that differ in outcome flagged, bandwidth ratios, and every kind of
+ * bad file refused in one line (exit 2) with no output file left behind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "gs_commands.h"
+#include "gs_compare.h"
+
+static const char *reference; /* docs/reference/t4-seed002.json, from argv */
+static char dir[64];
+
+static const char head[] = "\"schema\": \"gridstride-results\", \"schema_version\": 1, ";
+
+/* A table file with one device (G, T) and the given cases. */
+static const char *table_file(const char *name, const char *device, const char *cases)
+{
+    static char path[2][128];
+    static int k;
+    char *p = path[k++ % 2];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "{%s\"mode\": \"table\", \"tool\": \"gridstride\", \"version\": \"9.9\", "
+               "\"devices\": [{\"backend\": \"cuda\", \"device\": \"%s\", \"id\": \"0\", "
+               "\"G\": 160, \"T\": 40960, \"cases\": [%s]}]}\n",
+            head, device, cases);
+    fclose(f);
+    return p;
+}
+
+static const char *raw_file(const char *name, const char *text)
+{
+    static char p[128];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+#define CASE(sec, col, n, outcome, held)                                                      \
+    "{\"section\": \"" sec "\", \"column\": \"" col "\", \"n\": " #n ", \"observed\": "       \
+    "{\"outcome\": \"" outcome "\"}, \"held\": " held "}"
+
+static int compare_files(const char *a, const char *b, struct gs_str *out, int *differ,
+                         struct gs_err *e)
+{
+    struct gs_compare_file f[2];
+    int rc = gs_compare_load(a, &f[0], e);
+    if (rc != GS_OK)
+        return rc;
+    if ((rc = gs_compare_load(b, &f[1], e)) == GS_OK) {
+        rc = gs_compare_report(f, 2, out, differ, e);
+        gs_compare_free(&f[1]);
+    }
+    gs_compare_free(&f[0]);
+    return rc;
+}
+
+static struct gs_str report;
+
+/* Compare two files that must both load; the text in `report`, and the
+ * count of rows that differ returned. */
+static int compare_ok(const char *a, const char *b)
+{
+    struct gs_err e = {0};
+    int differ = -1;
+    gs_str_free(&report);
+    memset(&report, 0, sizeof report);
+    if (compare_files(a, b, &report, &differ, &e) != GS_OK)
+        fail_msg("%s", e.msg);
+    return differ;
+}
+
+/* Whether the first line of text that contains `at` also contains needle. */
+static int line_has(const char *text, const char *at, const char *needle)
+{
+    static char line[4096];
+    const char *p = strstr(text, at);
+    if (!p)
+        return 0;
+    while (p != text && p[-1] != '\n')
+        --p;
+    const size_t n = strcspn(p, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)n, p);
+    return strstr(line, needle) != NULL;
+}
+
+static void the_reference_reads_and_matches_itself(void **state)
+{
+    (void)state;
+    assert_int_equal(compare_ok(reference, reference), 0);
+    const struct gs_str out = report;
+    assert_non_null(strstr(out.data, "RECONSTRUCTED"));
+    /* Seed 002's B column: wrong@40960 from n = 40961 on, on both sides. */
+    assert_true(line_has(out.data, "       40961 ",
+                         "|             ok   wrong@40960            ok "
+                         "|             ok   wrong@40960            ok |"));
+}
+
+/* One device refuses the empty launch that another runs; sizes only one
+ * device has are shown as "-" and are not differences. */
+static void differing_outcomes_are_flagged(void **state)
+{
+    (void)state;
+    const char *a = table_file("a.json", "GPU A",
+                               CASE("sizes", "A", 0, "refused", "true") ","
+                               CASE("sizes", "B", 0, "ok", "true") ","
+                               CASE("sizes", "B", 5, "ok", "true"));
+    char a_path[128];
+    snprintf(a_path, sizeof a_path, "%s", a);
+    const char *b = table_file("b.json", "GPU B",
+                               CASE("sizes", "A", 0, "ok", "false") ","
+                               CASE("sizes", "B", 0, "ok", "true") ","
+                               CASE("sizes", "B", 7, "ok", "true"));
+    assert_int_equal(compare_ok(a_path, b), 1);
+    const struct gs_str out = report;
+    assert_true(line_has(out.data, "           0 ", "differs: A"));
+    assert_true(line_has(out.data, "           5 ", "-"));
+    assert_false(line_has(out.data, "           5 ", "differs"));
+    assert_non_null(strstr(out.data, "  sizes 0 A: refused on 1; ok on 2\n"));
+    assert_true(line_has(out.data, "           0 ", "ok*")); /* did not hold */
+    assert_non_null(strstr(out.data, "1 case did not hold its own device's prediction"));
+}
+
+static void bandwidth_ratios_and_wrong_rows(void **state)
+{
+    (void)state;
+    char a[128];
+    snprintf(a, sizeof a, "%s",
+             raw_file("bw1.json",
+                      "{\"schema\": \"gridstride-results\", \"schema_version\": 1, \"mode\": "
+                      "\"bandwidth\", \"runs\": [{\"backend\": \"cuda\", \"device\": \"X\", "
+                      "\"id\": \"0\", \"n\": 1024, \"rows\": [{\"variant\": \"copy\", "
+                      "\"verified\": true, \"gbps\": 200.0}, {\"variant\": \"add\", \"verified\": "
+                      "true, \"gbps\": 80}]}]}"));
+    const char *b = raw_file("bw2.json",
+                             "{\"schema\": \"gridstride-results\", \"schema_version\": 1, "
+                             "\"mode\": \"bandwidth\", \"runs\": [{\"backend\": \"opencl\", "
+                             "\"device\": \"Y\", \"id\": \"0:0\", \"n\": 1024, \"rows\": "
+                             "[{\"variant\": \"copy\", \"verified\": true, \"gbps\": 50}, "
+                             "{\"variant\": \"add\", \"verified\": false, \"wrong\": \"x\"}]}]}");
+    assert_int_equal(compare_ok(a, b), 1);
+    const struct gs_str out = report;
+    assert_true(line_has(out.data, "copy ", "0.25x"));
+    assert_true(line_has(out.data, "add ", "WRONG"));
+    assert_non_null(strstr(out.data, "  add: WRONG on 2\n"));
+    assert_null(strstr(out.data, "different sizes"));
+}
+
+/* Each bad file: GS_USAGE or GS_IO, one line, naming nothing else. */
+static void refused(const char *name, const char *text)
+{
+    struct gs_compare_file f;
+    struct gs_err e = {0};
+    const char *p = text ? raw_file(name, text) : name;
+    const int rc = gs_compare_load(p, &f, &e);
+    if (rc != GS_USAGE && rc != GS_IO)
+        fail_msg("%s accepted (%d)", name, rc);
+    assert_true(e.msg[0] != '\0');
+    assert_null(strchr(e.msg, '\n'));
+}
+
+static void bad_files_are_refused(void **state)
+{
+    (void)state;
+    refused("/nonexistent/results.json", NULL);
+    refused("empty.json", "");
+    refused("notjson.json", "gridstride 0.1.0\n");
+    refused("truncated.json", "{\"schema\": \"gridstride-results\", \"schema_version\": 1,");
+    refused("array.json", "[1, 2]");
+    refused("noschema.json", "{\"tool\": \"gridstride\", \"mode\": \"bandwidth\", \"runs\": []}");
+    refused("other.json", "{\"schema\": \"something-else\", \"schema_version\": 1}");
+    refused("v2.json", "{\"schema\": \"gridstride-results\", \"schema_version\": 2, "
+                       "\"mode\": \"table\", \"devices\": []}");
+    refused("vstr.json", "{\"schema\": \"gridstride-results\", \"schema_version\": \"1\", "
+                         "\"mode\": \"table\", \"devices\": []}");
+    refused("mode.json", "{\"schema\": \"gridstride-results\", \"schema_version\": 1, "
+                         "\"mode\": \"pitfalls\", \"devices\": []}");
+    refused("nodevices.json", "{\"schema\": \"gridstride-results\", \"schema_version\": 1, "
+                              "\"mode\": \"table\", \"devices\": []}");
+    refused("nocases.json", "{\"schema\": \"gridstride-results\", \"schema_version\": 1, "
+                            "\"mode\": \"table\", \"devices\": [{\"backend\": \"cuda\", "
+                            "\"device\": \"X\", \"id\": \"0\", \"G\": 1, \"T\": 1}]}");
+    refused(table_file("badword.json", "X", CASE("sizes", "A", 0, "fine", "true")), NULL);
+    refused(table_file("badcol.json", "X", CASE("sizes", "E", 0, "ok", "true")), NULL);
+    refused(table_file("nofirst.json", "X", CASE("sizes", "B", 9, "wrong", "true")), NULL);
+    refused(table_file("noshape.json", "X", CASE("shapes", "C", 611, "ok", "true")), NULL);
+}
+
+/* The command: bad input is exit 2 with nothing written to --output; a
+ * table and a bandwidth file together are bad input too. */
+static void the_command_leaves_no_output_on_bad_input(void **state)
+{
+    (void)state;
+    char out_path[128], bw[128];
+    snprintf(out_path, sizeof out_path, "%s/out.txt", dir);
+    snprintf(bw, sizeof bw, "%s/bw1.json", dir);
+    const char *bad = raw_file("bad.json", "{\"schema\": ");
+    const char *runs[][6] = {
+        {"gridstride", "compare", "--output", out_path, reference, bad},
+        {"gridstride", "compare", "--output", out_path, reference, bw},
+    };
+    for (int i = 0; i < 2; ++i) {
+        struct gs_cli cli;
+        struct gs_err e = {0};
+        unlink(out_path);
+        assert_int_equal(gs_cli_parse(6, (char **)runs[i], &cli, &e), GS_OK);
+        assert_int_equal(gs_cmd_compare(&cli, &e), 2);
+        assert_null(strchr(e.msg, '\n'));
+        assert_int_equal(access(out_path, F_OK), -1);
+    }
+    const char *ok[] = {"gridstride", "compare", "--output", out_path, reference};
+    struct gs_cli cli;
+    struct gs_err e = {0};
+    assert_int_equal(gs_cli_parse(5, (char **)ok, &cli, &e), GS_OK);
+    assert_int_equal(gs_cmd_compare(&cli, &e), 0);
+    assert_int_equal(access(out_path, F_OK), 0);
+    const char *usage[][4] = {{"gridstride", "compare", NULL, NULL},
+                              {"gridstride", "compare", "--bogus", "x.json"},
+                              {"gridstride", "compare", "--output", NULL}};
+    const int argc[] = {2, 4, 3};
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(gs_cli_parse(argc[i], (char **)usage[i], &cli, &e), GS_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_compare docs/reference/t4-seed002.json\n");
+        return 2;
+    }
+    reference = argv[1];
+    snprintf(dir, sizeof dir, "/tmp/gs_test_compare.XXXXXX");
+    if (!mkdtemp(dir))
+        return 2;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_reference_reads_and_matches_itself),
+        cmocka_unit_test(differing_outcomes_are_flagged),
+        cmocka_unit_test(bandwidth_ratios_and_wrong_rows),
+        cmocka_unit_test(bad_files_are_refused),
+        cmocka_unit_test(the_command_leaves_no_output_on_bad_input),
+    };
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    gs_str_free(&report);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return failed;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* Several devices of one backend in one run (--device all): each gets its
+ * own column group with its own G and T, and a device whose predictions
+ * fail is named in the summary line. PoCL makes two CPU devices when
+ * POCL_DEVICES names its driver twice, so this runs without a GPU; where
+ * the OpenCL backend has fewer than two devices, or has a GPU (whose timed
+ * runs belong to the GPU tests), those tests are skipped. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "gs_commands.h"
+#include "gs_registry.h"
+#include "gs_report.h"
+
+static char out_path[64];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The line of text that starts with prefix, or NULL. */
+static const char *line_starting(const char *text, const char *prefix)
+{
+    for (const char *p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, prefix, strlen(prefix)) == 0)
+            return p;
+    return NULL;
+}
+
+/* Run one gridstride command line through the CLI's own code, into out_path. */
+static int run_cli(const char **args, int nargs, int *ndevs)
+{
+    const char *argv[32] = {"gridstride"};
+    struct gs_cli cli;
+    struct gs_session s;
+    struct gs_err e = {0};
+    int argc = 1;
+    for (int i = 0; i < nargs; ++i)
+        argv[argc++] = args[i];
+    argv[argc++] = "--output";
+    argv[argc++] = out_path;
+    assert_int_equal(gs_cli_parse(argc, (char **)argv, &cli, &e), GS_OK);
+    if (gs_session_open(&cli, 1, &s, &e) != GS_OK) {
+        gs_session_close(&s);
+        return -1;
+    }
+    /* Timed runs on a GPU belong to the GPU tests, which hold it alone
+     * (RESOURCE_LOCK, resource groups); this test uses CPU devices only. */
+    int gpus = 0;
+    for (int i = 0; i < s.ndevs; ++i)
+        gpus += s.devs[i]->is_gpu;
+    *ndevs = gpus ? 0 : s.ndevs;
+    int code = -2;
+    if (*ndevs >= 2)
+        code = cli.mode == GS_MODE_BANDWIDTH ? gs_cmd_bandwidth(&cli, &s, "test", &e)
+                                             : gs_cmd_table(&cli, &s, "test", &e);
+    if (code == 2)
+        print_error("%s\n", e.msg);
+    gs_session_close(&s);
+    return code;
+}
+
+static void table_on_every_opencl_device(void **state)
+{
+    (void)state;
+    const char *args[] = {"--backend", "opencl", "--device", "all", "--sizes", "0,1,4194304"};
+    int ndevs = 0;
+    const int code = run_cli(args, 6, &ndevs);
+    if (code < 0 || ndevs < 2)
+        skip();
+    assert_int_equal(code, 0);
+    const char *text = slurp(out_path);
+    /* A group per device, each with its own G and T, in the header. */
+    const char *head = line_starting(text, "                         | opencl [");
+    assert_non_null(head);
+    assert_non_null(strstr(head, "opencl [0:0]: G "));
+    assert_non_null(strstr(head, "opencl [0:1]: G "));
+    const char *summary = line_starting(text, "all 3 sizes");
+    assert_non_null(summary);
+    assert_non_null(strstr(summary, "on opencl [0:0], opencl [0:1] ("));
+}
+
+static void bandwidth_on_every_opencl_device(void **state)
+{
+    (void)state;
+    const char *args[] = {"bandwidth", "--backend", "opencl", "--device", "all",
+                          "--bytes",   "64KiB",     "--reps",  "5",      "--quiet"};
+    int ndevs = 0;
+    const int code = run_cli(args, 10, &ndevs);
+    if (code < 0 || ndevs < 2)
+        skip();
+    assert_int_equal(code, 0);
+    const char *text = slurp(out_path);
+    const char *head = strstr(text, "| opencl [0:0]");
+    assert_non_null(head);
+    assert_non_null(strstr(head, "| opencl [0:1]"));
+}
+
+/* A failed prediction names its device in the summary line. The host
+ * device is run twice (two tables of one backend); the second table's
+ * first case is then marked as failed, as gs_table_run marks one. */
+static void a_failing_device_is_named_in_the_summary(void **state)
+{
+    (void)state;
+    struct gs_opened o;
+    struct gs_err e = {0};
+    gs_open_backend(gs_registry_find("host"), &o);
+    assert_int_equal(o.status, GS_OK);
+    uint64_t sizes[] = {1, 611};
+    const struct gs_plan plan = {GS_DEFAULT_BLOCK, 0, sizes, 2, NULL, 0, 1u << GS_COL_C, NULL};
+    struct gs_table *t[2];
+    for (int i = 0; i < 2; ++i)
+        assert_int_equal(gs_table_run(o.devs[0], &plan, &t[i], &e), GS_OK);
+    t[1]->cases[0].held = 0;
+    t[1]->failed = 1;
+    snprintf(t[1]->cases[0].mismatch, sizeof t[1]->cases[0].mismatch, "marked by the test");
+    struct gs_str text = {0};
+    const struct gs_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test", "test",
+                                    NULL, NULL};
+    gs_report_table(&in, GS_FMT_TEXT, &text);
+    const char *summary = line_starting(text.data, "PREDICTION FAILED");
+    assert_non_null(summary);
+    char want[200];
+    snprintf(want, sizeof want, "on host [0] (%s):\n", o.devs[0]->name);
+    assert_non_null(strstr(summary, want));
+    assert_true(strstr(summary, want) < strchr(summary, '\n') + 1);
+    gs_str_free(&text);
+    for (int i = 0; i < 2; ++i)
+        gs_table_free(t[i]);
+    gs_close_backend(&o);
+}
+
+int main(void)
+{
+    /* Before the OpenCL loader starts: two PoCL CPU devices. */
+    setenv("POCL_DEVICES", "pthread pthread", 0);
+    snprintf(out_path, sizeof out_path, "/tmp/gs_test_devices.%ld", (long)getpid());
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_on_every_opencl_device),
+        cmocka_unit_test(bandwidth_on_every_opencl_device),
+        cmocka_unit_test(a_failing_device_is_named_in_the_summary),
+    };
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    unlink(out_path);
+    return failed;
+}

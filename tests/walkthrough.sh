@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CONTRIBUTING.md's walk, followed on a copy of the source tree: copy the
+# template backend (tests/stub_backend/) to backend_demo/, rename it, add the
+# one add_subdirectory() line, build, and run the new backend through
+# `gridstride --list`, the table and the conformance body. If the guide or
+# the kit drifts, this fails.
+#
+#   tests/walkthrough.sh SOURCE_DIR WORK_DIR
+set -euo pipefail
+src=${1:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
+work=${2:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
+rm -rf "$work"
+mkdir -p "$work/src"
+# The source as it is now: git's files where it is a checkout, else the
+# tree without build folders (a copy that is not a checkout, as CI machines
+# and GPU machines may have).
+if git -C "$src" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard | \
+    xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$work/src"
+else
+  (cd "$src" && tar cf - --exclude='./build*' --exclude=./.device --exclude=./.git .) | \
+    tar xf - -C "$work/src"
+fi
+cd "$work/src"
+# The copy builds the host and demo backends only: a GRIDSTRIDE_REQUIRE for
+# this machine's backends (CI's opencl) is not a requirement on it.
+unset GRIDSTRIDE_REQUIRE
+
+echo "== step 1: copy the template and rename it"
+cp -r tests/stub_backend backend_demo
+for f in backend_demo/*; do
+  sed -i -e 's/gs_backend_stub/gs_backend_demo/g' -e 's/GS_STUB/GS_DEMO/g' \
+         -e 's/"stub"/"demo"/g' -e 's/gs_add_backend(stub /gs_add_backend(demo /' \
+         -e 's/gs_backend_option(stub /gs_backend_option(demo /' "$f"
+done
+
+echo "== step 2: one line in the top-level CMakeLists.txt"
+sed -i 's|^add_subdirectory(backend_cuda)$|&\nadd_subdirectory(backend_demo)|' CMakeLists.txt
+grep -q '^add_subdirectory(backend_demo)$' CMakeLists.txt
+
+echo "== step 3: build, and run the new backend"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=OFF -DGS_OPENCL=OFF > configure.log
+cmake --build build -j "$(nproc 2>/dev/null || echo 2)" > build.log
+./build/gridstride --list --backend demo
+./build/gridstride --backend demo --sizes 0,611,4097 --grid 4 > table.txt
+grep -q "agree with the reference" table.txt
+ctest --test-dir build -R '^(conformance|pitfalls)_demo$' --output-on-failure > ctest.log 2>&1 ||
+  { cat ctest.log; exit 1; }
+cat ctest.log
+grep -q "100% tests passed, 0 tests failed out of 2" ctest.log
+echo "== the walk holds: backend_demo built from the template and passed the conformance body"
