@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* 2.0 deprecated clCreateCommandQueue; it is still the call a 1.2 device needs. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -1281,6 +1282,60 @@ static int probe_launch(struct ocl_device *d, cl_mem mem, struct gs_grid_probe *
     return GS_OK;
 }
 
+/* 2^32 work-items take milliseconds on a GPU and hours on a simulator that
+ * reports a GPU (oclgrind): launch only what can finish. Launches of 2^16,
+ * then 2^20 and 2^24 work-items (none of them the probe's item, so nothing
+ * is written), each only while the last took under a second, are timed on
+ * the host; the largest says how long 2^32 would take. */
+#define OCL_PROBE_BUDGET_S 10.0
+
+static double probe_seconds(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int probe_affordable(struct ocl_device *d, cl_mem mem, struct gs_grid_probe *p,
+                            int *ok, struct gs_err *e)
+{
+    const cl_ulong item = OCL_PROBE_ITEM;
+    const size_t local = (size_t)p->local;
+    double s = 0.0, whole = 0.0;
+    int bits = 0, st;
+    *ok = 0;
+    if ((st = OCL(e, clSetKernelArg(d->probe, 0, sizeof mem, &mem))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->probe, 1, sizeof item, &item))) != GS_OK)
+        return st;
+    /* One group first, untimed: the first launch also pays for setting up. */
+    for (int b = 0; b <= 24; b += b ? 4 : 16) {
+        const size_t global = b ? (size_t)1 << b : local;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const cl_int rc =
+            clEnqueueNDRangeKernel(d->queue, d->probe, 1, NULL, &global, &local, 0, NULL, NULL);
+        if (rc != CL_SUCCESS && is_refusal(rc))
+            return probe_skip(p, "the driver refused the probe's timing launch");
+        if ((st = OCL(e, rc)) != GS_OK || (st = OCL(e, clFinish(d->queue))) != GS_OK)
+            return st;
+        s = probe_seconds(&t0);
+        if (!b)
+            continue;
+        bits = b;
+        whole = s * (double)(1ull << (32 - b));
+        if (whole <= OCL_PROBE_BUDGET_S || s * 16 > 1.0)
+            break;
+    }
+    if (whole <= OCL_PROBE_BUDGET_S) {
+        *ok = 1;
+        return GS_OK;
+    }
+    char why[160];
+    snprintf(why, sizeof why, "2^%d work-items took %.2f s here: 2^32 would take about %.0f s",
+             bits, s, whole);
+    return probe_skip(p, why);
+}
+
 static int ocl_probe_grid(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
@@ -1311,7 +1366,10 @@ static int ocl_probe_grid(struct gs_device *dev, struct gs_grid_probe *p, struct
         return st;
     st = OCL(e, clEnqueueWriteBuffer(d->queue, mem, CL_TRUE, 0, sizeof unset, unset, 0, NULL,
                                      NULL));
+    int affordable = 0;
     if (st == GS_OK)
+        st = probe_affordable(d, mem, p, &affordable, e);
+    if (st == GS_OK && affordable)
         st = probe_launch(d, mem, p, e);
     clReleaseMemObject(mem);
     return st;

@@ -165,26 +165,28 @@ static const struct opt *find_opt(const char *arg, const char **inline_value)
 
 static int parse_kernels(const char *s, unsigned *columns, struct gs_err *e)
 {
-    char buf[256];
-    if (!*s || strlen(s) >= sizeof buf)
-        return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
-    strcpy(buf, s);
+    static const struct { const char *name; unsigned columns; } kernels[] = {
+        {"monolithic", (1u << GS_COL_A) | (1u << GS_COL_B)},
+        {"grid-stride", 1u << GS_COL_C},
+        {"chunked", 1u << GS_COL_D}};
+    char buf[256], *items[16];
+    int n = 0;
+    int rc = gs_split_list(s, "--kernels", "a list of monolithic, grid-stride, chunked", buf,
+                           sizeof buf, items, 16, &n, e);
     *columns = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (strcmp(t, "monolithic") == 0)
-            *columns |= (1u << GS_COL_A) | (1u << GS_COL_B);
-        else if (strcmp(t, "grid-stride") == 0)
-            *columns |= 1u << GS_COL_C;
-        else if (strcmp(t, "chunked") == 0)
-            *columns |= 1u << GS_COL_D;
-        else
-            return gs_err_set(e, GS_USAGE,
-                              "--kernels: unknown kernel '%s'; use monolithic, grid-stride or chunked", t);
+    for (int i = 0; i < n && rc == GS_OK; ++i) {
+        unsigned found = 0;
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; ++k)
+            if (strcmp(items[i], kernels[k].name) == 0)
+                found = kernels[k].columns;
+        if (!found)
+            rc = gs_err_set(e, GS_USAGE,
+                            "--kernels: unknown kernel '%.*s%s'; use monolithic, grid-stride or "
+                            "chunked",
+                            GS_ECHO(items[i]));
+        *columns |= found;
     }
-    if (!*columns)
-        return gs_err_set(e, GS_USAGE, "--kernels: give a list of monolithic, grid-stride, chunked");
-    return GS_OK;
+    return rc;
 }
 
 /* trace's --kernels: names from the catalogue, each once. */
@@ -230,8 +232,9 @@ static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
     digits[len < sizeof digits ? len : 0] = '\0';
     if (len == 0 || len >= sizeof digits || strspn(digits, "0123456789") != len)
         return gs_err_set(e, GS_USAGE,
-                          "--bytes: '%s' is not a size; write it like 1GiB, 256MiB, 512KiB or 1073741824",
-                          s);
+                          "--bytes: '%.*s%s' is not a size; write it like 1GiB, 256MiB, 512KiB or "
+                          "1073741824",
+                          GS_ECHO(s));
     uint64_t v;
     int rc = gs_parse_u64(digits, 1, (1ull << 44) / mult, "--bytes", &v, e);
     if (rc != GS_OK)
@@ -240,30 +243,60 @@ static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
     return GS_OK;
 }
 
+/* A value that names something (a device, a file): never empty. */
+static int set_name(const char **dst, const char *v, const char *option, const char *wanted,
+                    struct gs_err *e)
+{
+    if (!*v)
+        return gs_err_set(e, GS_USAGE, "%s: empty; give %s", option, wanted);
+    *dst = v;
+    return GS_OK;
+}
+
+/* A number for an unsigned field, stored only when it parses. */
+static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max,
+                        const char *option, struct gs_err *e)
+{
+    uint64_t x = 0;
+    const int rc = gs_parse_u64(v, min, max, option, &x, e);
+    if (rc == GS_OK)
+        *dst = (unsigned)x;
+    return rc;
+}
+
+/* --arch sm_75,sm_90: a comma list like any other (check compiles each). */
+static int parse_arch(const char *v, const char **arch, struct gs_err *e)
+{
+    char buf[256], *items[16];
+    int n = 0;
+    const int rc = gs_split_list(v, "--arch", "targets like sm_75,sm_90", buf, sizeof buf, items,
+                                 16, &n, e);
+    if (rc == GS_OK)
+        *arch = v;
+    return rc;
+}
+
 static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs_err *e)
 {
-    uint64_t x;
     int rc = GS_OK;
     switch (o->id) {
-    case OPT_BACKEND: c->backend = v; break;
+    case OPT_BACKEND:
+        rc = set_name(&c->backend, v, o->name, "a backend, a comma list of them, or all", e);
+        break;
     case OPT_DEVICE:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--device: empty; give an index, id, name substring or all");
-        c->device = v;
+        rc = set_name(&c->device, v, o->name, "an index, id, name substring or all", e);
         break;
     case OPT_LIST: c->mode = GS_MODE_LIST; break;
     case OPT_SIZES: rc = gs_parse_sizes(v, c->sizes, &c->nsizes, e); break;
     case OPT_SHAPE:
         if (c->nshapes == GS_MAX_SHAPES)
-            return gs_err_set(e, GS_USAGE, "--shape: at most %d shapes", GS_MAX_SHAPES);
+            return gs_err_set(e, GS_USAGE, "--shape: more than %d shapes; give at most %d",
+                              GS_MAX_SHAPES, GS_MAX_SHAPES);
         rc = gs_parse_shape(v, &c->shapes[c->nshapes], e);
         c->nshapes += rc == GS_OK;
         break;
     case OPT_GRID: rc = gs_parse_u64(v, 1, 2147483647ull, "--grid", &c->grid, e); break;
-    case OPT_BLOCK:
-        rc = gs_parse_u64(v, 1, 1u << 20, "--block", &x, e);
-        c->block = (unsigned)x;
-        break;
+    case OPT_BLOCK: rc = set_unsigned(&c->block, v, 1, 1u << 20, o->name, e); break;
     case OPT_KERNELS:
         rc = c->mode == GS_MODE_TRACE ? parse_trace_kernels(v, c, e)
                                       : parse_kernels(v, &c->columns, e);
@@ -277,38 +310,18 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         rc = gs_format_parse(v, &c->format, e);
         break;
     case OPT_OUTPUT:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--output: empty file name");
-        c->output = v;
+        rc = set_name(&c->output, v, o->name, "a file name, or leave --output out for stdout", e);
         break;
     case OPT_BYTES: rc = parse_bytes(v, &c->bw_bytes, e); break;
-    case OPT_REPS:
-        rc = gs_parse_u64(v, 5, 100000, "--reps", &x, e);
-        c->reps = (unsigned)x;
-        break;
-    case OPT_SVG:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--svg: empty file name");
-        c->svg = v;
-        break;
-    case OPT_JSON:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--json: empty file name");
-        c->json = v;
-        break;
+    case OPT_REPS: rc = set_unsigned(&c->reps, v, 5, 100000, o->name, e); break;
+    case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
+    case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_ENTRY: c->entry = v; break;
     case OPT_COMPILE_ONLY: c->compile_only = 1; break;
-    case OPT_ARCH:
-        if (!*v)
-            return gs_err_set(e, GS_USAGE, "--arch: empty; give targets like sm_75,sm_90");
-        c->arch = v;
-        break;
+    case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
     case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
-    case OPT_WATCHDOG:
-        rc = gs_parse_u64(v, 1, 86400, "--watchdog", &x, e);
-        c->watchdog = (unsigned)x;
-        break;
+    case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;
@@ -320,10 +333,11 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
 static int check_rules(const struct gs_cli *c, struct gs_err *e)
 {
     if (!c->file)
-        return gs_err_set(e, GS_USAGE, "check needs a FILE: gridstride check solve.cu (see "
-                                       "gridstride check --help)");
+        return gs_err_set(e, GS_USAGE, "check needs a FILE; name one, as in gridstride check "
+                                       "solve.cu (see gridstride check --help)");
     if (c->compile_only && !c->arch)
-        return gs_err_set(e, GS_USAGE, "--compile-only needs --arch, e.g. --arch sm_75,sm_90");
+        return gs_err_set(e, GS_USAGE, "--compile-only needs --arch; add one, e.g. --arch "
+                                       "sm_75,sm_90");
     if (c->arch && !c->compile_only)
         return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for the "
                                        "device's own architecture");
@@ -357,14 +371,16 @@ static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err 
                           "--device, --traps, --format and --output (each trap sets its own "
                           "sizes and grids)", o->name);
     if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
-        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'", o->name);
+        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'; use it there, or "
+                                       "leave it out", o->name);
     if (command == GS_MODE_TRACE && !(o->cmds & CMD_TRACE))
         return gs_err_set(e, GS_USAGE,
                           "%s does not apply to 'gridstride trace': it takes --kernels, --grid, "
                           "--block, --n, --backend, --device, --svg, --format and --output",
                           o->name);
     if (command != GS_MODE_TRACE && o->cmds == CMD_TRACE)
-        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride trace'", o->name);
+        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride trace'; use it there, or "
+                                       "leave it out", o->name);
     return GS_OK;
 }
 
@@ -393,8 +409,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
             continue;
         }
         if (!o)
-            return gs_err_set(e, GS_USAGE, "unknown %s '%s'; see gridstride --help",
-                              argv[i][0] == '-' ? "option" : "argument", argv[i]);
+            return gs_err_set(e, GS_USAGE, "unknown %s '%.*s%s'; see gridstride --help",
+                              argv[i][0] == '-' ? "option" : "argument", GS_ECHO(argv[i]));
         if (seen[o->id]++ && !o->repeatable)
             return gs_err_set(e, GS_USAGE, "%s given twice; give it once", o->name);
         const char *v = NULL;
@@ -408,13 +424,15 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
                 v = argv[++i];
             }
         } else if (inline_value) {
-            return gs_err_set(e, GS_USAGE, "%s takes no value", o->name);
+            return gs_err_set(e, GS_USAGE, "%s takes no value; write it alone, as %s", o->name,
+                              o->name);
         }
         if (c->check && !(o->cmds & CMD_CHECK))
             return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride check'; see "
                                            "gridstride check --help", o->name);
         if (!c->check && o->cmds == CMD_CHECK)
-            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride check'", o->name);
+            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride check'; use it there, or "
+                                           "leave it out", o->name);
         int rc = option_fits(o, command, e);
         if (rc == GS_OK)
             rc = apply(c, o, v, e);
@@ -432,11 +450,14 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (command == GS_MODE_TABLE && bandwidth_only)
-        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to 'gridstride bandwidth'");
+        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to "
+                                       "'gridstride bandwidth'; run that, or leave them out");
     if (command == GS_MODE_TRACE && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
         return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
                                        "--svg FILE");
     if (command == GS_MODE_BANDWIDTH && table_only)
-        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not 'gridstride bandwidth'");
+        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not "
+                                       "'gridstride bandwidth'; run 'gridstride table', or leave "
+                                       "them out");
     return GS_OK;
 }

@@ -40,13 +40,15 @@ int gs_compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
             if (c->output)
                 return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
             if (!v || !*v)
-                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name");
+                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
+                                               "after --output");
             c->output = v;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return gs_err_set(e, GS_USAGE, "compare: unknown option '%s'; see gridstride "
-                                           "compare --help", a);
+            return gs_err_set(e, GS_USAGE, "compare: unknown option '%.*s%s'; see gridstride "
+                                           "compare --help", GS_ECHO(a));
         } else if (c->nfiles == GS_MAX_COMPARE) {
-            return gs_err_set(e, GS_USAGE, "compare: at most %d files", GS_MAX_COMPARE);
+            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
+                                           "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
         } else {
             c->files[c->nfiles++] = a;
         }

@@ -27,14 +27,30 @@ static void remove_pending_and_die(int sig)
     raise(sig);
 }
 
+/* Signals that end a run with temporaries pending: a terminal's Ctrl-C and
+ * Ctrl-\, a CI timeout, a hangup, and a pipe whose reader has gone (the run
+ * still dies of SIGPIPE, as any filter in a pipeline does). A signal the
+ * caller ignores (nohup's SIGHUP) stays ignored. */
+static void install_handlers(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i) {
+        struct sigaction old, sa;
+        if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_pending_and_die;
+        sigfillset(&sa.sa_mask); /* one handler at a time */
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
 static void track(char *tmp, int on)
 {
     static int handlers;
     if (!handlers) {
         handlers = 1;
-        signal(SIGINT, remove_pending_and_die);
-        signal(SIGTERM, remove_pending_and_die);
-        signal(SIGHUP, remove_pending_and_die);
+        install_handlers();
     }
     for (int i = 0; i < GS_MAX_PENDING; ++i) {
         if (on && !pending[i]) {
@@ -60,29 +76,56 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* Follow a symbolic link; classify what the path names. */
+/* Follow a symbolic link; classify what the path names. A link the kernel
+ * resolves to no path (/dev/stdout on a pipe) names what it opens. */
 static int resolve(struct gs_outfile *f, const char *path, struct gs_err *e)
 {
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        char *target = realpath(path, NULL);
-        if (!target)
-            return gs_err_set(e, GS_IO, "%s: cannot follow the link '%s': %s; give a file name",
-                              f->what, path, strerror(errno));
-        gs_strlcpy(f->path, target, sizeof f->path);
+    const int link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+    char *target = link ? realpath(path, NULL) : NULL;
+    const int err = errno;
+    if (link && !target && (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+        return gs_err_set(e, GS_IO, "%s: cannot follow the link '%.*s%s': %s; give a file name",
+                          f->what, GS_ECHO(path), strerror(err));
+    if (strlen(target ? target : path) >= sizeof f->path) {
         free(target);
-    } else if (strlen(path) >= sizeof f->path) {
-        return gs_err_set(e, GS_USAGE, "%s: path too long", f->what);
-    } else {
-        gs_strlcpy(f->path, path, sizeof f->path);
+        return gs_err_set(e, GS_USAGE, "%s: path too long; give one shorter than %zu bytes",
+                          f->what, sizeof f->path);
     }
-    if (stat(f->path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return gs_err_set(e, GS_USAGE, "%s: '%s' is a directory; give a file name", f->what,
-                              path);
-        f->in_place = !S_ISREG(st.st_mode);
-    }
+    gs_strlcpy(f->path, target ? target : path, sizeof f->path);
+    free(target);
+    if (stat(f->path, &st) != 0)
+        return GS_OK;
+    if (S_ISDIR(st.st_mode))
+        return gs_err_set(e, GS_USAGE, "%s: '%.*s%s' is a directory; give a file name", f->what,
+                          GS_ECHO(path));
+    f->in_place = !S_ISREG(st.st_mode);
+    f->exists = 1;
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    f->mode = st.st_mode & 07777;
     return GS_OK;
+}
+
+/* Whether two outputs name one file: the same inode when it exists, else
+ * the same name in the same (resolved) directory. */
+static int same_file(const struct gs_outfile *a, const struct gs_outfile *b)
+{
+    char da[PATH_MAX], db[PATH_MAX];
+    if (!a->path[0] || !b->path[0] || a->exists != b->exists)
+        return 0;
+    if (a->exists)
+        return a->dev == b->dev && a->ino == b->ino;
+    const char *na = strrchr(a->path, '/'), *nb = strrchr(b->path, '/');
+    if (strcmp(na ? na + 1 : a->path, nb ? nb + 1 : b->path) != 0)
+        return 0;
+    snprintf(da, sizeof da, "%.*s", na ? (int)(na - a->path) + 1 : 1, na ? a->path : ".");
+    snprintf(db, sizeof db, "%.*s", nb ? (int)(nb - b->path) + 1 : 1, nb ? b->path : ".");
+    char *ra = realpath(da, NULL), *rb = realpath(db, NULL);
+    const int same = ra && rb ? strcmp(ra, rb) == 0 : strcmp(da, db) == 0;
+    free(ra);
+    free(rb);
+    return same;
 }
 
 int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, struct gs_err *e)
@@ -98,18 +141,30 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
     int rc = resolve(f, path, e);
     if (rc != GS_OK)
         return rc;
+    for (int i = 0; i + 1 < o->n; ++i)
+        if (same_file(&o->f[i], f))
+            return gs_err_set(e, GS_USAGE,
+                              "%s: '%.*s%s' is also the %s file; give each output its own file",
+                              what, GS_ECHO(path), o->f[i].what);
     if (f->in_place) {
         if (access(f->path, W_OK) != 0)
-            return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s", what, path, strerror(errno));
+            return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; choose a writable path",
+                              what, GS_ECHO(path), strerror(errno));
         return GS_OK;
     }
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp.XXXXXX", f->path);
+    /* Copied by hand: snprintf from one member of *f into another is what
+     * gcc's -Wrestrict cannot tell from an overlap. tmp has room for path
+     * (shorter than its size) and the suffix. */
+    static const char suffix[] = ".tmp.XXXXXX";
+    const size_t len = strlen(f->path);
+    memcpy(f->tmp, f->path, len);
+    memcpy(f->tmp + len, suffix, sizeof suffix);
     f->fd = mkstemp(f->tmp);
     if (f->fd < 0) {
         const int err = errno;
         f->tmp[0] = '\0';
-        return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s; choose a writable path", what,
-                          path, strerror(err));
+        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; choose a writable path", what,
+                          GS_ECHO(path), strerror(err));
     }
     track(f->tmp, 1);
     return GS_OK;
@@ -131,19 +186,20 @@ static int write_one(struct gs_outfile *f, const struct gs_str *s, struct gs_err
         const int err = errno;
         if (fd >= 0)
             close(fd);
-        return bad ? gs_err_set(e, GS_IO, "%s: cannot write '%s': %s", f->what, f->path,
-                                strerror(err))
+        return bad ? gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s", f->what,
+                                GS_ECHO(f->path), strerror(err))
                    : GS_OK;
     }
     if (write_all(f->fd, text, s->len) != 0 || fsync(f->fd) != 0)
-        return gs_err_set(e, GS_IO, "%s: cannot write '%s': %s", f->what, f->path,
+        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s", f->what, GS_ECHO(f->path),
                           strerror(errno));
-    /* mkstemp creates 0600; a report is an ordinary file. */
+    /* mkstemp creates 0600: a new report is an ordinary file (0666 less the
+     * umask), a rewritten one keeps the mode its owner gave it. */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(f->fd, 0666 & ~mask) != 0)
-        return gs_err_set(e, GS_IO, "%s: cannot set the mode of '%s': %s", f->what, f->path,
-                          strerror(errno));
+    if (fchmod(f->fd, f->exists ? f->mode : 0666 & ~mask) != 0)
+        return gs_err_set(e, GS_IO, "%s: cannot set the mode of '%.*s%s': %s", f->what,
+                          GS_ECHO(f->path), strerror(errno));
     return GS_OK;
 }
 
@@ -159,8 +215,8 @@ int gs_outputs_commit(struct gs_outputs *o, const struct gs_str *const *texts, s
         close(f->fd);
         f->fd = -1;
         if (rename(f->tmp, f->path) != 0)
-            rc = gs_err_set(e, GS_IO, "%s: cannot create '%s': %s", f->what, f->path,
-                            strerror(errno));
+            rc = gs_err_set(e, GS_IO, "%s: cannot create '%.*s%s': %s", f->what,
+                            GS_ECHO(f->path), strerror(errno));
         else {
             track(f->tmp, 0);
             f->tmp[0] = '\0';

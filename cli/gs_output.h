@@ -6,10 +6,13 @@
  * beside it; only when every output has been written in full are the
  * temporaries renamed into place. A symbolic link is followed to its target;
  * a device or pipe (/dev/null, a FIFO) is written in place, since it cannot
- * be replaced. An interrupted run (SIGINT, SIGTERM, SIGHUP) removes its
- * temporaries. */
+ * be replaced. Two outputs naming one file are refused. A rewritten file
+ * keeps its mode. A run ended by a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * or SIGPIPE when stdout's reader has gone) removes its temporaries. */
 #ifndef GS_OUTPUT_H
 #define GS_OUTPUT_H
+
+#include <sys/types.h>
 
 #include "gs_status.h"
 #include "gs_str.h"
@@ -19,9 +22,13 @@
 struct gs_outfile {
     const char *what;   /* the option, for messages: "--output" */
     char path[4096];    /* "" for stdout; a link resolved to its target */
-    char tmp[4112];     /* the temporary beside a regular file, else "" */
+    char tmp[4096 + 16]; /* the temporary beside a regular file (path + ".tmp.XXXXXX"), else "" */
     int fd;             /* open temporary, or -1 */
     int in_place;       /* a device or pipe: written directly */
+    int exists;         /* path named an existing file when added: */
+    dev_t dev;          /*   its identity, so two outputs never name one file, */
+    ino_t ino;
+    mode_t mode;        /*   and its permission bits, kept when it is rewritten */
 };
 
 struct gs_outputs {

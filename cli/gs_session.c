@@ -7,21 +7,22 @@
 
 #include "gs_registry.h"
 
+/* One line for stderr; a backend's notice may carry a driver's control
+ * characters, escaped here as in every message. */
 static void note(struct gs_session *s, const char *fmt, const char *a, const char *b)
 {
     char line[sizeof s->notes[0]];
     snprintf(line, sizeof line, fmt, a, b); /* a, b may point into *s */
     if (s->nnotes < (int)(sizeof s->notes / sizeof s->notes[0]))
-        memcpy(s->notes[s->nnotes++], line, sizeof line);
+        gs_escape_controls(s->notes[s->nnotes++], sizeof s->notes[0], line);
 }
 
-
-/* Which registered backends --backend names, in registry order. */
+/* The registered backends --backend names, in the order named. */
 static int choose_backends(const char *list, const struct gs_backend **out, int *n,
                            int *explicit_names, struct gs_err *e)
 {
-    char buf[256], names[128];
-    gs_registry_names(names, sizeof names, 1);
+    char buf[256], names[128], *items[GS_MAX_BACKENDS * 2];
+    int count = 0;
     *n = 0;
     *explicit_names = strcmp(list, "all") != 0;
     if (!*explicit_names) {
@@ -29,31 +30,33 @@ static int choose_backends(const char *list, const struct gs_backend **out, int 
             out[(*n)++] = gs_registry_at(i);
         return GS_OK;
     }
-    if (!*list || strlen(list) >= sizeof buf)
-        return gs_err_set(e, GS_USAGE, "--backend: give one of %s, a comma list, or all", names);
-    strcpy(buf, list);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        const struct gs_backend *b = gs_registry_find(t);
-        const struct gs_registry_entry *known = gs_registry_entry(t);
-        if (!b && known && known->option)
-            return gs_err_set(e, GS_USAGE,
-                              "--backend: %s is not compiled into this build (compiled in: %s); "
-                              "reconfigure with -D%s=ON",
-                              t, names, known->option);
-        if (!b)
-            return gs_err_set(e, GS_USAGE, "--backend: unknown backend '%s'; choose from %s, or all",
-                              t, names);
+    gs_registry_names(names, sizeof names, 1);
+    char wanted[160];
+    snprintf(wanted, sizeof wanted, "one of %s, a comma list, or all", names);
+    int rc = gs_split_list(list, "--backend", wanted, buf, sizeof buf, items,
+                           (int)(sizeof items / sizeof items[0]), &count, e);
+    for (int i = 0; i < count && rc == GS_OK; ++i) {
+        rc = gs_backend_name_check(items[i], "--backend", e);
+        const struct gs_backend *b = gs_registry_find(items[i]);
         int dup = 0;
-        for (int i = 0; i < *n; ++i)
-            dup |= out[i] == b;
-        if (!dup && *n < GS_MAX_BACKENDS)
+        for (int k = 0; k < *n; ++k)
+            dup |= out[k] == b;
+        if (rc == GS_OK && !dup && *n < GS_MAX_BACKENDS)
             out[(*n)++] = b;
     }
-    if (*n == 0)
-        return gs_err_set(e, GS_USAGE, "--backend: '%s' names no backend; give one of %s, a comma "
-                                       "list, or all", list, names);
-    return GS_OK;
+    return rc;
+}
+
+int gs_session_check(const struct gs_cli *cli, struct gs_err *e)
+{
+    const struct gs_backend *chosen[GS_MAX_BACKENDS];
+    int nchosen, explicit_names;
+    int rc = gs_require_check(e);
+    if (rc == GS_OK)
+        rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
+    if (rc == GS_OK)
+        rc = gs_device_selector_check(cli->device, e);
+    return rc;
 }
 
 int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_session *s,
@@ -62,7 +65,9 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
     const struct gs_backend *chosen[GS_MAX_BACKENDS];
     int nchosen, explicit_names;
     memset(s, 0, sizeof *s);
-    int rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
+    int rc = gs_session_check(cli, e);
+    if (rc == GS_OK)
+        rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
     if (rc != GS_OK)
         return rc;
     for (int i = 0; i < nchosen; ++i) {

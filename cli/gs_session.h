@@ -19,6 +19,11 @@ struct gs_session {
     int nnotes;
 };
 
+/* Everything gs_session_open refuses before opening a backend:
+ * GRIDSTRIDE_REQUIRE, the --backend names, a --device index out of range.
+ * GS_USAGE with one line, or GS_OK. */
+int gs_session_check(const struct gs_cli *cli, struct gs_err *e);
+
 /* Open the backends named by --backend and choose devices by --device. An
  * explicitly named backend without a device, or one GRIDSTRIDE_REQUIRE
  * names, is an error; under "all", a backend without a device is a note. */

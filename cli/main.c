@@ -7,14 +7,15 @@
 #include "gs_output.h"
 
 
-/* The command line as typed, recorded in reports. */
+/* The command line as typed, recorded in reports: one line, control
+ * characters escaped like every echoed value. */
 static void join_args(int argc, char **argv, char *buf, size_t size)
 {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < argc && len + 1 < size; ++i)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "gridstride",
-                                i ? argv[i] : "");
+    size_t len = gs_escape_controls(buf, size, "gridstride");
+    for (int i = 1; i < argc && len + 2 < size; ++i) {
+        buf[len++] = ' ';
+        len += gs_escape_controls(buf + len, size - len, argv[i]);
+    }
 }
 
 int main(int argc, char **argv)

@@ -10,14 +10,56 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
 endif()
 
 # Sanitizers for the C code and every executable (the ci-sanitize preset):
-# a comma list as -fsanitize takes it, e.g. address,undefined.
+# a comma list as -fsanitize takes it, e.g. address,undefined. No recovery,
+# so that the first report ends the process and fails the test that caused
+# it. nvcc's side is left alone (its host compiler is not ours to instrument,
+# and the CUDA runtime does its own checking). GS_FUZZ=ON (clang) adds
+# libFuzzer's coverage instrumentation for tests/fuzz.
 set(GS_SANITIZE "" CACHE STRING "Sanitizers, e.g. address,undefined (empty: none)")
+option(GS_FUZZ "Build the libFuzzer target tests/fuzz (clang only)" OFF)
+set(_gs_san_flags "")
 if(GS_SANITIZE)
-  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=${GS_SANITIZE}>
-                      $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>
-                      $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>)
-  add_link_options(-fsanitize=${GS_SANITIZE})
+  string(REPLACE "," ";" _gs_san_list "${GS_SANITIZE}")
+  foreach(_s IN LISTS _gs_san_list)
+    if(NOT _s MATCHES "^(address|undefined|leak)$")
+      message(FATAL_ERROR "GS_SANITIZE=${GS_SANITIZE}: '${_s}' is not one of address, "
+                          "undefined, leak (comma-separated)")
+    endif()
+  endforeach()
+  list(APPEND _gs_san_flags -fsanitize=${GS_SANITIZE} -fno-sanitize-recover=all
+                            -fno-omit-frame-pointer -g)
 endif()
+if(GS_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "GS_FUZZ=ON needs clang (libFuzzer): configure with CC=clang, "
+                        "or leave GS_FUZZ off (the corpus replay needs no clang)")
+  endif()
+  list(APPEND _gs_san_flags -fsanitize=fuzzer-no-link)
+endif()
+if(_gs_san_flags)
+  add_compile_options("$<$<COMPILE_LANGUAGE:C>:${_gs_san_flags}>")
+  add_link_options(${_gs_san_flags})
+endif()
+
+# The environment of tests in a sanitizer build: leak checking on, the first
+# report fatal, and the suppressions of driver-internal leaks (tests/lsan.supp
+# says why each one is there). A test's own ENVIRONMENT wins over the ctest
+# preset's.
+function(gs_sanitizer_env)
+  if(NOT GS_SANITIZE OR NOT ARGN)
+    return()
+  endif()
+  set(asan "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1")
+  get_property(_built GLOBAL PROPERTY GS_BACKEND_NAMES)
+  if("cuda" IN_LIST _built)
+    # The CUDA driver maps memory where ASan keeps its shadow gap.
+    string(APPEND asan ":protect_shadow_gap=0")
+  endif()
+  set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT
+    "ASAN_OPTIONS=${asan}"
+    "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+endfunction()
 
 # Flags for our own C code (never for third-party headers).
 function(gs_c_target target)

@@ -13,8 +13,8 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
             *f = (enum gs_format)i;
             return GS_OK;
         }
-    return gs_err_set(e, GS_USAGE, "--format: unknown format '%s'; use text, md, csv or json",
-                      s ? s : "");
+    return gs_err_set(e, GS_USAGE, "--format: unknown format '%.*s%s'; use text, md, csv or json",
+                      GS_ECHO(s ? s : ""));
 }
 
 void gs_json_string(struct gs_str *out, const char *s)

@@ -77,29 +77,28 @@ const struct gs_trap_info *gs_trap_info(enum gs_trap t)
 
 int gs_parse_traps(const char *s, unsigned *mask, struct gs_err *e)
 {
-    char buf[256];
+    char buf[256], *items[2 * GS_TRAPS];
+    int n = 0;
     *mask = 0;
     if (strcmp(s, "all") == 0) {
         *mask = (1u << GS_TRAPS) - 1;
         return GS_OK;
     }
-    if (!*s || strlen(s) >= sizeof buf)
-        return gs_err_set(e, GS_USAGE, "--traps: give a comma list of traps, or all");
-    strcpy(buf, s);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int rc = gs_split_list(s, "--traps", "a comma list of traps, or all", buf, sizeof buf, items,
+                           2 * GS_TRAPS, &n, e);
+    for (int i = 0; i < n && rc == GS_OK; ++i) {
         int found = -1;
         for (int k = 0; k < GS_TRAPS; ++k)
-            if (strcmp(t, trap_table[k].name) == 0)
+            if (strcmp(items[i], trap_table[k].name) == 0)
                 found = k;
         if (found < 0)
             return gs_err_set(e, GS_USAGE,
-                              "--traps: unknown trap '%s'; use block-stride, stride-32bit, "
+                              "--traps: unknown trap '%.*s%s'; use block-stride, stride-32bit, "
                               "index-32bit, int-loop, int-block-count, y-grid, tile-loop or all",
-                              t);
+                              GS_ECHO(items[i]));
         *mask |= 1u << found;
     }
-    return GS_OK;
+    return rc;
 }
 
 /* ---- the cases ----------------------------------------------------------- */

@@ -65,38 +65,55 @@ int gs_parse_u64(const char *s, uint64_t min, uint64_t max, const char *what, ui
     for (const char *p = s; *p; ++p)
         if (*p < '0' || *p > '9')
             return gs_err_set(e, GS_USAGE,
-                              "%s: '%s' is not a whole number; give digits only, from %llu to %llu",
-                              what, s, (unsigned long long)min, (unsigned long long)max);
+                              "%s: '%.*s%s' is not a whole number; give digits only, from %llu "
+                              "to %llu",
+                              what, GS_ECHO(s), (unsigned long long)min, (unsigned long long)max);
     errno = 0;
     unsigned long long v = strtoull(s, NULL, 10);
     if (errno == ERANGE || v < min || v > max)
-        return gs_err_set(e, GS_USAGE, "%s: %s is out of range; give a number from %llu to %llu",
-                          what, s, (unsigned long long)min, (unsigned long long)max);
+        return gs_err_set(e, GS_USAGE, "%s: %.*s%s is out of range; give a number from %llu to %llu",
+                          what, GS_ECHO(s), (unsigned long long)min, (unsigned long long)max);
     *out = v;
     return GS_OK;
 }
 
+int gs_split_list(const char *s, const char *what, const char *wanted, char *buf, size_t size,
+                  char **items, int max, int *count, struct gs_err *e)
+{
+    *count = 0;
+    if (!s || !*s)
+        return gs_err_set(e, GS_USAGE, "%s: empty list; give %s", what, wanted);
+    if (strlen(s) >= size)
+        return gs_err_set(e, GS_USAGE, "%s: list too long; give at most %d entries", what, max);
+    strcpy(buf, s);
+    for (char *item = buf;; ++item) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (!*item)
+            return gs_err_set(e, GS_USAGE,
+                              "%s: '%.*s%s' has an empty entry; separate entries by single commas",
+                              what, GS_ECHO(s));
+        if (*count == max)
+            return gs_err_set(e, GS_USAGE, "%s: more than %d entries; give at most %d", what, max,
+                              max);
+        items[(*count)++] = item;
+        if (!comma)
+            return GS_OK;
+        item = comma;
+    }
+}
+
 int gs_parse_sizes(const char *s, uint64_t out[GS_MAX_SIZES], int *count, struct gs_err *e)
 {
-    char buf[1024];
-    if (!s || !*s)
-        return gs_err_set(e, GS_USAGE, "--sizes: empty list; give sizes like 0,1,611,4194304");
-    if (strlen(s) >= sizeof buf)
-        return gs_err_set(e, GS_USAGE, "--sizes: list too long; give at most %d sizes",
-                          GS_MAX_SIZES);
-    strcpy(buf, s);
+    char buf[1024], *items[GS_MAX_SIZES];
     int n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n == GS_MAX_SIZES)
-            return gs_err_set(e, GS_USAGE, "--sizes: more than %d sizes", GS_MAX_SIZES);
-        int rc = gs_parse_u64(tok, 0, GS_MAX_N, "--sizes", &out[n], e);
-        if (rc != GS_OK)
-            return rc;
-        ++n;
-    }
-    if (n == 0 || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,"))
-        return gs_err_set(e, GS_USAGE, "--sizes: '%s' has an empty entry; separate sizes by single commas", s);
+    int rc = gs_split_list(s, "--sizes", "sizes like 0,1,611,4194304", buf, sizeof buf, items,
+                           GS_MAX_SIZES, &n, e);
+    for (int i = 0; i < n && rc == GS_OK; ++i)
+        rc = gs_parse_u64(items[i], 0, GS_MAX_N, "--sizes", &out[i], e);
+    if (rc != GS_OK)
+        return rc;
     *count = sort_unique(out, n);
     return GS_OK;
 }
@@ -107,7 +124,8 @@ int gs_parse_shape(const char *s, struct gs_shape *out, struct gs_err *e)
     char grid[32], block[32];
     if (!x || x == s || !x[1] || (size_t)(x - s) >= sizeof grid || strlen(x + 1) >= sizeof block)
         return gs_err_set(e, GS_USAGE,
-                          "--shape: '%s' is not GRIDxBLOCK; write it like 160x256", s ? s : "");
+                          "--shape: '%.*s%s' is not GRIDxBLOCK; write it like 160x256",
+                          GS_ECHO(s ? s : ""));
     memcpy(grid, s, (size_t)(x - s));
     grid[x - s] = '\0';
     strcpy(block, x + 1);

@@ -4,6 +4,7 @@
 #ifndef GS_PLAN_H
 #define GS_PLAN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gs_status.h"
@@ -35,6 +36,14 @@ int gs_default_shapes(uint64_t G, uint64_t block, struct gs_shape out[GS_MAX_SHA
  * names the option in the message. */
 int gs_parse_u64(const char *s, uint64_t min, uint64_t max, const char *what, uint64_t *out,
                  struct gs_err *e);
+
+/* Split the comma list s into at most max entries: items point into buf, a
+ * copy of s of at most size bytes. Every list of the command line and the
+ * environment goes through here, so a stray comma (",a", "a,", "a,,b") is
+ * refused the same way everywhere: GS_USAGE naming `what` and the list;
+ * `wanted` ends "give ..." for an empty list. */
+int gs_split_list(const char *s, const char *what, const char *wanted, char *buf, size_t size,
+                  char **items, int max, int *count, struct gs_err *e);
 
 /* "0,1,611,4194304" -> sorted unique sizes. */
 int gs_parse_sizes(const char *s, uint64_t out[GS_MAX_SIZES], int *count, struct gs_err *e);

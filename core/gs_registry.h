@@ -29,4 +29,19 @@ int gs_registry_is_reference(const struct gs_backend *b);
 /* "host, opencl, cuda": the known names, for messages and --help. */
 void gs_registry_names(char *buf, size_t size, int compiled_in_only);
 
+/* GS_OK when `name` is a compiled-in backend. Else GS_USAGE, with a message
+ * (starting with `what`, the option) that tells a typo, naming the backends
+ * there are, from a backend this build lacks, naming the option to build it. */
+int gs_backend_name_check(const char *name, const char *what, struct gs_err *e);
+
+/* GRIDSTRIDE_REQUIRE is a comma list of compiled-in backends, or "all"; unset
+ * or empty, nothing is required. A typo, a backend this build lacks or an
+ * empty entry is GS_USAGE: a requirement must never switch itself off. */
+int gs_require_check(struct gs_err *e);
+
+/* 1 when GRIDSTRIDE_REQUIRE names `backend` (or "all"), or cannot be read
+ * (gs_require_check says why): then an absent backend is a failure, not a
+ * skip. */
+int gs_backend_required(const char *backend);
+
 #endif

@@ -2,11 +2,13 @@
 #include "gs_select.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gs_device.h"
+#include "gs_plan.h"
 
 /* The core owns the device list and every device object in it (SQLite
  * allocates a VFS's file object): a backend only fills what it adds. */
@@ -109,10 +111,24 @@ static int is_index(const char *s)
     return 1;
 }
 
+/* An index is a number like any other: range-checked, never wrapped. */
+static int parse_index(const char *sel, uint64_t *index, struct gs_err *e)
+{
+    *index = 0;
+    return is_index(sel) ? gs_parse_u64(sel, 0, INT_MAX, "--device", index, e) : GS_OK;
+}
+
+int gs_device_selector_check(const char *sel, struct gs_err *e)
+{
+    uint64_t index;
+    return sel ? parse_index(sel, &index, e) : GS_OK;
+}
+
 int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_device **out,
                       int max_out, int *n_out, struct gs_err *e)
 {
     int n = 0;
+    uint64_t index = 0;
     *n_out = 0;
     if (o->status != GS_OK)
         return gs_err_set(e, o->status, "%s", o->err.msg);
@@ -125,10 +141,12 @@ int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_devi
         *n_out = 1;
         return GS_OK;
     }
+    if (parse_index(sel, &index, e) != GS_OK)
+        return GS_USAGE;
     for (int i = 0; i < o->count && n < max_out; ++i) {
         const struct gs_device *d = o->devs[i];
         const int match = strcmp(sel, "all") == 0 || strcmp(sel, d->id) == 0 ||
-                          (is_index(sel) && atoi(sel) == d->index) ||
+                          (is_index(sel) && index == (uint64_t)d->index) ||
                           (!is_index(sel) && contains_nocase(d->name, sel));
         if (match)
             out[n++] = o->devs[i];
@@ -141,24 +159,10 @@ int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_devi
                      o->devs[i]->id, o->devs[i]->name);
         }
         return gs_err_set(e, GS_USAGE,
-                          "--device: '%s' matches no %s device; choose an index, id or name "
+                          "--device: '%.*s%s' matches no %s device; choose an index, id or name "
                           "substring of: %s",
-                          sel, o->backend->name, names);
+                          GS_ECHO(sel), o->backend->name, names);
     }
     *n_out = n;
     return GS_OK;
-}
-
-int gs_backend_required(const char *backend)
-{
-    const char *req = getenv("GRIDSTRIDE_REQUIRE");
-    char buf[256];
-    if (!req || !*req)
-        return 0;
-    gs_strlcpy(buf, req, sizeof buf);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-        if (strcmp(t, backend) == 0 || strcmp(t, "all") == 0)
-            return 1;
-    return 0;
 }

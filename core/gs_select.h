@@ -25,8 +25,8 @@ void gs_close_backend(struct gs_opened *o);
 int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_device **out,
                       int max_out, int *n_out, struct gs_err *e);
 
-/* 1 when the comma list in GRIDSTRIDE_REQUIRE names `backend` (or "all"):
- * then an absent backend is a failure, not a skip. */
-int gs_backend_required(const char *backend);
+/* What gs_select_devices can refuse before any backend is opened: an index
+ * out of range. GS_OK for NULL and every other selector. */
+int gs_device_selector_check(const char *sel, struct gs_err *e);
 
 #endif

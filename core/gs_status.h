@@ -9,6 +9,7 @@
 #define GS_STATUS_H
 
 #include <stddef.h>
+#include <string.h>
 
 #define GS_STATUS_MAP(X)                                                       \
     X(OK, "success")                                                           \
@@ -29,8 +30,10 @@ enum gs_status {
     GS_STATUS_COUNT
 };
 
-/* Filled by the function that failed: status plus one human-readable line,
- * e.g. "cudaMalloc(&p, bytes) at backend_cuda/gs_cuda.c:88: cudaErrorMemoryAllocation (2):
+/* Filled by the function that failed: status plus one human-readable line
+ * (gs_err_set escapes control characters, so a value from the command line,
+ * the environment or a driver can never break the line), e.g.
+ * "cudaMalloc(&p, bytes) at backend_cuda/gs_cuda.c:88: cudaErrorMemoryAllocation (2):
  * out of memory" (core/gs_backend.h, gs_api_error). */
 struct gs_err {
     int status;
@@ -48,6 +51,17 @@ int gs_err_set(struct gs_err *e, int status, const char *fmt, ...)
     ;
 
 void gs_err_clear(struct gs_err *e);
+
+/* A value echoed in a message: at most GS_ECHO_MAX bytes of it, then "...",
+ * so that however long the value, the message keeps its fix:
+ *   gs_err_set(e, GS_USAGE, "--x: '%.*s%s' is not ...; give ...", GS_ECHO(v)); */
+#define GS_ECHO_MAX 80
+#define GS_ECHO(s) GS_ECHO_MAX, (s), (strlen(s) > GS_ECHO_MAX ? "..." : "")
+
+/* Copy src to dst (size bytes, always terminated), writing each control
+ * character as \n, \r, \t or \xHH: any text made one line, safe to echo to
+ * a terminal. Truncates between escapes. Returns the length written. */
+size_t gs_escape_controls(char *dst, size_t size, const char *src);
 
 /* Bounded string copy that always terminates; returns dst. */
 char *gs_strlcpy(char *dst, const char *src, size_t size);

@@ -50,6 +50,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_bench BACKEND (a compiled-in backend)\n");
         return 2;
     }
+    if (gs_require_check(&e) != GS_OK) { /* a bad requirement fails, never skips */
+        fprintf(stderr, "FAIL: %s\n", e.msg);
+        return 1;
+    }
     gs_open_backend(gs_registry_find(argv[1]), &opened);
     if (opened.status != GS_OK) {
         const int required = gs_backend_required(argv[1]);

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,9 +20,11 @@
 
 #include <cmocka.h>
 
+#include "gs_registry.h"
 #include "gs_sysmem.h"
 
-static const char *binary;
+static const char *binary;      /* gridstride */
+static const char *conformance; /* test_conformance */
 static char tmpdir[256];
 /* Input files for `gridstride check`, in a folder of their own. */
 static char indir[256], empty_src[300], binary_src[300], text_src[300], helper_src[300],
@@ -43,35 +47,59 @@ static void read_all(int fd, char *buf, size_t size)
     buf[len] = '\0';
 }
 
-/* Start the binary with the given arguments (NULL-terminated); stdout goes
- * to a temporary file (never a pipe: a long report cannot block the child),
- * stderr to a pipe. */
-static pid_t start(const char *const *args, char *out_path, int *err_fd)
+/* Start `program` with the given arguments (NULL-terminated) and `env`
+ * ("NAME=value" set in the child, or NULL); its stdout goes to out_fd, its
+ * stderr to a pipe. The child starts as a shell would start it: with no
+ * GRIDSTRIDE_REQUIRE of ours, SIGPIPE at its default, and no core files. */
+static pid_t spawn(const char *program, const char *const *args, const char *env, int out_fd,
+                   int *err_fd)
 {
     int err[2];
-    const char *argv[32] = {binary};
+    const char *argv[32] = {program};
     int n = 1;
     for (; args[n - 1]; ++n)
         argv[n] = args[n - 1];
     argv[n] = NULL;
-    strcpy(out_path, "/tmp/gs_test_cli_stdout.XXXXXX");
-    int out = mkstemp(out_path);
-    assert_true(out >= 0);
     assert_int_equal(pipe(err), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        dup2(out, 1);
+        const struct rlimit no_core = {0, 0};
+        dup2(out_fd, 1);
         dup2(err[1], 2);
         close(err[0]);
         unsetenv("GRIDSTRIDE_REQUIRE");
-        execv(binary, (char *const *)argv);
+        if (env) {
+            char name[64];
+            const char *eq = strchr(env, '=');
+            snprintf(name, sizeof name, "%.*s", (int)(eq - env), env);
+            setenv(name, eq + 1, 1);
+        }
+        signal(SIGPIPE, SIG_DFL);
+        setrlimit(RLIMIT_CORE, &no_core);
+        execv(program, (char *const *)argv);
         _exit(127);
     }
-    close(out);
     close(err[1]);
     *err_fd = err[0];
     return pid;
+}
+
+/* The binary under test, its stdout to a temporary file (never a pipe: a
+ * long report cannot block the child). */
+static pid_t start_env(const char *const *args, const char *env, char *out_path, int *err_fd)
+{
+    strcpy(out_path, "/tmp/gs_test_cli_stdout.XXXXXX");
+    int out = mkstemp(out_path);
+    assert_true(out >= 0);
+    pid_t pid = spawn(binary, args, env, out, err_fd);
+    close(out);
+    return pid;
+}
+
+static pid_t start(const char *const *args, char *out_path, int *err_fd)
+{
+    return start_env(args, NULL, out_path, err_fd);
 }
 
 static int finish(pid_t pid)
@@ -81,11 +109,11 @@ static int finish(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static void run(struct result *res, const char *const *args)
+static void run_env(struct result *res, const char *env, const char *const *args)
 {
     char out_path[64];
     int err_fd;
-    pid_t pid = start(args, out_path, &err_fd);
+    pid_t pid = start_env(args, env, out_path, &err_fd);
     read_all(err_fd, res->err, sizeof res->err);
     close(err_fd);
     res->code = finish(pid);
@@ -94,6 +122,11 @@ static void run(struct result *res, const char *const *args)
     read_all(fd, res->out, sizeof res->out);
     close(fd);
     unlink(out_path);
+}
+
+static void run(struct result *res, const char *const *args)
+{
+    run_env(res, NULL, args);
 }
 
 static int count_lines(const char *s)
@@ -117,13 +150,32 @@ static int dir_entries(const char *dir)
     return system(cmd) == 0 ? 0 : 1;
 }
 
-/* One bad command line: exit 2, one line naming `needle`, no output file. */
-static void expect_usage_error(const char *needle, const char *const *args)
+/* After each test: an empty tmpdir, so a failed test cannot fail the next. */
+static int clean_tmpdir(void **state)
+{
+    (void)state;
+    DIR *d = opendir(tmpdir);
+    struct dirent *ent;
+    char path[600];
+    while (d && (ent = readdir(d)) != NULL) {
+        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmpdir, ent->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    return 0;
+}
+
+/* One bad command line (with `env` set, when not NULL): exit 2, one line
+ * naming `needle`, no output file. */
+static void expect_usage_error_env(const char *env, const char *needle, const char *const *args)
 {
     struct result *r = calloc(1, sizeof *r);
     char out_path[300];
     snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);
-    run(r, args);
+    run_env(r, env, args);
     if (r->code != 2 || count_lines(r->err) != 1 || !strstr(r->err, needle))
         fail_msg("expected exit 2 and one line with '%s'; got exit %d, stderr:\n%s", needle,
                  r->code, r->err);
@@ -133,15 +185,21 @@ static void expect_usage_error(const char *needle, const char *const *args)
     free(r);
 }
 
-#define BAD(name, needle, ...)                                                                 \
+static void expect_usage_error(const char *needle, const char *const *args)
+{
+    expect_usage_error_env(NULL, needle, args);
+}
+
+#define BAD_ENV(name, env, needle, ...)                                                        \
     static void name(void **state)                                                             \
     {                                                                                          \
         (void)state;                                                                           \
         char out_path[300];                                                                    \
         snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);                          \
         const char *args[] = {__VA_ARGS__, "--output", out_path, NULL};                        \
-        expect_usage_error(needle, args);                                                      \
+        expect_usage_error_env(env, needle, args);                                             \
     }
+#define BAD(name, needle, ...) BAD_ENV(name, NULL, needle, __VA_ARGS__)
 
 BAD(negative_size, "--sizes", "--backend", "host", "--sizes", "-1")
 BAD(non_numeric_size, "not a whole number", "--backend", "host", "--sizes", "12abc")
@@ -260,6 +318,204 @@ static void trace_writes_report_and_picture(void **state)
     free(r);
 }
 
+/* A device index is a number like any other: range-checked, never wrapped
+ * (atoi turned 4294967296 into device 0). */
+BAD(device_index_beyond_int, "out of range", "--backend", "host", "--device", "4294967296")
+BAD(device_index_beyond_u64, "out of range", "--backend", "host", "--device",
+    "99999999999999999999999")
+
+/* Every list treats a stray comma the same way: refused, naming the list. */
+BAD(trailing_comma_in_kernels, "--kernels: 'chunked,' has an empty entry", "--backend", "host",
+    "--kernels", "chunked,")
+BAD(trailing_comma_in_backend, "--backend: 'host,' has an empty entry", "--backend", "host,")
+BAD(double_comma_in_backend, "--backend: 'host,,host' has an empty entry", "--backend",
+    "host,,host")
+BAD(trailing_comma_in_sizes, "--sizes: '1,2,' has an empty entry", "--backend", "host",
+    "--sizes", "1,2,")
+BAD(trailing_comma_in_traps, "--traps: 'block-stride,' has an empty entry", "pitfalls",
+    "--backend", "host", "--traps", "block-stride,")
+BAD(trailing_comma_in_arch, "--arch: 'sm_90,' has an empty entry", "check", helper_src,
+    "--compile-only", "--arch", "sm_90,")
+BAD_ENV(trailing_comma_in_require, "GRIDSTRIDE_REQUIRE=host,",
+        "GRIDSTRIDE_REQUIRE: 'host,' has an empty entry", "--backend", "host")
+
+/* Control characters in a value are echoed escaped, so the message stays one
+ * line and cannot drive the terminal. */
+BAD(newline_in_sizes, "'1\\n2'", "--backend", "host", "--sizes", "1\n2")
+BAD(newline_in_device, "'no\\nsuch'", "--backend", "host", "--device", "no\nsuch")
+BAD(newline_in_backend, "'ho\\nst'", "--backend", "ho\nst")
+BAD(newline_in_format, "'te\\nxt'", "--backend", "host", "--format", "te\nxt")
+BAD(newline_in_kernels, "'chunked\\n'", "--backend", "host", "--kernels", "chunked\n")
+BAD(newline_in_unknown_option, "'--col\\nour'", "--backend", "host", "--col\nour")
+BAD(escape_sequence_in_format, "'\\x1b[2J'", "--backend", "host", "--format", "\x1b[2J")
+BAD(carriage_return_in_block, "'1\\r'", "--backend", "host", "--block", "1\r")
+BAD_ENV(newline_in_require, "GRIDSTRIDE_REQUIRE=ho\nst", "'ho\\nst'", "--backend", "host")
+
+static void newline_in_output_path(void **state)
+{
+    (void)state;
+    const char *args[] = {"--backend", "host", "--output", "/nonexistent\ndir/r.txt", NULL};
+    expect_usage_error_env(NULL, "'/nonexistent\\ndir/r.txt'", args);
+}
+
+/* GRIDSTRIDE_REQUIRE must not switch itself off: a typo, or a backend this
+ * build lacks, is an error (exit 2), not an empty requirement. */
+BAD_ENV(require_unknown_backend, "GRIDSTRIDE_REQUIRE=bogus",
+        "GRIDSTRIDE_REQUIRE: unknown backend 'bogus'", "--backend", "host")
+
+/* A backend the project has but this build lacks, or NULL when all are in. */
+static const char *backend_not_compiled_in(void)
+{
+    for (int i = 0; gs_registry_known[i].name; ++i)
+        if (!gs_registry_known[i].backend)
+            return gs_registry_known[i].name;
+    return NULL;
+}
+
+static void require_backend_not_compiled_in(void **state)
+{
+    (void)state;
+    const char *name = backend_not_compiled_in();
+    char env[64], needle[128];
+    if (!name)
+        skip(); /* every backend is compiled in: nothing to name */
+    snprintf(env, sizeof env, "GRIDSTRIDE_REQUIRE=%s", name);
+    snprintf(needle, sizeof needle, "GRIDSTRIDE_REQUIRE: %s is not compiled into this build", name);
+    const char *args[] = {"--backend", "host", NULL};
+    expect_usage_error_env(env, needle, args);
+    const char *list[] = {"--list", NULL};
+    expect_usage_error_env(env, needle, list);
+}
+
+/* The same requirement fails ctest: the conformance test exits 1 (never
+ * 77, skipped) with one line saying why. */
+static void expect_conformance_failure(const char *env, const char *needle)
+{
+    struct result *r = calloc(1, sizeof *r);
+    char out_path[64];
+    int err_fd;
+    const char *args[] = {"host", NULL};
+    strcpy(out_path, "/tmp/gs_test_cli_stdout.XXXXXX");
+    int out = mkstemp(out_path);
+    assert_true(out >= 0);
+    pid_t pid = spawn(conformance, args, env, out, &err_fd);
+    close(out);
+    unlink(out_path);
+    read_all(err_fd, r->err, sizeof r->err);
+    close(err_fd);
+    r->code = finish(pid);
+    if (r->code != 1 || count_lines(r->err) != 1 || !strstr(r->err, needle))
+        fail_msg("%s: expected exit 1 and one line with '%s'; got exit %d, stderr:\n%s", env,
+                 needle, r->code, r->err);
+    free(r);
+}
+
+static void require_fails_the_conformance_test(void **state)
+{
+    (void)state;
+    char env[64], needle[128];
+    expect_conformance_failure("GRIDSTRIDE_REQUIRE=bogus", "unknown backend 'bogus'");
+    const char *name = backend_not_compiled_in();
+    if (!name)
+        return; /* the unknown name above is the whole test in a full build */
+    snprintf(env, sizeof env, "GRIDSTRIDE_REQUIRE=%s", name);
+    snprintf(needle, sizeof needle, "GRIDSTRIDE_REQUIRE: %s is not compiled into this build", name);
+    expect_conformance_failure(env, needle);
+}
+
+/* Two options naming one file would overwrite each other: refused before
+ * the run, whether the paths are spelled alike or not. */
+static void same_file_for_two_outputs(void **state)
+{
+    (void)state;
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s/report.txt", tmpdir);
+    snprintf(b, sizeof b, "%s/./report.txt", tmpdir);
+    const char *same[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+                          "--quiet", "--output", a, "--json", a, NULL};
+    expect_usage_error_env(NULL, "--json: '", same);
+    const char *alias[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+                           "--quiet", "--json", a, "--svg", b, NULL};
+    expect_usage_error_env(NULL, "is also the --svg file", alias);
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+/* A report rewritten in place keeps the file's mode (a private 0600 report
+ * stays private); a new file gets the usual 0666 less the umask. */
+static void rewritten_output_keeps_its_mode(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/report.csv", tmpdir);
+    const char *args[] = {"--backend", "host", "--grid", "160", "--sizes", "1", "--format", "csv",
+                          "--output", path, NULL};
+    struct result *r = calloc(1, sizeof *r);
+    const mode_t mask = umask(0);
+    umask(mask);
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_int_equal(mode_of(path), 0666 & ~mask);
+    assert_int_equal(chmod(path, 0600), 0);
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_int_equal(mode_of(path), 0600);
+    assert_int_equal(chmod(path, 0640), 0);
+    run(r, args);
+    assert_int_equal(mode_of(path), 0640);
+    unlink(path);
+    assert_int_equal(dir_entries(tmpdir), 0);
+    free(r);
+}
+
+/* stdout read by a process that has gone (`| head -c 1`): the run dies of
+ * SIGPIPE as any filter does, and its other outputs are neither written nor
+ * left behind as temporaries. */
+static void closed_stdout_pipe_leaves_no_file(void **state)
+{
+    (void)state;
+    char svg[300];
+    int out[2], err_fd;
+    snprintf(svg, sizeof svg, "%s/bw.svg", tmpdir);
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+                          "--quiet", "--svg", svg, NULL};
+    assert_int_equal(pipe(out), 0);
+    fcntl(out[0], F_SETFD, FD_CLOEXEC); /* the child must not hold the read end */
+    pid_t pid = spawn(binary, args, NULL, out[1], &err_fd);
+    close(out[0]); /* the reader is gone before the report is written */
+    close(out[1]);
+    char err[4096];
+    read_all(err_fd, err, sizeof err);
+    close(err_fd);
+    assert_int_equal(finish(pid), 128 + SIGPIPE);
+    assert_int_equal(dir_entries(tmpdir), 0);
+}
+
+/* stdout as a pipe named by path: written in place, like any device. */
+static void output_to_dev_stdout_pipe(void **state)
+{
+    (void)state;
+    int out[2], err_fd;
+    char text[65536], err[4096];
+    const char *args[] = {"--backend", "host", "--grid", "160", "--sizes", "1", "--format", "csv",
+                          "--output", "/dev/stdout", NULL};
+    assert_int_equal(pipe(out), 0);
+    pid_t pid = spawn(binary, args, NULL, out[1], &err_fd);
+    close(out[1]);
+    read_all(out[0], text, sizeof text);
+    close(out[0]);
+    read_all(err_fd, err, sizeof err);
+    close(err_fd);
+    if (finish(pid) != 0)
+        fail_msg("--output /dev/stdout on a pipe: %s", err);
+    assert_non_null(strstr(text, "backend,device,"));
+}
+
 static void unwritable_output(void **state)
 {
     (void)state;
@@ -296,11 +552,10 @@ static void output_file_is_written_whole(void **state)
     free(r);
 }
 
-/* A run stopped half way (Ctrl-C, a CI timeout) leaves no file behind, not
- * even the temporaries its outputs were being written to. */
-static void interrupted_run_leaves_no_file(void **state)
+/* A run stopped half way (Ctrl-C, a CI timeout, a hangup, Ctrl-\) leaves no
+ * file behind, not even the temporaries its outputs were being written to. */
+static void interrupt_leaves_no_file(int sig)
 {
-    (void)state;
     char out_path[300], svg_path[300], stdout_path[64];
     snprintf(out_path, sizeof out_path, "%s/bw.txt", tmpdir);
     snprintf(svg_path, sizeof svg_path, "%s/bw.svg", tmpdir);
@@ -313,12 +568,23 @@ static void interrupted_run_leaves_no_file(void **state)
     for (int i = 0; i < 200 && dir_entries(tmpdir) == 0; ++i)
         nanosleep(&tick, NULL);
     assert_int_equal(dir_entries(tmpdir), 1);
-    kill(pid, SIGTERM);
-    assert_int_equal(finish(pid), 128 + SIGTERM);
+    kill(pid, sig);
+    assert_int_equal(finish(pid), 128 + sig);
     close(err_fd);
     unlink(stdout_path);
     assert_int_equal(dir_entries(tmpdir), 0);
 }
+
+#define INTERRUPTED(name, sig)                                                                 \
+    static void name(void **state)                                                             \
+    {                                                                                          \
+        (void)state;                                                                           \
+        interrupt_leaves_no_file(sig);                                                         \
+    }
+INTERRUPTED(sigint_leaves_no_file, SIGINT)
+INTERRUPTED(sigterm_leaves_no_file, SIGTERM)
+INTERRUPTED(sighup_leaves_no_file, SIGHUP)
+INTERRUPTED(sigquit_leaves_no_file, SIGQUIT)
 
 static void help_and_version_exit_zero(void **state)
 {
@@ -437,74 +703,105 @@ static void remove_inputs(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_cli PATH-TO-gridstride\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_cli PATH-TO-gridstride PATH-TO-test_conformance\n");
         return 2;
     }
     binary = argv[1];
+    conformance = argv[2];
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gs_test_cli.XXXXXX");
     if (!mkdtemp(tmpdir) || make_inputs() != 0) {
         perror("test inputs");
         return 2;
     }
     snprintf(trace_svg, sizeof trace_svg, "%s/trace.svg", tmpdir);
+#define TEST(f) cmocka_unit_test_teardown(f, clean_tmpdir)
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(negative_size),
-        cmocka_unit_test(non_numeric_size),
-        cmocka_unit_test(overflowing_size),
-        cmocka_unit_test(unallocatable_size),
-        cmocka_unit_test(zero_block),
-        cmocka_unit_test(block_above_device_limit),
-        cmocka_unit_test(block_above_limit_all_backends),
-    cmocka_unit_test(grid_above_every_device),
-    cmocka_unit_test(big_n_refused_before_allocation),
-        cmocka_unit_test(malformed_shape),
-        cmocka_unit_test(zero_grid_shape),
-        cmocka_unit_test(unknown_backend),
-        cmocka_unit_test(unknown_device),
-        cmocka_unit_test(empty_device),
-        cmocka_unit_test(unknown_kernel),
-        cmocka_unit_test(unknown_format),
-        cmocka_unit_test(unknown_option),
-        cmocka_unit_test(missing_value),
-        cmocka_unit_test(repeated_option),
-        cmocka_unit_test(bandwidth_option_in_table),
-        cmocka_unit_test(bandwidth_bytes_too_large),
-        cmocka_unit_test(bandwidth_bytes_malformed),
-        cmocka_unit_test(bandwidth_too_few_reps),
-        cmocka_unit_test(table_option_in_bandwidth),
-        cmocka_unit_test(unwritable_output),
-        cmocka_unit_test(output_file_is_written_whole),
-        cmocka_unit_test(interrupted_run_leaves_no_file),
-        cmocka_unit_test(help_and_version_exit_zero),
-        cmocka_unit_test(check_missing_file),
-        cmocka_unit_test(check_empty_file),
-        cmocka_unit_test(check_binary_file),
-        cmocka_unit_test(check_wrong_extension),
-        cmocka_unit_test(check_directory),
-        cmocka_unit_test(check_without_file),
-        cmocka_unit_test(check_bad_entry_name),
-        cmocka_unit_test(check_entry_not_a_kernel),
-        cmocka_unit_test(check_entry_missing),
-        cmocka_unit_test(check_wrong_parameters),
-        cmocka_unit_test(check_arch_without_compile_only),
-        cmocka_unit_test(check_option_of_table),
-        cmocka_unit_test(entry_outside_check),
-        cmocka_unit_test(check_compile_error_shows_the_log),
-        cmocka_unit_test(check_help_names_the_contract),
-        cmocka_unit_test(t4_grid_table_matches_seed_002),
-        cmocka_unit_test(list_shows_backends_and_grids),
-        cmocka_unit_test(trace_zero_n),
-        cmocka_unit_test(trace_n_too_large),
-        cmocka_unit_test(trace_unknown_kernel),
-        cmocka_unit_test(trace_kernel_twice),
-        cmocka_unit_test(trace_csv),
-        cmocka_unit_test(trace_table_option),
-        cmocka_unit_test(n_outside_trace),
-        cmocka_unit_test(trace_too_many_threads),
-        cmocka_unit_test(trace_block_beyond_device),
-        cmocka_unit_test(trace_unwritable_svg),
-        cmocka_unit_test(trace_writes_report_and_picture),
+        TEST(negative_size),
+        TEST(non_numeric_size),
+        TEST(overflowing_size),
+        TEST(unallocatable_size),
+        TEST(zero_block),
+        TEST(block_above_device_limit),
+        TEST(block_above_limit_all_backends),
+        TEST(grid_above_every_device),
+        TEST(big_n_refused_before_allocation),
+        TEST(malformed_shape),
+        TEST(zero_grid_shape),
+        TEST(unknown_backend),
+        TEST(unknown_device),
+        TEST(empty_device),
+        TEST(unknown_kernel),
+        TEST(unknown_format),
+        TEST(unknown_option),
+        TEST(missing_value),
+        TEST(repeated_option),
+        TEST(bandwidth_option_in_table),
+        TEST(bandwidth_bytes_too_large),
+        TEST(bandwidth_bytes_malformed),
+        TEST(bandwidth_too_few_reps),
+        TEST(table_option_in_bandwidth),
+        TEST(unwritable_output),
+        TEST(output_file_is_written_whole),
+        TEST(sigint_leaves_no_file),
+        TEST(sigterm_leaves_no_file),
+        TEST(sighup_leaves_no_file),
+        TEST(sigquit_leaves_no_file),
+        TEST(closed_stdout_pipe_leaves_no_file),
+        TEST(output_to_dev_stdout_pipe),
+        TEST(same_file_for_two_outputs),
+        TEST(rewritten_output_keeps_its_mode),
+        TEST(device_index_beyond_int),
+        TEST(device_index_beyond_u64),
+        TEST(trailing_comma_in_kernels),
+        TEST(trailing_comma_in_backend),
+        TEST(double_comma_in_backend),
+        TEST(trailing_comma_in_sizes),
+        TEST(trailing_comma_in_require),
+        TEST(trailing_comma_in_traps),
+        TEST(trailing_comma_in_arch),
+        TEST(newline_in_sizes),
+        TEST(newline_in_device),
+        TEST(newline_in_backend),
+        TEST(newline_in_format),
+        TEST(newline_in_kernels),
+        TEST(newline_in_unknown_option),
+        TEST(escape_sequence_in_format),
+        TEST(carriage_return_in_block),
+        TEST(newline_in_require),
+        TEST(newline_in_output_path),
+        TEST(require_unknown_backend),
+        TEST(require_backend_not_compiled_in),
+        TEST(require_fails_the_conformance_test),
+        TEST(help_and_version_exit_zero),
+        TEST(check_missing_file),
+        TEST(check_empty_file),
+        TEST(check_binary_file),
+        TEST(check_wrong_extension),
+        TEST(check_directory),
+        TEST(check_without_file),
+        TEST(check_bad_entry_name),
+        TEST(check_entry_not_a_kernel),
+        TEST(check_entry_missing),
+        TEST(check_wrong_parameters),
+        TEST(check_arch_without_compile_only),
+        TEST(check_option_of_table),
+        TEST(entry_outside_check),
+        TEST(check_compile_error_shows_the_log),
+        TEST(check_help_names_the_contract),
+        TEST(t4_grid_table_matches_seed_002),
+        TEST(list_shows_backends_and_grids),
+        TEST(trace_zero_n),
+        TEST(trace_n_too_large),
+        TEST(trace_unknown_kernel),
+        TEST(trace_kernel_twice),
+        TEST(trace_csv),
+        TEST(trace_table_option),
+        TEST(n_outside_trace),
+        TEST(trace_too_many_threads),
+        TEST(trace_block_beyond_device),
+        TEST(trace_unwritable_svg),
+        TEST(trace_writes_report_and_picture),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(tmpdir);

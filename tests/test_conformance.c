@@ -51,10 +51,17 @@ static struct gs_table *run_plan(const struct gs_plan *p)
     const int rc = gs_table_run(dev, p, &t, &e);
     if (rc != GS_OK)
         fail_msg("gs_table_run: %s", e.msg);
-    for (int i = 0; i < t->ncases; ++i)
-        if (!t->cases[i].held)
-            print_error("case %d (%s n=%llu): %s\n", i, gs_column_letter(t->cases[i].column),
-                        (unsigned long long)t->cases[i].launch.n, t->cases[i].mismatch);
+    for (int i = 0; i < t->ncases; ++i) {
+        const struct gs_case *c = &t->cases[i];
+        /* A deviation passes (README: the implementation, not the kernels),
+         * and is shown. */
+        if (!c->held || c->deviation)
+            print_error("%s case %d (%s n=%llu global=%llu, %s): %s (model: %s)\n",
+                        c->held ? "DEVIATION" : "FAILED", i,
+                        gs_column_letter(c->column), (unsigned long long)c->launch.n,
+                        (unsigned long long)c->launch.global, dev->api_version, c->mismatch,
+                        c->pred.why);
+    }
     return t;
 }
 

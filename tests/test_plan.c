@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -72,6 +73,30 @@ static void parse_sizes_rejects_bad_input(void **state)
     }
 }
 
+/* One rule for every comma list: entries in order, and a stray comma (or an
+ * empty list) refused with a message naming the option. */
+static void split_list_refuses_every_empty_entry(void **state)
+{
+    (void)state;
+    char buf[64], *items[4];
+    int n = 0;
+    struct gs_err e = {0};
+    assert_int_equal(gs_split_list("a,bb,c", "--x", "x", buf, sizeof buf, items, 4, &n, &e), GS_OK);
+    assert_int_equal(n, 3);
+    assert_string_equal(items[0], "a");
+    assert_string_equal(items[1], "bb");
+    assert_string_equal(items[2], "c");
+    const char *bad[] = {"", ",", "a,", ",a", "a,,b", "a,b,"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(gs_split_list(bad[i], "--x", "x", buf, sizeof buf, items, 4, &n, &e),
+                         GS_USAGE);
+        assert_non_null(strstr(e.msg, "--x: "));
+    }
+    assert_int_equal(gs_split_list("a,b,c,d,e", "--x", "x", buf, sizeof buf, items, 4, &n, &e),
+                     GS_USAGE);
+    assert_non_null(strstr(e.msg, "more than 4"));
+}
+
 static void parse_shape_accepts_gxb(void **state)
 {
     (void)state;
@@ -115,6 +140,7 @@ int main(void)
         cmocka_unit_test(sizes_merge_unions),
         cmocka_unit_test(parse_sizes_accepts_lists),
         cmocka_unit_test(parse_sizes_rejects_bad_input),
+        cmocka_unit_test(split_list_refuses_every_empty_entry),
         cmocka_unit_test(parse_shape_accepts_gxb),
         cmocka_unit_test(parse_shape_rejects_malformed),
         cmocka_unit_test(default_shapes_are_seed_002s),
