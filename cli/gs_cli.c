@@ -367,7 +367,7 @@ static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err 
 {
     if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
         return gs_err_set(e, GS_USAGE,
-                          "%s does not apply to 'gridstride pitfalls': it takes --backend, "
+                          "%s does not apply to 'gridstride pitfalls'; it takes --backend, "
                           "--device, --traps, --format and --output (each trap sets its own "
                           "sizes and grids)", o->name);
     if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
@@ -375,7 +375,7 @@ static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err 
                                        "leave it out", o->name);
     if (command == GS_MODE_TRACE && !(o->cmds & CMD_TRACE))
         return gs_err_set(e, GS_USAGE,
-                          "%s does not apply to 'gridstride trace': it takes --kernels, --grid, "
+                          "%s does not apply to 'gridstride trace'; it takes --kernels, --grid, "
                           "--block, --n, --backend, --device, --svg, --format and --output",
                           o->name);
     if (command != GS_MODE_TRACE && o->cmds == CMD_TRACE)
