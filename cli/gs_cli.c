@@ -192,25 +192,24 @@ static int parse_kernels(const char *s, unsigned *columns, struct gs_err *e)
 /* trace's --kernels: names from the catalogue, each once. */
 static int parse_trace_kernels(const char *s, struct gs_cli *c, struct gs_err *e)
 {
-    char buf[512];
-    if (!*s || strlen(s) >= sizeof buf)
-        return gs_err_set(e, GS_USAGE, "--kernels: give a comma list of kernels, e.g. "
-                                       "monolithic,grid-stride,chunked");
-    strcpy(buf, s);
+    char buf[512], *items[GS_KERNEL_COUNT + 1];
+    int n = 0;
+    int rc = gs_split_list(s, "--kernels", "a list of kernels, e.g. monolithic,grid-stride,chunked",
+                           buf, sizeof buf, items, GS_KERNEL_COUNT + 1, &n, e);
     c->ntrace_kernels = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        const struct gs_kernel_info *k = gs_kernel_by_name(t);
+    for (int i = 0; i < n && rc == GS_OK; ++i) {
+        const struct gs_kernel_info *k = gs_kernel_by_name(items[i]);
         if (!k)
-            return gs_err_set(e, GS_USAGE, "--kernels: unknown kernel '%s'; the names are those "
+            return gs_err_set(e, GS_USAGE, "--kernels: unknown kernel '%.*s%s'; the names are those "
                                            "of the table's columns and the pitfalls (see "
-                                           "README.md, gridstride trace)", t);
-        for (int i = 0; i < c->ntrace_kernels; ++i)
-            if (c->trace_kernels[i] == k->id)
-                return gs_err_set(e, GS_USAGE, "--kernels: '%s' given twice; name it once", t);
+                                           "README.md, gridstride trace)", GS_ECHO(items[i]));
+        for (int j = 0; j < c->ntrace_kernels; ++j)
+            if (c->trace_kernels[j] == k->id)
+                return gs_err_set(e, GS_USAGE, "--kernels: '%.*s%s' given twice; name it once",
+                                  GS_ECHO(items[i]));
         c->trace_kernels[c->ntrace_kernels++] = k->id;
     }
-    return GS_OK;
+    return rc;
 }
 
 /* "1073741824", "1GiB", "64MiB", "512KiB". */

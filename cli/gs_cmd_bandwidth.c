@@ -66,7 +66,7 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
                               "choose a smaller size",
                               (unsigned long long)cli->bw_bytes, limit, (unsigned long long)cap);
         if (cli->bw_bytes < 4096)
-            return gs_err_set(e, GS_USAGE, "--bytes: give at least 4KiB per buffer");
+            return gs_err_set(e, GS_USAGE, "--bytes: too small; give at least 4KiB per buffer");
         *n = cli->bw_bytes / 4;
         return GS_OK;
     }
@@ -76,7 +76,8 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
             want = GS_BENCH_DEFAULT_CPU_BYTES;
     *n = (want < cap ? want : cap) / 4;
     if (*n < 1024)
-        return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run", limit);
+        return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run; free some, "
+                                       "or choose another --device", limit);
     return GS_OK;
 }
 

@@ -41,7 +41,8 @@ static int read_file(const char *path, char **text, struct gs_err *e)
     else if (failed)
         rc = gs_err_set(e, GS_USAGE, "cannot read %s: a read error; check the file", path);
     else if (len > CHECK_MAX_FILE)
-        rc = gs_err_set(e, GS_USAGE, "%s is over %u bytes: not one kernel's source", path,
+        rc = gs_err_set(e, GS_USAGE, "%s is over %u bytes, not one kernel's source; give the file "
+                                     "that holds the kernel", path,
                         CHECK_MAX_FILE);
     else if ((rc = gs_check_source_text(path, buf, len, e)) == GS_OK)
         buf[len] = '\0';

@@ -22,14 +22,15 @@ int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
                           block, block == GS_DEFAULT_BLOCK ? " (the default)" : "",
                           d->backend->name, d->name, d->max_block, d->max_block);
     if (grid > d->max_grid)
-        return gs_err_set(e, GS_USAGE, "--grid %llu exceeds the largest grid of %s device %s (%llu)",
+        return gs_err_set(e, GS_USAGE, "--grid %llu exceeds the largest grid of %s device %s (%llu); "
+                                       "choose a smaller --grid",
                           (unsigned long long)grid, d->backend->name, d->name,
                           (unsigned long long)d->max_grid);
     for (int i = 0; i < nshapes; ++i)
         if (shapes[i].block > d->max_block || shapes[i].grid > d->max_grid)
             return gs_err_set(e, GS_USAGE,
                               "--shape %llux%llu is beyond %s device %s (at most %llu blocks of %u "
-                              "threads)",
+                              "threads); choose a smaller shape",
                               (unsigned long long)shapes[i].grid,
                               (unsigned long long)shapes[i].block, d->backend->name, d->name,
                               (unsigned long long)d->max_grid, d->max_block);

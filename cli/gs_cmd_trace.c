@@ -51,7 +51,10 @@ static int usable(struct gs_session *s, const struct gs_trace_plan *p, struct gs
         gs_session_note(s, "trace: %s skipped: %s", d->backend->name, why.msg);
     }
     if (*ndevs == 0)
-        return gs_err_set(e, GS_USAGE, "%s", first.msg[0] ? first.msg : "trace: no device");
+        return gs_err_set(e, GS_USAGE, "%s",
+                          first.msg[0] ? first.msg
+                                       : "trace: no selected device can run it; choose another "
+                                         "--backend or --device");
     return GS_OK;
 }
 

@@ -131,7 +131,7 @@ static int same_file(const struct gs_outfile *a, const struct gs_outfile *b)
 int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, struct gs_err *e)
 {
     if (o->n == GS_MAX_OUTPUTS)
-        return gs_err_set(e, GS_USAGE, "too many outputs");
+        return gs_err_set(e, GS_USAGE, "too many output files; give fewer");
     struct gs_outfile *f = &o->f[o->n++];
     memset(f, 0, sizeof *f);
     f->fd = -1;

@@ -162,7 +162,8 @@ static int check_schema(const struct gs_compare_file *f, struct gs_err *e)
                           schema, version ? "above 1" : "missing or not an integer",
                           GS_RESULTS_SCHEMA_VERSION);
     if (!one_of(f->mode, (const char *const[]){"table", "bandwidth", NULL}))
-        return gs_err_set(e, GS_USAGE, "\"mode\" is '%s', not table or bandwidth", f->mode);
+        return gs_err_set(e, GS_USAGE, "\"mode\" is '%s', not table or bandwidth; give a results "
+                                       "file of gridstride or gridstride bandwidth", f->mode);
     return GS_OK;
 }
 

@@ -452,7 +452,7 @@ int gs_json_read_file(const char *path, struct gs_json **root, struct gs_err *e)
         rc = gs_err_set(e, GS_USAGE, "larger than %u MiB; not a results file",
                         GS_JSON_MAX_FILE >> 20);
     else if (n == 0)
-        rc = gs_err_set(e, GS_USAGE, "the file is empty");
+        rc = gs_err_set(e, GS_USAGE, "the file is empty; give a results file gridstride wrote");
     else
         rc = gs_json_parse(text, n, root, e);
     free(text);

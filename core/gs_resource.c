@@ -55,12 +55,13 @@ int gs_resource_parse(const char *value, char *id, unsigned size, struct gs_err 
 {
     const char *p = value ? strstr(value, "id:") : NULL;
     if (!p || (p != value && p[-1] != ',' && p[-1] != ';'))
-        return gs_err_set(e, GS_USAGE, "'%s' names no resource id (expected id:NAME,slots:N)",
+        return gs_err_set(e, GS_USAGE, "'%s' names no resource id; CTest gives id:NAME,slots:N",
                           value ? value : "");
     p += 3;
     const size_t n = strcspn(p, ",;");
     if (n == 0 || n >= size || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_") < n)
-        return gs_err_set(e, GS_USAGE, "'%s': the resource id is not a CTest id", value);
+        return gs_err_set(e, GS_USAGE, "'%s': the resource id is not a CTest id; use lower-case "
+                                       "letters, digits and _", value);
     memcpy(id, p, n);
     id[n] = '\0';
     return GS_OK;

@@ -24,14 +24,15 @@ int gs_trace_plan_check(const struct gs_trace_plan *p, struct gs_err *e)
                           "--n %llu: a trace draws 1 to %llu elements; choose --n in that range",
                           (unsigned long long)p->n, (unsigned long long)GS_TRACE_MAX_N);
     if (p->grid < 1 || p->block < 1)
-        return gs_err_set(e, GS_USAGE, "a trace needs a grid and a block of at least 1");
+        return gs_err_set(e, GS_USAGE, "a trace needs a grid and a block; give --grid and "
+                                       "--block of at least 1");
     if (p->grid >= GS_2_32 / p->block)
         return gs_err_set(e, GS_USAGE,
                           "<<<%llu, %llu>>> has 2^32 threads or more; a trace records 32-bit "
                           "thread indices: choose a smaller --grid or --block",
                           (unsigned long long)p->grid, (unsigned long long)p->block);
     if (p->nkernels < 1)
-        return gs_err_set(e, GS_USAGE, "a trace needs at least one kernel (--kernels)");
+        return gs_err_set(e, GS_USAGE, "a trace needs a kernel; name at least one with --kernels");
     return GS_OK;
 }
 
@@ -253,7 +254,7 @@ static int open_workspace(struct gs_device *dev, const struct gs_trace_plan *pla
     struct gs_err why = {0};
     if (gs_memory_preflight(dev, words, &why) != GS_OK)
         return gs_err_set(e, GS_USAGE, "--n %llu: the trace's buffers (%u words per element) do "
-                                       "not fit: %s",
+                                       "not fit (%s); choose a smaller --n",
                           (unsigned long long)plan->n, GS_TRACE_WORDS, why.msg);
     return gs_workspace_open(w, dev, words, plan->progress, e);
 }
