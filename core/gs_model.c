@@ -10,7 +10,7 @@
 #define GS_GPU_TRIP_BUDGET (1ull << 38)
 #define GS_CPU_TRIP_BUDGET (1ull << 32)
 
-static const char *outcome_name(enum gs_outcome o)
+const char *gs_outcome_name(enum gs_outcome o)
 {
     static const char *const names[] = {"ok", "wrong", "refused", "not launched"};
     return names[o];
@@ -298,12 +298,12 @@ int gs_prediction_holds(const struct gs_prediction *p, const struct gs_launch_re
         snprintf(why, why_size,
                  "deviation: predicted refused from the device's own report, yet the API "
                  "accepted it and the output is exactly as coverage predicts (%s)",
-                 outcome_name(seen));
+                 gs_outcome_name(seen));
         return GS_DEVIATION;
     }
     if (seen != p->outcome) {
-        snprintf(why, why_size, "predicted %s, observed %s", outcome_name(p->outcome),
-                 outcome_name(seen));
+        snprintf(why, why_size, "predicted %s, observed %s", gs_outcome_name(p->outcome),
+                 gs_outcome_name(seen));
         return GS_FAILED;
     }
     if (seen == GS_OUT_WRONG && !coverage_holds(p->outcome, p->first_wrong, p->wrong, v)) {

@@ -72,6 +72,9 @@ void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
  * or, for a granted launch, "<<<3, 256>>> granted 3 x 28". */
 void gs_launch_shape(const struct gs_launch *l, char *buf, unsigned size);
 
+/* "ok", "wrong", "refused", "not launched": how every report names an outcome. */
+const char *gs_outcome_name(enum gs_outcome o);
+
 /* The outcome that was observed. */
 enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_verdict *v);
 

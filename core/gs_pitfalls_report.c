@@ -6,12 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *outcome_word(enum gs_outcome o)
-{
-    static const char *const words[] = {"ok", "wrong", "refused", "not launched"};
-    return words[o];
-}
-
 static const char *case_status(const struct gs_trap_case *c)
 {
     if (c->skipped)
@@ -91,6 +85,23 @@ static void totals(const struct gs_pitfalls_report_in *in, int *cases, int *fail
     }
 }
 
+/* The cases of trap t on every run, in order: *run and *k keep the place
+ * (both 0 to start); NULL after the last, with *p the run of the case. */
+static const struct gs_trap_case *next_of_trap(const struct gs_pitfalls_report_in *in,
+                                               enum gs_trap t, int *run, int *k,
+                                               const struct gs_pitfalls **p)
+{
+    for (; *run < in->nruns; ++*run, *k = 0) {
+        *p = in->runs[*run];
+        while (*k < (*p)->ncases) {
+            const struct gs_trap_case *c = &(*p)->cases[(*k)++];
+            if (c->trap == t)
+                return c;
+        }
+    }
+    return NULL;
+}
+
 static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     char line[900], counts[400], launch[128];
@@ -106,31 +117,27 @@ static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o
     }
     for (int t = 0; t < GS_TRAPS; ++t) {
         const struct gs_trap_info *info = gs_trap_info((enum gs_trap)t);
-        int header = 0;
-        for (int i = 0; i < in->nruns; ++i) {
-            const struct gs_pitfalls *p = in->runs[i];
-            for (int k = 0; k < p->ncases; ++k) {
-                const struct gs_trap_case *c = &p->cases[k];
-                if (c->trap != (enum gs_trap)t)
-                    continue;
-                if (!header++)
-                    gs_str_printf(o, "\n%d. %s [%s]\n   code:  %s\n   bites: %s\n", t + 1,
-                                  info->title, info->name, info->code, info->bites);
-                observed_line(c, line, sizeof line);
-                counts_line(c, counts, sizeof counts);
-                launch_text(&c->launch, launch, sizeof launch);
-                gs_str_printf(o, "   %-7s %s, %s\n           model: %s\n",
-                              p->dev->backend->name, c->label, launch, c->pred.why);
-                if (c->pred.outcome != GS_OUT_NOT_LAUNCHED)
-                    gs_str_printf(o, "           %s\n", line);
-                if (counts[0])
-                    gs_str_printf(o, "           %s\n", counts);
-                if (!c->held || !c->counts_held)
-                    gs_str_printf(o, "           PREDICTION FAILED%s%s\n",
-                                  c->mismatch[0] ? ": " : "", c->mismatch);
-                else if (c->deviation)
-                    gs_str_printf(o, "           DEVIATION: %s\n", c->mismatch);
-            }
+        int header = 0, run = 0, k = 0;
+        const struct gs_pitfalls *p;
+        const struct gs_trap_case *c;
+        while ((c = next_of_trap(in, (enum gs_trap)t, &run, &k, &p)) != NULL) {
+            if (!header++)
+                gs_str_printf(o, "\n%d. %s [%s]\n   code:  %s\n   bites: %s\n", t + 1,
+                              info->title, info->name, info->code, info->bites);
+            observed_line(c, line, sizeof line);
+            counts_line(c, counts, sizeof counts);
+            launch_text(&c->launch, launch, sizeof launch);
+            gs_str_printf(o, "   %-7s %s, %s\n           model: %s\n", p->dev->backend->name,
+                          c->label, launch, c->pred.why);
+            if (c->pred.outcome != GS_OUT_NOT_LAUNCHED)
+                gs_str_printf(o, "           %s\n", line);
+            if (counts[0])
+                gs_str_printf(o, "           %s\n", counts);
+            if (!c->held || !c->counts_held)
+                gs_str_printf(o, "           PREDICTION FAILED%s%s\n",
+                              c->mismatch[0] ? ": " : "", c->mismatch);
+            else if (c->deviation)
+                gs_str_printf(o, "           DEVIATION: %s\n", c->mismatch);
         }
         if (header)
             gs_str_printf(o, "   lesson: %s\n", info->lesson);
@@ -153,25 +160,21 @@ static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
         gs_str_printf(o, "Command: `%s`\n\n", in->command);
     for (int t = 0; t < GS_TRAPS; ++t) {
         const struct gs_trap_info *info = gs_trap_info((enum gs_trap)t);
-        int header = 0;
-        for (int i = 0; i < in->nruns; ++i) {
-            const struct gs_pitfalls *p = in->runs[i];
-            for (int k = 0; k < p->ncases; ++k) {
-                const struct gs_trap_case *c = &p->cases[k];
-                if (c->trap != (enum gs_trap)t)
-                    continue;
-                if (!header++)
-                    gs_str_printf(o, "## %d. %s\n\n`%s`\n\nBites: %s. %s\n\n"
-                                     "| backend | case | launch | predicted | observed | writes | "
-                                     "|\n|---|---|---|---|---|---|---|\n",
-                                  t + 1, info->title, info->code, info->bites, info->lesson);
-                observed_line(c, line, sizeof line);
-                counts_line(c, counts, sizeof counts);
-                launch_text(&c->launch, launch, sizeof launch);
-                gs_str_printf(o, "| %s | %s | `%s` | %s | %s | %s | %s |\n",
-                              p->dev->backend->name, c->label, launch,
-                              outcome_word(c->pred.outcome), line, counts, case_status(c));
-            }
+        int header = 0, run = 0, k = 0;
+        const struct gs_pitfalls *p;
+        const struct gs_trap_case *c;
+        while ((c = next_of_trap(in, (enum gs_trap)t, &run, &k, &p)) != NULL) {
+            if (!header++)
+                gs_str_printf(o, "## %d. %s\n\n`%s`\n\nBites: %s. %s\n\n"
+                                 "| backend | case | launch | predicted | observed | writes | "
+                                 "|\n|---|---|---|---|---|---|---|\n",
+                              t + 1, info->title, info->code, info->bites, info->lesson);
+            observed_line(c, line, sizeof line);
+            counts_line(c, counts, sizeof counts);
+            launch_text(&c->launch, launch, sizeof launch);
+            gs_str_printf(o, "| %s | %s | `%s` | %s | %s | %s | %s |\n", p->dev->backend->name,
+                          c->label, launch, gs_outcome_name(c->pred.outcome), line, counts,
+                          case_status(c));
         }
         if (header)
             gs_str_printf(o, "\n");
@@ -205,8 +208,8 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
                           gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
                           (unsigned long long)l->grid, (unsigned long long)l->grid_y,
                           (unsigned long long)l->block, (unsigned long long)l->global,
-                          outcome_word(c->pred.outcome),
-                          c->skipped ? "skipped" : outcome_word(gs_observed(&c->got, &c->verdict)),
+                          gs_outcome_name(c->pred.outcome),
+                          c->skipped ? "skipped" : gs_outcome_name(gs_observed(&c->got, &c->verdict)),
                           (unsigned long long)c->verdict.first_wrong,
                           (unsigned long long)c->verdict.wrong,
                           (unsigned long long)c->counts.total,
@@ -240,16 +243,10 @@ static void json_case(const struct gs_trap_case *c, struct gs_str *o)
                   (unsigned long long)l->grid, (unsigned long long)l->grid_y,
                   (unsigned long long)l->block, (unsigned long long)l->global,
                   (unsigned long long)l->param);
-    if (l->asked_grid)
-        gs_str_printf(o, "\"asked_grid\": %llu, \"asked_block\": %llu, ",
-                      (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
-    gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
-                  outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
-                  (unsigned long long)c->pred.wrong);
-    json_kv(o, "rule", c->pred.why, "}, ");
+    gs_json_predicted(l, &c->pred, o);
     observed_line(c, line, sizeof line);
     gs_str_printf(o, "\"observed\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
-                  c->skipped ? "skipped" : outcome_word(gs_observed(&c->got, &c->verdict)),
+                  c->skipped ? "skipped" : gs_outcome_name(gs_observed(&c->got, &c->verdict)),
                   (unsigned long long)c->verdict.first_wrong, (unsigned long long)c->verdict.wrong);
     json_kv(o, "detail", line, "}");
     if (c->counted && c->got_count.accepted)

@@ -27,12 +27,6 @@ void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
     }
 }
 
-static const char *outcome_word(enum gs_outcome o)
-{
-    static const char *const words[] = {"ok", "wrong", "refused", "not launched"};
-    return words[o];
-}
-
 static int columns_in(unsigned mask, int first, int last)
 {
     int n = 0;
@@ -516,9 +510,9 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
                           gs_column_letter(c->column), gs_kernel_info(l->kernel)->name,
                           (unsigned long long)l->n, (unsigned long long)l->grid,
                           (unsigned long long)l->block, (unsigned long long)l->global,
-                          (unsigned long long)l->param, outcome_word(c->pred.outcome),
+                          (unsigned long long)l->param, gs_outcome_name(c->pred.outcome),
                           (unsigned long long)c->pred.first_wrong,
-                          outcome_word(gs_observed(&c->got, v)),
+                          gs_outcome_name(gs_observed(&c->got, v)),
                           (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
                           (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits);
             gs_csv_field(o, c->got.accepted ? "" : c->got.api_error);
@@ -578,15 +572,9 @@ static void json_case(const struct gs_case *c, const struct gs_plan *p, struct g
                   gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
                   (unsigned long long)l->grid, (unsigned long long)l->block,
                   (unsigned long long)l->global, (unsigned long long)l->param);
-    if (l->asked_grid)
-        gs_str_printf(o, "\"asked_grid\": %llu, \"asked_block\": %llu, ",
-                      (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
-    gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
-                  outcome_word(c->pred.outcome), (unsigned long long)c->pred.first_wrong,
-                  (unsigned long long)c->pred.wrong);
-    gs_json_kv(o, "rule", c->pred.why, 0);
-    gs_str_printf(o, "}, \"observed\": {\"outcome\": \"%s\", \"accepted\": %s, ",
-                  outcome_word(gs_observed(&c->got, v)), c->got.accepted ? "true" : "false");
+    gs_json_predicted(l, &c->pred, o);
+    gs_str_printf(o, "\"observed\": {\"outcome\": \"%s\", \"accepted\": %s, ",
+                  gs_outcome_name(gs_observed(&c->got, v)), c->got.accepted ? "true" : "false");
     if (c->got.not_sent)
         gs_json_kv(o, "not_launched", c->got.api_message, 1);
     if (!c->got.accepted) {
@@ -648,6 +636,19 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
         gs_str_printf(o, "      ]}%s\n", i + 1 < in->ntables ? "," : "");
     }
     gs_str_printf(o, "  ]\n}\n");
+}
+
+void gs_json_predicted(const struct gs_launch *l, const struct gs_prediction *p,
+                       struct gs_str *o)
+{
+    if (l->asked_grid)
+        gs_str_printf(o, "\"asked_grid\": %llu, \"asked_block\": %llu, ",
+                      (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
+    gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
+                  gs_outcome_name(p->outcome), (unsigned long long)p->first_wrong,
+                  (unsigned long long)p->wrong);
+    gs_json_kv(o, "rule", p->why, 0);
+    gs_str_printf(o, "}, ");
 }
 
 void gs_report_table(const struct gs_report_in *in, enum gs_format f, struct gs_str *out)

@@ -36,4 +36,9 @@ void gs_json_device(const struct gs_device *d, struct gs_str *o);
  * should have written each: the course harness's listing, one line each. */
 void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct gs_str *o);
 
+/* A case's "asked_grid"/"asked_block" (when the runtime chose another
+ * launch) and "predicted": {outcome, first_wrong, wrong, rule}, then ", ". */
+void gs_json_predicted(const struct gs_launch *l, const struct gs_prediction *p,
+                       struct gs_str *o);
+
 #endif
