@@ -16,9 +16,25 @@
  * again inside the real launch and reports it, and the prediction fails if
  * the two differ.
  *
- * Devices. Every OpenMP offload device, described through libgomp's
- * property query (acc_get_property: name, memory, driver), which this build
- * uses for NVIDIA devices only. With OMP_TARGET_OFFLOAD=DISABLED the target
+ * Devices. Every OpenMP offload device. OpenMP has no query for a device's
+ * name or memory, so they are read from the CUDA driver that libgomp's
+ * nvptx plugin itself loads (libcuda.so.1, opened at run time: the backend
+ * does not link it). libgomp's device n is CUDA device n.
+ *
+ * One CUDA context a GPU. libgomp's nvptx plugin (GCC 12) makes a CUDA
+ * context of its own for a device unless the thread has one current when it
+ * first opens the device, and afterwards takes any context current on the
+ * thread for the same GPU as its own (nvptx_attach_host_thread_to_device
+ * compares devices, not contexts). The CUDA runtime makes the GPU's primary
+ * context current on every cudaSetDevice. So beside the CUDA backend,
+ * libgomp launched its kernel in the primary context, where its module does
+ * not exist, and ended the process ("cuLaunchKernel error: invalid resource
+ * handle", docs/results/h200-openmp.md). open() therefore has libgomp open
+ * each device while that device's primary context is current: libgomp then
+ * shares it (its ctx_shared) and both runtimes use one context. The primary
+ * context stays retained for the life of the process, since libgomp keeps
+ * using it. No OpenACC call is made: OpenACC's lazy start opens device 0 on
+ * its own and refuses a device OpenMP has opened ("device already active"). With OMP_TARGET_OFFLOAD=DISABLED the target
  * regions run on the host: the one device is then "host fallback", a CPU,
  * never presented as a GPU (CI runs it; nothing else turns it on).
  *
@@ -36,9 +52,10 @@
  * What this backend cannot report: libgomp ends the process (gomp_fatal)
  * when the device fails under a target region or a copy, so a fault is
  * never an error status here, unlike CUDA's sticky errors. */
+#include <dlfcn.h>
 #include <limits.h>
 #include <omp.h>
-#include <openacc.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,25 +139,141 @@ static void describe_fallback(struct omp_device *d)
                sizeof g->no_bandwidth);
 }
 
-/* acc_get_property() ends the process for a device it does not know, so it
- * is asked only of devices libgomp counts as NVIDIA ones. */
-static void describe_nvidia(struct omp_device *d, int num)
+/* ---- the CUDA driver, for what OpenMP cannot say ------------------------ */
+
+/* The few driver entry points used, declared here: the backend builds
+ * without the CUDA toolkit. */
+typedef int cu_result;
+typedef void *cu_context;
+struct cu_api {
+    int loaded;
+    cu_result (*init)(unsigned);
+    cu_result (*driver_version)(int *);
+    cu_result (*device_count)(int *);
+    cu_result (*device_get)(int *, int);
+    cu_result (*device_name)(char *, int, int);
+    cu_result (*total_mem)(size_t *, int);
+    cu_result (*primary_retain)(cu_context *, int);
+    cu_result (*push)(cu_context);
+    cu_result (*pop)(cu_context *);
+    cu_result (*mem_info)(size_t *, size_t *);
+    cu_result (*error_name)(cu_result, const char **);
+};
+static struct cu_api cu;
+
+static int cu_fail(struct gs_err *e, const char *call, int line, cu_result rc)
+{
+    const char *name = NULL;
+    if (!cu.error_name || cu.error_name(rc, &name) != 0 || !name)
+        name = "CUDA_ERROR";
+    return gs_api_error(e, GS_API, call, __FILE__, line, name, rc,
+                        "the CUDA driver under libgomp failed");
+}
+#define CU(e, fn, ...)                                                                        \
+    do {                                                                                      \
+        const cu_result rc_ = cu.fn(__VA_ARGS__);                                             \
+        if (rc_ != 0)                                                                         \
+            return cu_fail((e), "cu." #fn, __LINE__, rc_);                                    \
+    } while (0)
+
+static int cu_load(struct gs_err *e)
+{
+    static const struct {
+        const char *sym;
+        size_t off;
+    } table[] = {
+#define CU_SYM(member, sym) {sym, offsetof(struct cu_api, member)}
+        CU_SYM(init, "cuInit"),
+        CU_SYM(driver_version, "cuDriverGetVersion"),
+        CU_SYM(device_count, "cuDeviceGetCount"),
+        CU_SYM(device_get, "cuDeviceGet"),
+        CU_SYM(device_name, "cuDeviceGetName"),
+        CU_SYM(total_mem, "cuDeviceTotalMem_v2"),
+        CU_SYM(primary_retain, "cuDevicePrimaryCtxRetain"),
+        CU_SYM(push, "cuCtxPushCurrent_v2"),
+        CU_SYM(pop, "cuCtxPopCurrent_v2"),
+        CU_SYM(mem_info, "cuMemGetInfo_v2"),
+        CU_SYM(error_name, "cuGetErrorName"),
+#undef CU_SYM
+    };
+    if (cu.loaded)
+        return GS_OK;
+    /* Never closed: libgomp's plugin holds the same library. */
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return gs_err_set(e, GS_NO_DEVICE,
+                          "openmp: libgomp found a GPU but libcuda.so.1 does not load here (%s); "
+                          "put the NVIDIA driver's libcuda.so.1 on the library path",
+                          dlerror());
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
+        void *f = dlsym(lib, table[i].sym);
+        if (!f)
+            return gs_err_set(e, GS_NO_DEVICE,
+                              "openmp: the CUDA driver has no %s; update the NVIDIA driver",
+                              table[i].sym);
+        memcpy((char *)&cu + table[i].off, &f, sizeof f);
+    }
+    CU(e, init, 0);
+    cu.loaded = 1;
+    return GS_OK;
+}
+
+/* Make device num's primary context current (pushed: leave() pops it). */
+static int enter(int num, struct gs_err *e)
+{
+    int dev;
+    cu_context ctx;
+    CU(e, device_get, &dev, num);
+    CU(e, primary_retain, &ctx, dev); /* kept: see "One CUDA context a GPU" */
+    CU(e, push, ctx);
+    return GS_OK;
+}
+
+static void leave(void)
+{
+    cu_context popped;
+    (void)cu.pop(&popped);
+}
+
+static int describe_nvidia(struct omp_device *d, int num, struct gs_err *e)
 {
     struct gs_device *g = &d->base;
-    const char *name = acc_get_property_string(num, acc_device_nvidia, acc_property_name);
-    const char *driver = acc_get_property_string(num, acc_device_nvidia, acc_property_driver);
+    int dev, version;
+    size_t total;
     describe_common(d, num);
-    gs_strlcpy(g->name, name ? name : "NVIDIA GPU", sizeof g->name);
-    gs_strlcpy(g->driver_version, driver ? driver : "", sizeof g->driver_version);
+    CU(e, device_get, &dev, num);
+    CU(e, device_name, g->name, (int)sizeof g->name, dev);
+    CU(e, total_mem, &total, dev);
+    CU(e, driver_version, &version);
+    snprintf(g->driver_version, sizeof g->driver_version, "CUDA Driver %d.%d", version / 1000,
+             version % 1000 / 10);
     gs_strlcpy(g->platform, "OpenMP target offload, libgomp nvptx plugin", sizeof g->platform);
     snprintf(g->arch, sizeof g->arch, "nvptx, PTX for %s, JIT by the driver", GS_OPENMP_ISA);
     g->is_gpu = 1;
     g->compute_units = 1; /* OpenMP reports none: G is the runtime's own team count */
-    g->global_mem = g->max_alloc = acc_get_property(num, acc_device_nvidia, acc_property_memory);
+    g->global_mem = g->max_alloc = total;
     gs_strlcpy(g->no_bandwidth,
                "GCC runs an OpenMP thread as a whole warp, so its bytes per second do not "
                "compare with CUDA's or OpenCL's (and OpenMP has no device timer)",
                sizeof g->no_bandwidth);
+    return GS_OK;
+}
+
+/* libgomp opens device num (omp_target_alloc does) with the device's
+ * primary context current, so it shares that context. */
+static int open_shared(int num, struct gs_err *e)
+{
+    int s = enter(num, e);
+    if (s != GS_OK)
+        return s;
+    void *p = omp_target_alloc(1, num);
+    omp_target_free(p, num);
+    leave();
+    if (!p)
+        return gs_err_set(e, GS_NO_DEVICE,
+                          "openmp: omp_target_alloc on device %d failed when libgomp opened it; "
+                          "run with GOMP_DEBUG=1 to see libgomp's reason", num);
+    return GS_OK;
 }
 
 static int openmp_open(struct gs_device_list *list, char *notice, unsigned notice_size,
@@ -171,16 +304,22 @@ static int openmp_open(struct gs_device_list *list, char *notice, unsigned notic
                           "no GPU: check nvidia-smi, and that libgomp-plugin-nvptx.so.1 of the "
                           "same GCC as libgomp.so.1 is on the library path); set "
                           "OMP_TARGET_OFFLOAD=DISABLED to run the target regions on the host");
-    const int nvidia = acc_get_num_devices(acc_device_nvidia);
-    if (nvidia != n)
+    int s = cu_load(e), cuda_count = 0;
+    if (s != GS_OK)
+        return s;
+    CU(e, device_count, &cuda_count);
+    if (cuda_count != n)
         return gs_err_set(e, GS_NO_DEVICE,
-                          "libgomp counts %d OpenMP devices, %d of them NVIDIA: this build "
-                          "offloads to nvptx only (-foffload=nvptx-none)", n, nvidia);
+                          "libgomp counts %d OpenMP devices, the CUDA driver %d GPUs: this build "
+                          "offloads to nvptx only (-foffload=nvptx-none); run it where the only "
+                          "offload devices are NVIDIA GPUs", n, cuda_count);
     for (int i = 0; i < n; ++i) {
         struct gs_device *g = gs_device_list_add(list, e);
         if (!g)
             return e->status;
-        describe_nvidia((struct omp_device *)g, i);
+        if ((s = describe_nvidia((struct omp_device *)g, i, e)) != GS_OK ||
+            (s = open_shared(i, e)) != GS_OK)
+            return s;
     }
     return GS_OK;
 }
@@ -351,10 +490,19 @@ static void openmp_free(struct gs_device *dev, struct gs_buf *buf)
 static int openmp_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
 {
     const struct omp_device *d = (const struct omp_device *)dev;
-    *bytes = d->fallback ? gs_host_available_memory()
-                         : acc_get_property(d->num, acc_device_nvidia, acc_property_free_memory);
-    if (*bytes == 0)
-        return gs_err_set(e, GS_UNSUPPORTED, "openmp: free memory unknown");
+    size_t free_bytes = 0, total = 0;
+    if (d->fallback) {
+        *bytes = gs_host_available_memory();
+        return *bytes ? GS_OK : gs_err_set(e, GS_UNSUPPORTED, "openmp: free memory unknown");
+    }
+    int s = enter(d->num, e);
+    if (s != GS_OK)
+        return s;
+    const cu_result rc = cu.mem_info(&free_bytes, &total);
+    leave();
+    if (rc != 0)
+        return cu_fail(e, "cu.mem_info", __LINE__, rc);
+    *bytes = free_bytes;
     return GS_OK;
 }
 
