@@ -5,7 +5,7 @@
 # compiler), recorded in OUTDIR/h200-openmp.md: the devices with the launch
 # the runtime grants, the table side by side with CUDA and OpenCL, the table
 # on OpenMP alone, the conformance body and the pitfalls tests on OpenMP,
-# and what `bandwidth` says of it.
+# the pitfalls side by side, and what `bandwidth` says of it.
 #
 #   scripts/gpu-openmp.sh OUTDIR BUNDLE_DIR
 #
@@ -41,6 +41,9 @@ record "$f" "OpenMP alone" timeout 120 "$g" --backend openmp || status=1
 step "conformance body and pitfalls tests on openmp"
 record "$f" "The conformance body on OpenMP (required: a skip fails)" \
   env GRIDSTRIDE_REQUIRE=openmp timeout 180 "$bundle/test_conformance" openmp || status=1
+step "pitfalls side by side"
+record "$f" "The pitfalls through CUDA, OpenCL and OpenMP in one process" \
+  timeout 240 "$g" pitfalls --backend cuda,opencl,openmp || status=1
 record "$f" "The pitfalls tests on OpenMP (required: a skip fails)" \
   env GRIDSTRIDE_REQUIRE=openmp timeout 300 "$bundle/test_pitfalls" openmp || status=1
 step "bandwidth leaves OpenMP out, and says why (exit 2 expected)"
