@@ -190,6 +190,8 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
         goto done;
     code = wrong ? 1 : 0;
 done:
+    for (int i = 0; i < ndevs; ++i)
+        gs_bench_free(&runs[i]);
     gs_outputs_abort(&out);
     gs_str_free(&text);
     gs_str_free(&js);

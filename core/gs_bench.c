@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_bench.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,38 @@
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
     return a / b + (a % b != 0);
+}
+
+/* Elements a thread handles per trip of its loop, and the bytes it loads
+ * before its first store (what the code lets the memory system overlap).
+ * The plain loop and the x4 that may alias load one pair, then store; the
+ * x4 with restrict may, and the loads-first and warp-contiguous x4 do, load
+ * all eight floats first. */
+static void kernel_shape(enum gs_kernel_id k, unsigned *per_trip, unsigned *inflight)
+{
+    switch (k) {
+    case GS_K_ADD_GS_X4:
+    case GS_K_ADD_GS_X4_LF:
+    case GS_K_ADD_WARP_X4:
+        *per_trip = 4, *inflight = 32;
+        return;
+    case GS_K_ADD_GS_X4_ALIAS:
+        *per_trip = 4, *inflight = 8;
+        return;
+    case GS_K_ADD_GS_F2:
+        *per_trip = 2, *inflight = 16;
+        return;
+    case GS_K_ADD_GS_F4:
+        *per_trip = 4, *inflight = 32;
+        return;
+    case GS_K_COPY_WARP_X4:
+    case GS_K_COPY_GS_F4:
+        *per_trip = 4, *inflight = 16;
+        return;
+    default:
+        *per_trip = 1;
+        *inflight = gs_kernel_info(k)->op == GS_OP_COPY ? 4 : 8;
+    }
 }
 
 static struct gs_bench_row *add_row(struct gs_bench *b, enum gs_bench_group g, const char *label,
@@ -29,38 +62,80 @@ static struct gs_bench_row *add_row(struct gs_bench *b, enum gs_bench_group g, c
     r->launch.global = grid * b->block;
     r->launch.param = param;
     r->bytes = (uint64_t)gs_kernel_info(k)->bytes_per_element * b->n;
+    kernel_shape(k, &r->per_trip, &r->inflight);
+    if (k == GS_K_COPY_CHUNKED)
+        r->per_trip = (unsigned)param; /* one trip: the whole chunk */
+    r->trips = (double)b->n / ((double)r->launch.global * r->per_trip);
+    const unsigned units = b->dev->compute_units ? b->dev->compute_units : 1;
+    const uint64_t resident = (grid < b->grid ? grid : b->grid) * b->block;
+    r->inflight_per_sm = (double)r->inflight * (double)resident / units;
     return r;
+}
+
+/* The grid that gives every thread `trips` trips of per_trip elements. */
+static uint64_t data_grid(const struct gs_bench *b, unsigned per_trip, unsigned trips)
+{
+    const uint64_t g = ceil_div(b->n, (uint64_t)per_trip * b->block * trips);
+    return g ? g : 1;
+}
+
+/* The waves axis of one kernel: grids at multiples of G, then sized to the
+ * data (4, 2 and 1 trips a thread). */
+static void plan_waves(struct gs_bench *b, enum gs_kernel_id k, const char *name, int full)
+{
+    static const struct { unsigned num, den; const char *label; } scales[] = {
+        {1, 4, "G/4"}, {1, 2, "G/2"}, {1, 1, "G"}, {3, 2, "1.5G"},
+        {2, 1, "2G"}, {4, 1, "4G"}, {16, 1, "16G"}};
+    static const unsigned trips[] = {4, 2, 1};
+    unsigned per_trip, inflight;
+    char label[64];
+    kernel_shape(k, &per_trip, &inflight);
+    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; ++i) {
+        if (!full && scales[i].num < 4)
+            continue; /* the short axis: 4G and 16G beside the data-sized grids */
+        const uint64_t g = b->grid * scales[i].num / scales[i].den;
+        snprintf(label, sizeof label, "%s, grid %s", name, scales[i].label);
+        add_row(b, GS_BG_WAVES, label, k, g ? g : 1, 0);
+    }
+    for (size_t i = 0; i < sizeof trips / sizeof trips[0]; ++i) {
+        snprintf(label, sizeof label, "%s, grid for %u trip%s", name, trips[i],
+                 trips[i] > 1 ? "s" : "");
+        add_row(b, GS_BG_WAVES, label, k, data_grid(b, per_trip, trips[i]), 0);
+    }
 }
 
 static void plan_rows(struct gs_bench *b)
 {
-    static const unsigned strides[] = {2, 4, 8, 16, 32};
-    static const struct { unsigned num, den; const char *label; } scales[] = {
-        {1, 8, "G/8"}, {1, 4, "G/4"}, {1, 2, "G/2"}, {1, 1, "G"},
-        {3, 2, "1.5G"}, {2, 1, "2G"}, {4, 1, "4G"}, {16, 1, "16G"}};
+    static const unsigned strides[] = {2, 8, 32};
     const uint64_t G = b->grid;
     char label[64];
 
     struct gs_bench_row *copy = add_row(b, GS_BG_CEILING, "device-to-device copy (the API's own)",
                                         GS_K_COPY_GS, 1, 0);
     copy->is_copy = 1;
+    copy->inflight = 0;
+    copy->inflight_per_sm = 0;
     add_row(b, GS_BG_ADD, "add, monolithic, grid = n / block", GS_K_ADD_MONO,
             ceil_div(b->n, b->block), 0);
     add_row(b, GS_BG_ADD, "add, grid-stride", GS_K_ADD_GS, G, 0);
-    add_row(b, GS_BG_ADD, "add, grid-stride, 4 per trip", GS_K_ADD_GS_X4, G, 0);
-    add_row(b, GS_BG_ADD, "add, grid-stride, float4", GS_K_ADD_GS_F4, G, 0);
+    add_row(b, GS_BG_ADD, "add, x4 one stride apart, may alias", GS_K_ADD_GS_X4_ALIAS, G, 0);
+    add_row(b, GS_BG_ADD, "add, x4 one stride apart, restrict", GS_K_ADD_GS_X4, G, 0);
+    add_row(b, GS_BG_ADD, "add, x4 one stride apart, loads first", GS_K_ADD_GS_X4_LF, G, 0);
+    add_row(b, GS_BG_ADD, "add, warp-contiguous x4", GS_K_ADD_WARP_X4, G, 0);
+    add_row(b, GS_BG_ADD, "add, float2 (8 bytes)", GS_K_ADD_GS_F2, G, 0);
+    add_row(b, GS_BG_ADD, "add, float4 (16 bytes)", GS_K_ADD_GS_F4, G, 0);
     add_row(b, GS_BG_ACCESS, "copy, coalesced (grid-stride)", GS_K_COPY_GS, G, 0);
+    add_row(b, GS_BG_ACCESS, "copy, warp-contiguous x4", GS_K_COPY_WARP_X4, G, 0);
+    add_row(b, GS_BG_ACCESS, "copy, float4 (16 bytes)", GS_K_COPY_GS_F4, G, 0);
     add_row(b, GS_BG_ACCESS, "copy, one chunk per thread", GS_K_COPY_CHUNKED, G,
             ceil_div(b->n, G * b->block));
     for (size_t i = 0; i < sizeof strides / sizeof strides[0]; ++i) {
         snprintf(label, sizeof label, "copy, lanes %u elements apart", strides[i]);
         add_row(b, GS_BG_ACCESS, label, GS_K_COPY_STRIDED, G, strides[i]);
     }
-    for (size_t i = 0; i < sizeof scales / sizeof scales[0]; ++i) {
-        uint64_t g = G * scales[i].num / scales[i].den;
-        snprintf(label, sizeof label, "add, grid-stride, grid %s", scales[i].label);
-        add_row(b, GS_BG_LAUNCH, label, GS_K_ADD_GS, g ? g : 1, 0);
-    }
+    plan_waves(b, GS_K_ADD_WARP_X4, "add warp-contiguous x4", 1);
+    plan_waves(b, GS_K_ADD_GS_F2, "add float2", 0);
+    plan_waves(b, GS_K_ADD_GS_F4, "add float4", 0);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -120,10 +195,10 @@ static int verify_row(struct gs_workspace *w, struct gs_bench_row *r, struct gs_
 }
 
 static int run_row(struct gs_workspace *w, const struct gs_bench_plan *p, struct gs_bench_row *r,
-                   double *samples, struct gs_err *e)
+                   double *sorted, struct gs_err *e)
 {
     struct gs_device *dev = w->dev;
-    double ms;
+    double ms, sum = 0, sq = 0;
     int rc = verify_row(w, r, e);
     if (rc != GS_OK || !r->verified)
         return rc;
@@ -131,13 +206,20 @@ static int run_row(struct gs_workspace *w, const struct gs_bench_plan *p, struct
         if ((rc = time_once(dev, r, r->launch.a, r->launch.out, &ms, e)) != GS_OK)
             return rc;
     for (unsigned i = 0; i < p->reps; ++i)
-        if ((rc = time_once(dev, r, r->launch.a, r->launch.out, &samples[i], e)) != GS_OK)
+        if ((rc = time_once(dev, r, r->launch.a, r->launch.out, &r->samples_ms[i], e)) != GS_OK)
             return rc;
-    qsort(samples, p->reps, sizeof *samples, cmp_double);
-    r->min_ms = samples[0];
-    r->max_ms = samples[p->reps - 1];
-    r->med_ms = p->reps % 2 ? samples[p->reps / 2]
-                            : 0.5 * (samples[p->reps / 2 - 1] + samples[p->reps / 2]);
+    memcpy(sorted, r->samples_ms, p->reps * sizeof *sorted);
+    qsort(sorted, p->reps, sizeof *sorted, cmp_double);
+    for (unsigned i = 0; i < p->reps; ++i)
+        sum += sorted[i];
+    r->mean_ms = sum / p->reps;
+    for (unsigned i = 0; i < p->reps; ++i)
+        sq += (sorted[i] - r->mean_ms) * (sorted[i] - r->mean_ms);
+    r->stddev_ms = p->reps > 1 ? sqrt(sq / (p->reps - 1)) : 0;
+    r->min_ms = sorted[0];
+    r->max_ms = sorted[p->reps - 1];
+    r->med_ms = p->reps % 2 ? sorted[p->reps / 2]
+                            : 0.5 * (sorted[p->reps / 2 - 1] + sorted[p->reps / 2]);
     if (r->med_ms > 0)
         r->gbps = (double)r->bytes / (r->med_ms * 1e-3) / 1e9;
     return GS_OK;
@@ -145,8 +227,17 @@ static int run_row(struct gs_workspace *w, const struct gs_bench_plan *p, struct
 
 static void summarise(struct gs_bench *b)
 {
-    double coalesced = 0, chunked = 0, stride32 = 0;
+    double coalesced = 0, chunked = 0, stride32 = 0, best = 0;
+    const double peak = (double)b->dev->peak_bytes_per_s / 1e9;
     b->copy_gbps = b->rows[0].verified ? b->rows[0].gbps : 0;
+    b->best_row = -1;
+    for (int i = 0; i < b->nrows; ++i) {
+        const struct gs_bench_row *r = &b->rows[i];
+        if (r->verified && !r->is_copy && r->gbps > best) {
+            best = r->gbps;
+            b->best_row = i;
+        }
+    }
     for (int i = 0; i < b->nrows; ++i) {
         struct gs_bench_row *r = &b->rows[i];
         b->wrong_rows += !r->verified;
@@ -154,17 +245,41 @@ static void summarise(struct gs_bench *b)
             continue;
         if (b->copy_gbps > 0)
             r->pct_copy = 100.0 * r->gbps / b->copy_gbps;
+        if (best > 0)
+            r->pct_best = 100.0 * r->gbps / best;
+        if (peak > 0)
+            r->pct_peak = 100.0 * r->gbps / peak;
         if (r->group != GS_BG_ACCESS)
             continue;
         if (r->launch.kernel == GS_K_COPY_GS)
             coalesced = r->gbps;
         else if (r->launch.kernel == GS_K_COPY_CHUNKED)
             chunked = r->gbps;
-        else if (r->launch.param == 32)
+        else if (r->launch.kernel == GS_K_COPY_STRIDED && r->launch.param == 32)
             stride32 = r->gbps;
     }
     b->chunked_ratio = coalesced > 0 ? chunked / coalesced : 0;
     b->stride32_ratio = coalesced > 0 ? stride32 / coalesced : 0;
+}
+
+int gs_bench_best_wave(const struct gs_bench *b, enum gs_kernel_id kernel)
+{
+    int best = -1;
+    for (int i = 0; i < b->nrows; ++i) {
+        const struct gs_bench_row *r = &b->rows[i];
+        if (r->group == GS_BG_WAVES && r->launch.kernel == kernel && r->verified &&
+            (best < 0 || r->gbps > b->rows[best].gbps))
+            best = i;
+    }
+    return best;
+}
+
+void gs_bench_free(struct gs_bench *b)
+{
+    for (int i = 0; i < b->nrows; ++i) {
+        free(b->rows[i].samples_ms);
+        b->rows[i].samples_ms = NULL;
+    }
 }
 
 int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs_bench *b,
@@ -208,8 +323,16 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     }
 
     samples = malloc(p->reps * sizeof *samples);
-    if (!samples)
-        return gs_err_set(e, GS_NOMEM, "bandwidth: out of memory");
+    for (int i = 0; i < b->nrows && samples; ++i)
+        if (!(b->rows[i].samples_ms = calloc(p->reps, sizeof *samples))) {
+            free(samples);
+            samples = NULL;
+        }
+    if (!samples) {
+        gs_bench_free(b);
+        return gs_err_set(e, GS_NOMEM, "bandwidth: out of memory for %u samples a row",
+                          p->reps);
+    }
     if ((rc = gs_workspace_open(&w, dev, p->n, NULL, e)) != GS_OK)
         goto out;
     for (int i = 0; i < b->nrows; ++i) {

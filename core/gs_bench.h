@@ -2,22 +2,29 @@
 /* The bandwidth benchmark: the same bytes moved by every variant, timed with
  * device timers, each variant verified before it is timed.
  *
- * Rows: the API's own device-to-device copy (the ceiling); vector add as
- * monolithic, grid-stride, grid-stride x4 and grid-stride float4; copy
- * coalesced, chunked and lane-strided at S = 2..32; and the grid-stride add
- * at 1/8 .. 16 times the device grid (the launch-size curve; 1.5 G is the
- * one partial last wave of the curve: every block does the same work, so
- * half a wave leaves half the machine idle at the end).
- * GB/s = (bytes read + bytes written) / median seconds / 1e9. */
+ * Rows, in groups:
+ *   ceiling   the API's own device-to-device copy;
+ *   add       vector add at the device grid G, one row per way of writing
+ *             it: monolithic, the plain grid-stride loop, four per trip
+ *             (without restrict, with it, and with the loads written
+ *             first), warp-contiguous x4, 8-byte and 16-byte vectors;
+ *   access    copy: coalesced, warp-contiguous x4, 16-byte, one chunk per
+ *             thread, and lanes 2, 8 and 32 elements apart;
+ *   waves     the launch-size axis of three adds: multiples of G (1.5 G is a
+ *             partial last wave), and grids sized to the data, so that every
+ *             thread makes 4, 2 or 1 trips.
+ * GB/s = (bytes read + bytes written) / median seconds / 1e9. Each row also
+ * gives the bytes its code has in flight per SM: the loads a thread issues
+ * before its first store, times the threads resident on an SM. */
 #ifndef GS_BENCH_H
 #define GS_BENCH_H
 
 #include "gs_backend.h"
 #include "gs_format.h"
 
-enum gs_bench_group { GS_BG_CEILING, GS_BG_ADD, GS_BG_ACCESS, GS_BG_LAUNCH };
+enum gs_bench_group { GS_BG_CEILING, GS_BG_ADD, GS_BG_ACCESS, GS_BG_WAVES };
 
-#define GS_BENCH_MAX_ROWS 24
+#define GS_BENCH_MAX_ROWS 48
 
 struct gs_bench_row {
     enum gs_bench_group group;
@@ -25,11 +32,18 @@ struct gs_bench_row {
     int is_copy;   /* the API's own copy, not a kernel */
     struct gs_launch launch;
     uint64_t bytes; /* moved per launch: read + written */
+    unsigned per_trip;      /* elements a thread handles per trip of its loop */
+    double trips;           /* trips per thread at this grid: n / (T x per_trip) */
+    unsigned inflight;      /* bytes a thread loads before its first store; 0: not a kernel */
+    double inflight_per_sm; /* inflight x the threads resident on one SM (compute unit) */
     int verified;   /* 1: the result matched the reference before timing */
     char wrong[320]; /* when !verified: what was wrong (then no numbers) */
-    double min_ms, med_ms, max_ms;
-    double gbps;    /* bytes / median / 1e9 */
+    double min_ms, med_ms, max_ms, mean_ms, stddev_ms;
+    double *samples_ms; /* the timed repetitions, in the order they ran (reps of them) */
+    double gbps;     /* bytes / median / 1e9 */
     double pct_copy; /* of this run's copy row */
+    double pct_best; /* of this run's fastest kernel row */
+    double pct_peak; /* of the device's theoretical peak; 0 when unknown */
 };
 
 /* Called after each row so the CLI can show progress; may be NULL. */
@@ -54,13 +68,20 @@ struct gs_bench {
     int nrows;
     struct gs_bench_row rows[GS_BENCH_MAX_ROWS];
     double copy_gbps;
+    int best_row;          /* the fastest verified kernel row (not the API's copy), -1 if none */
     double chunked_ratio;  /* copy chunked / copy coalesced */
     double stride32_ratio; /* copy stride 32 / copy coalesced */
     int wrong_rows;        /* rows that failed verification */
 };
 
+/* Runs every row on dev. Free the samples with gs_bench_free, also after an
+ * error. */
 int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *plan, struct gs_bench *b,
                  struct gs_err *e);
+void gs_bench_free(struct gs_bench *b);
+
+/* The fastest verified row of a kernel's waves, -1 if none. */
+int gs_bench_best_wave(const struct gs_bench *b, enum gs_kernel_id kernel);
 
 struct gs_bench_report_in {
     const struct gs_bench *const *runs;

@@ -8,8 +8,8 @@
 #include "gs_results.h"
 
 static const char *const group_titles[] = {
-    "ceiling", "vector add, same bytes", "copy access patterns, same bytes",
-    "launch size (grid-stride add)"};
+    "ceiling", "vector add at G, same bytes", "copy access patterns at G, same bytes",
+    "waves: the launch size, from G/4 to a grid sized to the data"};
 
 /* Run i's device as reports name it (gs_device_label). */
 static const char *run_label(const struct gs_bench_report_in *in, int i, char *buf,
@@ -33,6 +33,10 @@ static void header_lines(const struct gs_bench_report_in *in, struct gs_str *o, 
                      "timed by device timers; every row verified before timing;\n"
                      "%s%%copy = of the same API's device-to-device copy in the same run\n",
                   pre, pre);
+    gs_str_printf(o, "%s%%best = of the fastest kernel of the same API in this run; KB/SM = bytes "
+                     "in flight per SM: what one thread loads before its first store, times the "
+                     "threads resident on an SM\n",
+                  pre);
 }
 
 static void device_lines(const struct gs_bench *b, struct gs_str *o, const char *pre)
@@ -89,6 +93,41 @@ static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, c
     }
 }
 
+/* Per API: the three references, and where the best launch of each waves
+ * axis is. */
+static void reference_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
+{
+    static const enum gs_kernel_id waves[] = {GS_K_ADD_WARP_X4, GS_K_ADD_GS_F2, GS_K_ADD_GS_F4};
+    char name[64];
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench *b = in->runs[i];
+        const double peak = (double)b->dev->peak_bytes_per_s / 1e9;
+        run_label(in, i, name, sizeof name);
+        if (b->best_row < 0)
+            continue;
+        const struct gs_bench_row *best = &b->rows[b->best_row];
+        gs_str_printf(o, "%s%-7s references: the API's copy %.1f GB/s; the best row \"%s\" "
+                         "%.1f GB/s (%.1f%% of the copy); ",
+                      pre, name, b->copy_gbps, best->label, best->gbps, best->pct_copy);
+        if (peak > 0)
+            gs_str_printf(o, "theoretical peak %.1f GB/s (best row %.1f%%, copy %.1f%%)\n", peak,
+                          best->pct_peak, b->rows[0].verified ? b->rows[0].pct_peak : 0.0);
+        else
+            gs_str_printf(o, "theoretical peak unknown\n");
+        for (size_t w = 0; w < sizeof waves / sizeof waves[0]; ++w) {
+            const int k = gs_bench_best_wave(b, waves[w]);
+            if (k < 0)
+                continue;
+            const struct gs_bench_row *r = &b->rows[k];
+            gs_str_printf(o, "%s%-7s best launch of %s: \"%s\", <<<%llu, %llu>>>, %.2f trips a "
+                             "thread, %.1f GB/s (%.1f%% of the copy)\n",
+                          pre, name, gs_kernel_info(waves[w])->name, r->label,
+                          (unsigned long long)r->launch.grid, (unsigned long long)r->launch.block,
+                          r->trips, r->gbps, r->pct_copy);
+        }
+    }
+}
+
 static void wrong_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
     char name[64];
@@ -109,12 +148,13 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
     gs_str_printf(o, "\n");
     for (int i = 0; i < in->nruns; ++i)
         device_lines(in->runs[i], o, "");
-    gs_str_printf(o, "\n%-40s %9s", "", "");
+    gs_str_printf(o, "\n%-44s %9s %6s", "", "", "");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " | %-28s", run_label(in, i, name, sizeof name));
-    gs_str_printf(o, "%s\n%-40s %9s", in->nruns > 1 ? " | spread" : "", "variant", "MB/launch");
+        gs_str_printf(o, " | %-35s", run_label(in, i, name, sizeof name));
+    gs_str_printf(o, "%s\n%-44s %9s %6s", in->nruns > 1 ? " | spread" : "", "variant",
+                  "MB/launch", "KB/SM");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " | %9s %6s %11s", "GB/s", "%copy", "min..max ms");
+        gs_str_printf(o, " | %9s %6s %6s %11s", "GB/s", "%copy", "%best", "min..max ms");
     gs_str_printf(o, "%s\n", in->nruns > 1 ? " |" : "");
     int group = -1;
     for (int k = 0; k < b0->nrows; ++k) {
@@ -123,14 +163,18 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
             group = (int)r0->group;
             gs_str_printf(o, "-- %s\n", group_titles[group]);
         }
-        gs_str_printf(o, "%-40s %9.1f", r0->label, (double)r0->bytes / 1e6);
+        gs_str_printf(o, "%-44s %9.1f", r0->label, (double)r0->bytes / 1e6);
+        if (r0->inflight_per_sm > 0)
+            gs_str_printf(o, " %6.1f", r0->inflight_per_sm / 1024);
+        else
+            gs_str_printf(o, " %6s", "-");
         for (int i = 0; i < in->nruns; ++i) {
             const struct gs_bench_row *r = &in->runs[i]->rows[k];
             if (!r->verified)
-                gs_str_printf(o, " | %9s %6s %11s", "WRONG", "", "");
+                gs_str_printf(o, " | %9s %6s %6s %11s", "WRONG", "", "", "");
             else
-                gs_str_printf(o, " | %9.1f %5.1f%% %5.2f..%-5.2f", r->gbps, r->pct_copy,
-                              r->min_ms, r->max_ms);
+                gs_str_printf(o, " | %9.1f %5.1f%% %5.1f%% %5.2f..%-5.2f", r->gbps, r->pct_copy,
+                              r->pct_best, r->min_ms, r->max_ms);
         }
         const double s = spread(in, k);
         if (in->nruns > 1)
@@ -138,6 +182,7 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
         gs_str_printf(o, "\n");
     }
     gs_str_printf(o, "\n");
+    reference_lines(in, o, "");
     ratio_lines(in, o, "");
     wrong_lines(in, o, "");
 }
@@ -153,21 +198,23 @@ static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
     header_lines(in, o, "");
     for (int i = 0; i < in->nruns; ++i)
         device_lines(in->runs[i], o, "");
-    gs_str_printf(o, "```\n\n| variant | MB/launch |");
+    gs_str_printf(o, "```\n\n| variant | MB/launch | KB/SM |");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, " %s GB/s | %s %%copy |", run_label(in, i, name, sizeof name), name);
-    gs_str_printf(o, "%s\n|---|---:|", in->nruns > 1 ? " spread |" : "");
+        gs_str_printf(o, " %s GB/s | %s %%copy | %s %%best |", run_label(in, i, name, sizeof name),
+                      name, name);
+    gs_str_printf(o, "%s\n|---|---:|---:|", in->nruns > 1 ? " spread |" : "");
     for (int i = 0; i < in->nruns; ++i)
-        gs_str_printf(o, "---:|---:|");
+        gs_str_printf(o, "---:|---:|---:|");
     gs_str_printf(o, "%s\n", in->nruns > 1 ? "---:|" : "");
     for (int k = 0; k < b0->nrows; ++k) {
-        gs_str_printf(o, "| %s | %.1f |", b0->rows[k].label, (double)b0->rows[k].bytes / 1e6);
+        gs_str_printf(o, "| %s | %.1f | %.1f |", b0->rows[k].label, (double)b0->rows[k].bytes / 1e6,
+                      b0->rows[k].inflight_per_sm / 1024);
         for (int i = 0; i < in->nruns; ++i) {
             const struct gs_bench_row *r = &in->runs[i]->rows[k];
             if (r->verified)
-                gs_str_printf(o, " %.1f | %.1f%% |", r->gbps, r->pct_copy);
+                gs_str_printf(o, " %.1f | %.1f%% | %.1f%% |", r->gbps, r->pct_copy, r->pct_best);
             else
-                gs_str_printf(o, " WRONG | |");
+                gs_str_printf(o, " WRONG | | |");
         }
         if (in->nruns > 1) {
             const double s = spread(in, k);
@@ -176,6 +223,7 @@ static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
         gs_str_printf(o, "\n");
     }
     gs_str_printf(o, "\n```text\n");
+    reference_lines(in, o, "");
     ratio_lines(in, o, "");
     wrong_lines(in, o, "");
     gs_str_printf(o, "```\n");
@@ -185,14 +233,16 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     gs_str_printf(o, "backend,device,device_id,api_version,driver_version,compute_units,block,G,T,"
                      "n,reps,warmup,group,variant,kernel,grid,param,bytes_per_launch,verified,"
-                     "min_ms,median_ms,max_ms,gbps,pct_of_copy,peak_gbps\n");
+                     "min_ms,median_ms,max_ms,mean_ms,stddev_ms,gbps,pct_of_copy,pct_of_best,pct_of_peak,"
+                     "peak_gbps,trips,inflight_bytes_per_thread,inflight_bytes_per_sm\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
         for (int k = 0; k < b->nrows; ++k) {
             const struct gs_bench_row *r = &b->rows[k];
             gs_str_printf(o, "\"%s\",\"%s\",\"%s\",\"%s\",\"%s\",%u,%u,%llu,%llu,%llu,%u,%u,\"%s\","
-                             "\"%s\",%s,%llu,%llu,%llu,%d,%.6f,%.6f,%.6f,%.3f,%.2f,%.1f\n",
+                             "\"%s\",%s,%llu,%llu,%llu,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.2f,%.2f,"
+                             "%.2f,%.1f,%.4f,%u,%.0f\n",
                           d->backend->name, d->name, d->id, d->api_version, d->driver_version,
                           d->compute_units, b->block, (unsigned long long)b->grid,
                           (unsigned long long)b->threads, (unsigned long long)b->n, b->reps,
@@ -200,7 +250,9 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
                           r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
                           (unsigned long long)r->launch.grid, (unsigned long long)r->launch.param,
                           (unsigned long long)r->bytes, r->verified, r->min_ms, r->med_ms,
-                          r->max_ms, r->gbps, r->pct_copy, (double)d->peak_bytes_per_s / 1e9);
+                          r->max_ms, r->mean_ms, r->stddev_ms, r->gbps, r->pct_copy, r->pct_best,
+                          r->pct_peak, (double)d->peak_bytes_per_s / 1e9, r->trips, r->inflight,
+                          r->inflight_per_sm);
         }
     }
 }
@@ -222,24 +274,39 @@ static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
                       (unsigned long long)b->threads, (unsigned long long)b->n, b->reps, b->warmup,
                       (double)d->peak_bytes_per_s / 1e9);
         gs_json_string(o, d->peak_rule);
-        gs_str_printf(o, ", \"copy_gbps\": %.3f, \"chunked_over_coalesced\": %.4f, "
+        gs_str_printf(o, ", \"copy_gbps\": %.3f, \"best_gbps\": %.3f, \"best_variant\": ",
+                      b->copy_gbps, b->best_row >= 0 ? b->rows[b->best_row].gbps : 0.0);
+        gs_json_string(o, b->best_row >= 0 ? b->rows[b->best_row].label : "");
+        gs_str_printf(o, ", \"chunked_over_coalesced\": %.4f, "
                          "\"stride32_over_coalesced\": %.4f,\n      \"rows\": [\n",
-                      b->copy_gbps, b->chunked_ratio, b->stride32_ratio);
+                      b->chunked_ratio, b->stride32_ratio);
         for (int k = 0; k < b->nrows; ++k) {
             const struct gs_bench_row *r = &b->rows[k];
             gs_str_printf(o, "        {\"group\": \"%s\", \"variant\": ", group_titles[r->group]);
             gs_json_string(o, r->label);
             gs_str_printf(o, ", \"kernel\": \"%s\", \"grid\": %llu, \"block\": %llu, \"param\": %llu, "
-                             "\"bytes\": %llu, \"verified\": %s, ",
+                             "\"bytes\": %llu, \"trips\": %.4f, \"inflight_bytes_per_thread\": %u, "
+                             "\"inflight_bytes_per_sm\": %.0f, \"verified\": %s, ",
                           r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
                           (unsigned long long)r->launch.grid, (unsigned long long)r->launch.block,
                           (unsigned long long)r->launch.param, (unsigned long long)r->bytes,
+                          r->is_copy ? 0.0 : r->trips, r->inflight, r->inflight_per_sm,
                           r->verified ? "true" : "false");
-            if (r->verified)
+            if (r->verified) {
                 gs_str_printf(o, "\"min_ms\": %.6f, \"median_ms\": %.6f, \"max_ms\": %.6f, "
-                                 "\"gbps\": %.3f, \"pct_of_copy\": %.2f}",
-                              r->min_ms, r->med_ms, r->max_ms, r->gbps, r->pct_copy);
-            else {
+                                 "\"mean_ms\": %.6f, \"stddev_ms\": %.6f, \"gbps\": %.3f, "
+                                 "\"pct_of_copy\": %.2f, \"pct_of_best\": %.2f, ",
+                              r->min_ms, r->med_ms, r->max_ms, r->mean_ms, r->stddev_ms, r->gbps,
+                              r->pct_copy, r->pct_best);
+                if (r->pct_peak > 0)
+                    gs_str_printf(o, "\"pct_of_peak\": %.2f, ", r->pct_peak);
+                else
+                    gs_str_printf(o, "\"pct_of_peak\": null, ");
+                gs_str_printf(o, "\"samples_ms\": [");
+                for (unsigned j = 0; j < b->reps && r->samples_ms; ++j)
+                    gs_str_printf(o, "%s%.6f", j ? ", " : "", r->samples_ms[j]);
+                gs_str_printf(o, "]}");
+            } else {
                 gs_str_printf(o, "\"wrong\": ");
                 gs_json_string(o, r->wrong);
                 gs_str_printf(o, "}");

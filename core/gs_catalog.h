@@ -15,11 +15,22 @@
     X(ADD_MONO, gs_add_monolithic, "monolithic", GS_OP_ADD, 12, GS_RULE_COVER, GS_PARAM_NONE)  \
     X(ADD_GS, gs_add_grid_stride, "grid-stride", GS_OP_ADD, 12, GS_RULE_ANY, GS_PARAM_NONE)    \
     X(ADD_CHUNKED, gs_add_chunked, "chunked", GS_OP_ADD, 12, GS_RULE_ANY, GS_PARAM_CHUNK)      \
+    X(ADD_GS_X4_ALIAS, gs_add_grid_stride_x4_may_alias, "grid-stride-x4-may-alias", GS_OP_ADD, \
+      12, GS_RULE_ANY, GS_PARAM_NONE)                                                         \
     X(ADD_GS_X4, gs_add_grid_stride_x4, "grid-stride-x4", GS_OP_ADD, 12, GS_RULE_ANY,          \
+      GS_PARAM_NONE)                                                                          \
+    X(ADD_GS_X4_LF, gs_add_grid_stride_x4_loads_first, "grid-stride-x4-loads-first",          \
+      GS_OP_ADD, 12, GS_RULE_ANY, GS_PARAM_NONE)                                              \
+    X(ADD_WARP_X4, gs_add_warp_x4, "warp-x4", GS_OP_ADD, 12, GS_RULE_ANY, GS_PARAM_NONE)       \
+    X(ADD_GS_F2, gs_add_grid_stride_float2, "grid-stride-float2", GS_OP_ADD, 12, GS_RULE_ANY,  \
       GS_PARAM_NONE)                                                                          \
     X(ADD_GS_F4, gs_add_grid_stride_float4, "grid-stride-float4", GS_OP_ADD, 12, GS_RULE_ANY,  \
       GS_PARAM_NONE)                                                                          \
     X(COPY_GS, gs_copy_grid_stride, "copy-coalesced", GS_OP_COPY, 8, GS_RULE_ANY,              \
+      GS_PARAM_NONE)                                                                          \
+    X(COPY_WARP_X4, gs_copy_warp_x4, "copy-warp-x4", GS_OP_COPY, 8, GS_RULE_ANY,               \
+      GS_PARAM_NONE)                                                                          \
+    X(COPY_GS_F4, gs_copy_grid_stride_float4, "copy-float4", GS_OP_COPY, 8, GS_RULE_ANY,       \
       GS_PARAM_NONE)                                                                          \
     X(COPY_CHUNKED, gs_copy_chunked, "copy-chunked", GS_OP_COPY, 8, GS_RULE_ANY,               \
       GS_PARAM_CHUNK)                                                                         \

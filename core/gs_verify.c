@@ -102,10 +102,39 @@ static uint64_t strided_slot(uint64_t i, uint64_t n, uint64_t stride)
     return (i - r) + (r % stride) * 32 + r / stride;
 }
 
-/* Stores thread t makes in float4's vector loop over n4 vectors, T threads. */
-static uint64_t vector_stores(uint64_t t, uint64_t n4, uint64_t T)
+/* Stores thread t makes in a vector loop over nv vectors, T threads. */
+static uint64_t vector_stores(uint64_t t, uint64_t nv, uint64_t T)
 {
-    return t < n4 ? (n4 - 1 - t) / T + 1 : 0;
+    return t < nv ? (nv - 1 - t) / T + 1 : 0;
+}
+
+/* Elements per store of the vector kernels (a grid-stride loop over
+ * vectors, then a scalar tail); 1 for every other kernel. */
+static unsigned vector_width(enum gs_kernel_id k)
+{
+    switch (k) {
+    case GS_K_ADD_GS_F2:
+        return 2;
+    case GS_K_ADD_GS_F4:
+    case GS_K_COPY_GS_F4:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+/* The warp-contiguous x4 kernels on T threads, T a multiple of 32: element
+ * i is lane i % 32 of group (tile mod T / 32), line (i / 32) % 4 of its tile
+ * of 128, on the group's trip tile / (T / 32). */
+static int owner_warp_x4(const struct gs_launch *l, uint64_t i, uint64_t *thread, uint64_t *pass)
+{
+    const uint64_t T = l->global;
+    if ((l->kernel != GS_K_ADD_WARP_X4 && l->kernel != GS_K_COPY_WARP_X4) || T == 0 || T % 32)
+        return 0;
+    const uint64_t tile = i / 128, groups = T / 32;
+    *thread = tile % groups * 32 + i % 32;
+    *pass = tile / groups * 4 + i % 128 / 32;
+    return 1;
 }
 
 /* The owners of the kernels whose thread is not the grid-stride slot's. */
@@ -157,13 +186,16 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
         const uint64_t C = l->param ? l->param : 1;
         thread = i / C;
         pass = i % C;
+    } else if (owner_warp_x4(l, i, &thread, &pass)) {
+        /* set */
     } else if (T > 0) {
         uint64_t slot = i;
-        if (l->kernel == GS_K_ADD_GS_F4) {
-            const uint64_t body = l->n - l->n % 4;
-            slot = i < body ? i / 4 : i - body; /* vector index, or the scalar tail's */
+        const unsigned w = vector_width(l->kernel);
+        if (w > 1) {
+            const uint64_t body = l->n - l->n % w;
+            slot = i < body ? i / w : i - body; /* vector index, or the scalar tail's */
             if (i >= body)
-                before = vector_stores(slot % T, l->n / 4, T);
+                before = vector_stores(slot % T, l->n / w, T);
         } else if (k && k->param == GS_PARAM_STRIDE) {
             slot = strided_slot(i, l->n, l->param);
         }

@@ -8,6 +8,7 @@
 
 typedef unsigned long long gs_size;
 typedef long long gs_ssize;
+typedef float2 gs_float2;
 typedef float4 gs_float4;
 
 #define GS_KERNEL extern "C" __global__
@@ -15,7 +16,9 @@ typedef float4 gs_float4;
 #define GS_THREAD_CTX
 #define GS_GLOBAL_THREAD() ((gs_size)blockIdx.x * blockDim.x + threadIdx.x)
 #define GS_GRID_THREADS() ((gs_size)gridDim.x * blockDim.x)
+#define GS_FLOAT2(x, y) make_float2((x), (y))
 #define GS_FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
+#define GS_RESTRICT __restrict__
 #define GS_BLOCK_IDX_X() (blockIdx.x)
 #define GS_BLOCK_IDX_Y() (blockIdx.y)
 #define GS_THREAD_IDX_X() (threadIdx.x)

@@ -11,6 +11,9 @@
 typedef uint64_t gs_size;
 typedef int64_t gs_ssize;
 typedef struct {
+    float x, y;
+} gs_float2;
+typedef struct {
     float x, y, z, w;
 } gs_float4;
 
@@ -27,7 +30,9 @@ struct gs_host_thread {
 #define GS_THREAD_CTX const struct gs_host_thread *gs_t,
 #define GS_GLOBAL_THREAD() ((gs_size)gs_t->block_idx * gs_t->block_dim + gs_t->thread_idx)
 #define GS_GRID_THREADS() ((gs_size)gs_t->grid_dim * gs_t->block_dim)
+#define GS_FLOAT2(x, y) ((gs_float2){(x), (y)})
 #define GS_FLOAT4(x, y, z, w) ((gs_float4){(x), (y), (z), (w)})
+#define GS_RESTRICT restrict
 #define GS_BLOCK_IDX_X() (gs_t->block_idx)
 #define GS_BLOCK_IDX_Y() (gs_t->block_idx_y)
 #define GS_THREAD_IDX_X() (gs_t->thread_idx)

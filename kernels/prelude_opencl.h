@@ -14,6 +14,7 @@
  * it). The grid probe (kernels/opencl_only.cl) checks this on every GPU. */
 typedef ulong gs_size;
 typedef long gs_ssize;
+typedef float2 gs_float2;
 typedef float4 gs_float4;
 
 #if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
@@ -49,4 +50,6 @@ typedef float4 gs_float4;
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 #define GS_ATOMIC_MIN_U64(p, v) atom_min((p), (v))
 #endif
+#define GS_FLOAT2(x, y) ((float2)((x), (y)))
 #define GS_FLOAT4(x, y, z, w) ((float4)((x), (y), (z), (w)))
+#define GS_RESTRICT restrict

@@ -22,6 +22,9 @@
 typedef uint64_t gs_size;
 typedef int64_t gs_ssize;
 typedef struct {
+    float x, y;
+} gs_float2;
+typedef struct {
     float x, y, z, w;
 } gs_float4;
 
@@ -32,7 +35,9 @@ typedef struct {
     ((gs_size)omp_get_team_num() * (gs_size)omp_get_num_threads() +                            \
      (gs_size)omp_get_thread_num())
 #define GS_GRID_THREADS() ((gs_size)omp_get_num_teams() * (gs_size)omp_get_num_threads())
+#define GS_FLOAT2(x, y) ((gs_float2){(x), (y)})
 #define GS_FLOAT4(x, y, z, w) ((gs_float4){(x), (y), (z), (w)})
+#define GS_RESTRICT restrict
 #define GS_BLOCK_IDX_X() ((unsigned int)omp_get_team_num())
 /* Teams are one-dimensional: the backend runs no 2D launch (no GS_CAP_2D),
  * so every launch it runs is row 0. */

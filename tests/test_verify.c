@@ -223,12 +223,18 @@ static void chunked_owner_is_thread_and_step(void **state)
 static void owner_map_matches_the_kernels(void **state)
 {
     (void)state;
-    const enum gs_kernel_id kernels[] = {GS_K_ADD_GS, GS_K_ADD_GS_X4, GS_K_ADD_GS_F4,
-                                         GS_K_ADD_CHUNKED, GS_K_COPY_STRIDED, GS_K_ADD_MONO};
+    const enum gs_kernel_id kernels[] = {
+        GS_K_ADD_GS,      GS_K_ADD_GS_X4_ALIAS, GS_K_ADD_GS_X4,    GS_K_ADD_GS_X4_LF,
+        GS_K_ADD_WARP_X4, GS_K_COPY_WARP_X4,    GS_K_ADD_GS_F2,    GS_K_ADD_GS_F4,
+        GS_K_COPY_GS_F4,  GS_K_ADD_CHUNKED,     GS_K_COPY_STRIDED, GS_K_ADD_MONO};
+    /* 32 threads a block: T = 96, whole warps; 20: T = 60, where the
+     * warp-contiguous kernels fall back to the plain loop. */
+    const uint64_t blocks[] = {32, 20};
+    for (size_t s = 0; s < 2; ++s)
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; ++k) {
         const uint64_t n = 32 * 8 * 3 + 5; /* three whole strided tiles and a tail */
-        struct gs_launch l = launch_of(kernels[k], n, 3, 32);
-        l.param = kernels[k] == GS_K_ADD_CHUNKED ? (n + 95) / 96
+        struct gs_launch l = launch_of(kernels[k], n, 3, blocks[s]);
+        l.param = kernels[k] == GS_K_ADD_CHUNKED ? (n + l.global - 1) / l.global
                   : kernels[k] == GS_K_COPY_STRIDED ? 8 : 0;
         if (kernels[k] == GS_K_ADD_MONO)
             l = launch_of(kernels[k], n, (n + 31) / 32, 32);
@@ -238,8 +244,11 @@ static void owner_map_matches_the_kernels(void **state)
                 gs_poison(f.out, n);
                 run_host_thread(&l, b, t, f.a, f.b, f.out);
                 /* Where index order is pass order, the k-th element a thread
-                 * writes is its pass k (not so for float4 and lane-strided). */
-                const int ordered = kernels[k] != GS_K_ADD_GS_F4 && kernels[k] != GS_K_COPY_STRIDED;
+                 * writes is its pass k (not so for the vector kernels, whose
+                 * scalar tail comes last, and lane-strided). */
+                const int ordered = kernels[k] != GS_K_ADD_GS_F2 && kernels[k] != GS_K_ADD_GS_F4 &&
+                                    kernels[k] != GS_K_COPY_GS_F4 &&
+                                    kernels[k] != GS_K_COPY_STRIDED;
                 uint64_t nth = 0;
                 for (uint64_t i = 0; i < n; ++i) {
                     uint32_t bits;
