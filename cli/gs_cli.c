@@ -52,7 +52,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
                                     "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
-    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
+    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BW},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
     {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG; trace: the picture", 0, CMD_BW | CMD_TRACE},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
