@@ -68,7 +68,7 @@ struct gs_crossover gs_sweep_crossover(const double *base, const double *cand, i
     return x;
 }
 
-static void find_crossovers(struct gs_sweep *s)
+void gs_sweep_crossovers(struct gs_sweep *s)
 {
     double base[GS_SWEEP_MAX_SIZES], cand[GS_SWEEP_MAX_SIZES];
     for (int v = GS_SV_GS_G; v < GS_SWEEP_VARIANTS; ++v) {
@@ -282,7 +282,7 @@ int gs_sweep_run(struct gs_device *dev, const struct gs_sweep_plan *p, struct gs
             p->progress(p->progress_ctx, dev->backend->name, i + 1, s->nsizes, s->n[i]);
     }
     if (rc == GS_OK)
-        find_crossovers(s);
+        gs_sweep_crossovers(s);
     gs_workspace_close(&w);
     free(scratch);
     return rc;

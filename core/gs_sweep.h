@@ -100,6 +100,9 @@ void gs_sweep_free(struct gs_sweep *s);
  * largest size already fails. Pure: no device, no state. */
 struct gs_crossover gs_sweep_crossover(const double *base, const double *cand, int count,
                                        double tol);
+/* s->xo of each grid-stride variant from s's points (gs_sweep_run calls it;
+ * a point that is not verified is a missing median). */
+void gs_sweep_crossovers(struct gs_sweep *s);
 
 struct gs_sweep_report_in {
     const struct gs_sweep *const *runs;
