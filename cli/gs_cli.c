@@ -56,7 +56,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20;\n"
                               "                         --sweep: 50 per size and variant)", 0, CMD_BW},
-    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG; trace: the picture", 0, CMD_BW | CMD_TRACE},
+    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
+                              "                         trace: the picture", 0, CMD_BW | CMD_TRACE},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
     {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BW},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
@@ -128,6 +129,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
     gs_str_printf(o,
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+        "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
         "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
         "       gridstride trace [options]        who wrote each element, recorded on the device\n"
         "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
