@@ -126,9 +126,10 @@ static void crossover_sentence(const struct gs_sweep *s, enum gs_sweep_variant v
     const double worst = worst_below(s, v, x.index, &at);
     const int from = log2_of(s->n[x.index]);
     gs_str_printf(o, "%s%s: below n = 2^%d %s costs up to %.1f us more per launch than the "
-                     "monolithic kernel (at n = 2^%d; %.1f against %.1f us at n = 2^%d); from "
-                     "n = 2^%d on it is within %.0f%% of it or faster, at every n of the sweep\n",
-                  pre, who, from, name, worst, log2_of(s->n[at]), c0, m0, lo, from, tol);
+                     "monolithic kernel (most at n = 2^%d; at n = 2^%d: %.1f against %.1f us); "
+                     "from n = 2^%d on it is within %.0f%% of it or faster, at every n of the "
+                     "sweep\n",
+                  pre, who, from, name, worst, log2_of(s->n[at]), lo, c0, m0, from, tol);
 }
 
 static void summary_lines(const struct gs_sweep_report_in *in, struct gs_str *o,

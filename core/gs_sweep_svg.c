@@ -21,6 +21,9 @@
 #define LEGEND_X (PLOT_X + PLOT_W + 40.0)
 
 static const char *const colours[GS_SWEEP_VARIANTS] = {"#1f6fb4", "#e8730c", "#2a9d3a"};
+/* Monolithic wide and drawn first: where the fitted grid runs the same
+ * launch (ceil(n/B) <= G), its line shows inside monolithic's band. */
+static const double widths[GS_SWEEP_VARIANTS] = {8, 3.5, 3.5};
 static const char *const dashes[] = {"", "12 7", "3 6", "14 5 3 5"};
 #define STYLES (sizeof dashes / sizeof dashes[0])
 
@@ -126,25 +129,34 @@ static void x_axis(const struct axes *a, struct gs_str *o)
             "n, floats per buffer (log2 scale)");
 }
 
-/* Run r's marker at (x, y). */
-static void marker(struct gs_str *o, int r, double x, double y, const char *colour)
+/* Run r's marker at (x, y), half-size s (larger for monolithic). */
+static void marker(struct gs_str *o, int r, double x, double y, double s, const char *colour)
 {
     switch (r % 4) {
     case 0:
-        gs_str_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x, y, colour);
+        gs_str_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"/>\n", x, y, s,
+                      colour);
         break;
     case 1:
-        gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"white\" "
-                         "stroke=\"%s\" stroke-width=\"2.5\"/>\n", x - 5, y - 5, colour);
+        gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                         "fill=\"white\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
+                      x - s, y - s, 2 * s, 2 * s, colour);
         break;
     case 2:
-        gs_str_printf(o, "<path d=\"M %.1f %.1f l 7 7 l -7 7 l -7 -7 z\" fill=\"%s\"/>\n", x,
-                      y - 7, colour);
+        gs_str_printf(o, "<path d=\"M %.1f %.1f l %.1f %.1f l %.1f %.1f l %.1f %.1f z\" "
+                         "fill=\"%s\"/>\n",
+                      x, y - s, s, s, -s, s, -s, -s, colour);
         break;
     default:
-        gs_str_printf(o, "<path d=\"M %.1f %.1f l 7 12 l -14 0 z\" fill=\"white\" stroke=\"%s\" "
-                         "stroke-width=\"2.5\"/>\n", x, y - 7, colour);
+        gs_str_printf(o, "<path d=\"M %.1f %.1f l %.1f %.1f l %.1f 0 z\" fill=\"white\" "
+                         "stroke=\"%s\" stroke-width=\"2.5\"/>\n",
+                      x, y - s, s, 1.7 * s, -2 * s, colour);
     }
+}
+
+static double marker_size(enum gs_sweep_variant v)
+{
+    return v == GS_SV_MONO ? 8.5 : 5.5;
 }
 
 /* A variant's line, broken where a point is missing (WRONG), and its markers. */
@@ -164,9 +176,9 @@ static void variant_line(const struct axes *a, const struct gs_sweep *s, int r,
         if (open)
             gs_str_printf(o, " L %.1f %.1f", x, y);
         else
-            gs_str_printf(o, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"3\"%s%s%s "
+            gs_str_printf(o, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s%s%s "
                              "d=\"M %.1f %.1f",
-                          colours[v], dash[0] ? " stroke-dasharray=\"" : "", dash,
+                          colours[v], widths[v], dash[0] ? " stroke-dasharray=\"" : "", dash,
                           dash[0] ? "\"" : "", x, y);
         open = 1;
     }
@@ -174,7 +186,7 @@ static void variant_line(const struct axes *a, const struct gs_sweep *s, int r,
     for (int k = 0; k < s->nsizes; ++k) {
         const struct gs_sweep_point *p = &s->pts[k][v];
         if (p->verified && p->med_us > 0)
-            marker(o, r, px(a, s->n[k]), py(a, p->med_us), colours[v]);
+            marker(o, r, px(a, s->n[k]), py(a, p->med_us), marker_size(v), colours[v]);
     }
 }
 
@@ -222,10 +234,10 @@ static void legend(const struct gs_sweep_report_in *in, struct gs_str *o)
             const char *dash = dashes[r % STYLES];
             y += 28;
             gs_str_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                             "stroke-width=\"3\"%s%s%s/>\n",
-                          LEGEND_X, y - 6, LEGEND_X + 56, y - 6, colours[v],
+                             "stroke-width=\"%.1f\"%s%s%s/>\n",
+                          LEGEND_X, y - 6, LEGEND_X + 56, y - 6, colours[v], widths[v],
                           dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
-            marker(o, r, LEGEND_X + 28, y - 6, colours[v]);
+            marker(o, r, LEGEND_X + 28, y - 6, marker_size((enum gs_sweep_variant)v), colours[v]);
             text_at(o, LEGEND_X + 68, y, 16, "", gs_sweep_variant_label((enum gs_sweep_variant)v));
         }
         y += 34;
@@ -257,8 +269,9 @@ void gs_sweep_svg(const struct gs_sweep_report_in *in, struct gs_str *o)
                   PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
     y_axis(&a, o);
     x_axis(&a, o);
-    for (int r = 0; r < in->nruns; ++r)
-        for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
+    /* every API's monolithic band first, the grid-stride lines over them */
+    for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
+        for (int r = 0; r < in->nruns; ++r)
             variant_line(&a, in->runs[r], r, (enum gs_sweep_variant)v, o);
     for (int r = 0; r < in->nruns; ++r)
         crossover_mark(&a, in->runs[r], r, run_label(in, r, who, sizeof who), o);
