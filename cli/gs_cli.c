@@ -54,15 +54,15 @@ static const struct opt options[OPT_COUNT] = {
                                     "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 1GiB)", 0, CMD_BW},
-    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20;\n"
-                              "                         --sweep: 50 per size and variant)", 0, CMD_BW},
+    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
     {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
                               "                         trace: the picture", 0, CMD_BW | CMD_TRACE},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
     {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BW},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
-                                 "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks", 0, CMD_BW},
+                                 "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
+                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BW},
     {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},

@@ -57,6 +57,8 @@ start=$(date +%s)
 record "$bw" "Bandwidth: CUDA and OpenCL side by side" \
   "$g" bandwidth --quiet --svg "$out/h200-bandwidth.svg" --json "$out/h200-bandwidth.json" || status=1
 echo "- wall time of the bandwidth run: $(( $(date +%s) - start )) s" >> "$bw"
+
+step "bandwidth sweep"
 record "$sweep" "Bandwidth sweep: the cost of the grid-stride loop at small n, CUDA and OpenCL" \
   "$g" bandwidth --sweep --quiet --svg "$out/h200-bandwidth-sweep.svg" \
   --json "$out/h200-bandwidth-sweep.json" || status=1
