@@ -12,7 +12,8 @@
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_ENTRY,
-    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION, OPT_COUNT
+    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
+    OPT_SWEEP, OPT_COUNT
 };
 
 /* Which commands take an option. */
@@ -54,9 +55,14 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BW},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
-    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG; trace: the picture", 0, CMD_BW | CMD_TRACE},
+    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
+                              "                         trace: the picture", 0, CMD_BW | CMD_TRACE},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
     {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BW},
+    {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
+                                 "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
+                                 "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
+                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BW},
     {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
@@ -123,6 +129,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
     gs_str_printf(o,
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+        "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
         "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
         "       gridstride trace [options]        who wrote each element, recorded on the device\n"
         "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
@@ -316,6 +323,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
+    case OPT_SWEEP: c->sweep = 1; break;
     case OPT_ENTRY: c->entry = v; break;
     case OPT_COMPILE_ONLY: c->compile_only = 1; break;
     case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
@@ -340,6 +348,30 @@ static int check_rules(const struct gs_cli *c, struct gs_err *e)
     if (c->arch && !c->compile_only)
         return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for the "
                                        "device's own architecture");
+    return GS_OK;
+}
+
+/* The modes of `gridstride bandwidth` that replace its row table: each
+ * belongs to bandwidth, and a run takes at most one of them. */
+static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs_err *e)
+{
+    static const enum opt_id modes[] = {OPT_SWEEP};
+    const char *first = NULL;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i) {
+        if (!seen[modes[i]])
+            continue;
+        const char *name = "";
+        for (int k = 0; k < OPT_COUNT; ++k)
+            if (options[k].id == modes[i])
+                name = options[k].name;
+        if (command != GS_MODE_BANDWIDTH)
+            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride bandwidth'; run gridstride "
+                                           "bandwidth %s, or leave it out", name, name);
+        if (first)
+            return gs_err_set(e, GS_USAGE, "%s and %s are two modes of bandwidth; choose one of "
+                                           "them per run", first, name);
+        first = name;
+    }
     return GS_OK;
 }
 
@@ -446,6 +478,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         return GS_OK;
     if (c->check)
         return check_rules(c, e);
+    if (bandwidth_mode_rules(seen, command, e) != GS_OK)
+        return GS_USAGE;
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (command == GS_MODE_TABLE && bandwidth_only)

@@ -43,6 +43,7 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    int sweep; /* --sweep: time per launch against n instead of the rows */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
     /* trace mode (grid and block above are shared) */

@@ -151,6 +151,8 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     if (usable_devices(cli, s, devs, &ndevs, e) != GS_OK ||
         choose_n(cli, devs, ndevs, &plan.n, e) != GS_OK)
         return 2;
+    if (cli->sweep)
+        return gs_cmd_sweep(cli, devs, ndevs, plan.n, command, e);
     plan.reps = cli->reps ? cli->reps : GS_BENCH_DEFAULT_REPS;
     plan.warmup = GS_BENCH_WARMUP;
     plan.block = cli->block;

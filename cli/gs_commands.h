@@ -18,6 +18,10 @@ int gs_cmd_compare(const struct gs_cli *cli, struct gs_err *e);
 int gs_cmd_ctest_resources(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e);
 int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char *command,
                      struct gs_err *e);
+/* `gridstride bandwidth --sweep` on the devices and up to the size (floats
+ * per buffer) that the bandwidth mode chose (gs_cmd_sweep.c). */
+int gs_cmd_sweep(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
+                 uint64_t max_n, const char *command, struct gs_err *e);
 int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,
                     struct gs_err *e);
 int gs_cmd_trace(const struct gs_cli *cli, struct gs_session *s, const char *command,

@@ -3,7 +3,7 @@
 # Regenerate docs/results/ on an NVIDIA machine: configure with CUDA and
 # OpenCL required, build, run the whole test suite with both backends
 # demanded, the CUDA conformance test under compute-sanitizer, the tables and
-# the bandwidth benchmark. Every results file records its commands, the
+# the bandwidth benchmark and its sweep. Every results file records its commands, the
 # device and driver line and the date.
 #
 #   scripts/gpu-results.sh OUTDIR [BUILD_DIR]
@@ -24,8 +24,8 @@ run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 
 g="$build/gridstride"
 side="$out/h200-side-by-side.md"; cuda="$out/h200-cuda.md"; ocl="$out/h200-opencl.md"
-bw="$out/h200-bandwidth.md"
-rm -f "$side" "$cuda" "$ocl" "$bw"
+bw="$out/h200-bandwidth.md"; sweep="$out/h200-bandwidth-sweep.md"
+rm -f "$side" "$cuda" "$ocl" "$bw" "$sweep"
 
 scripts/gpu-ctest.sh "$out" "$build" || status=1
 
@@ -61,6 +61,11 @@ echo "- wall time of the bandwidth run: $(( $(date +%s) - start )) s" >> "$bw"
 # comparisons use; the default is 4 GiB (cli/gs_cmd_bandwidth.c says why).
 record "$bw" "Bandwidth on 1 GiB buffers (n = 2^28)" \
   "$g" bandwidth --quiet --bytes 1GiB || status=1
+
+step "bandwidth sweep"
+record "$sweep" "Bandwidth sweep: the cost of the grid-stride loop at small n, CUDA and OpenCL" \
+  "$g" bandwidth --sweep --quiet --svg "$out/h200-bandwidth-sweep.svg" \
+  --json "$out/h200-bandwidth-sweep.json" || status=1
 
 step "done (status $status)"
 exit $status

@@ -243,6 +243,13 @@ BAD(bandwidth_bytes_malformed, "not a size", "bandwidth", "--backend", "host", "
 BAD(bandwidth_too_few_reps, "--reps", "bandwidth", "--backend", "host", "--reps", "2")
 BAD(table_option_in_bandwidth, "belong to the table", "bandwidth", "--backend", "host", "--sizes", "1")
 BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10")
+BAD(sweep_outside_bandwidth, "--sweep belongs to 'gridstride bandwidth'", "--backend", "host", "--sweep")
+BAD(sweep_in_trace, "--sweep does not apply to 'gridstride trace'", "trace", "--backend", "host",
+    "--sweep")
+BAD(sweep_bytes_too_small, "--bytes: too small", "bandwidth", "--sweep", "--backend", "host",
+    "--bytes", "2KiB")
+BAD(sweep_bytes_too_large, "do not fit", "bandwidth", "--sweep", "--backend", "host", "--bytes",
+    "8192GiB")
 BAD(check_missing_file, "cannot read /nonexistent/solve.cu", "check", "/nonexistent/solve.cu")
 BAD(check_empty_file, "is empty", "check", empty_src)
 BAD(check_binary_file, "is not source text", "check", binary_src)
@@ -741,6 +748,10 @@ int main(int argc, char **argv)
         TEST(bandwidth_bytes_malformed),
         TEST(bandwidth_too_few_reps),
         TEST(table_option_in_bandwidth),
+        TEST(sweep_outside_bandwidth),
+        TEST(sweep_in_trace),
+        TEST(sweep_bytes_too_small),
+        TEST(sweep_bytes_too_large),
         TEST(unwritable_output),
         TEST(output_file_is_written_whole),
         TEST(sigint_leaves_no_file),

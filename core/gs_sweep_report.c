@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/* Reports of `gridstride bandwidth --sweep`: text, md, csv and json, and the
+ * sentences that say where the grid-stride loop stops costing more than the
+ * monolithic kernel, computed from the medians (gs_sweep_crossover). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gs_results.h"
+#include "gs_sweep.h"
+
+static int log2_of(uint64_t n)
+{
+    int k = 0;
+    while (n > 1) {
+        n >>= 1;
+        ++k;
+    }
+    return k;
+}
+
+/* Run i's device as reports name it (gs_device_label). */
+static const char *run_label(const struct gs_sweep_report_in *in, int i, char *buf,
+                             unsigned size)
+{
+    int same = 0;
+    for (int k = 0; k < in->nruns; ++k)
+        same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;
+    gs_device_label(in->runs[i]->dev, same > 1, buf, size);
+    return buf;
+}
+
+static uint64_t largest_n(const struct gs_sweep_report_in *in)
+{
+    uint64_t top = 0;
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_sweep *s = in->runs[i];
+        if (s->nsizes && s->n[s->nsizes - 1] > top)
+            top = s->n[s->nsizes - 1];
+    }
+    return top;
+}
+
+static void header_lines(const struct gs_sweep_report_in *in, struct gs_str *o, const char *pre)
+{
+    const struct gs_sweep *s0 = in->runs[0];
+    gs_str_printf(o, "%sgridstride %s bandwidth --sweep: the cost of the grid-stride loop at "
+                     "small n\n",
+                  pre, in->version);
+    gs_str_printf(o, "%sone vector add (out = a + b) at n = 2^%d .. 2^%d floats per buffer, B = %u "
+                     "threads per block, three ways:\n",
+                  pre, GS_SWEEP_MIN_LOG2, log2_of(largest_n(in)), s0->block);
+    gs_str_printf(o, "%s  mono: monolithic, one thread per element on ceil(n/B) blocks\n"
+                     "%s  G:    grid-stride loop on the device grid G at every n\n"
+                     "%s  fit:  grid-stride loop on min(G, ceil(n/B)) blocks\n",
+                  pre, pre, pre);
+    gs_str_printf(o, "%seach (n, variant) verified once on a poisoned output, then %u untimed "
+                     "launches, then %u timed ones, the three variants in turn;\n",
+                  pre, s0->warmup, s0->reps);
+    gs_str_printf(o, "%sus = microseconds per launch: the median of the timed launches, each "
+                     "timed on its own by the API's device timer (the host backend: its clock);\n"
+                     "%sGB/s = (bytes read + bytes written) / median / 1e9;\n",
+                  pre, pre);
+    gs_str_printf(o, "%scrossover: the smallest n of the sweep from which a grid-stride "
+                     "variant's median is within %.0f%% of monolithic's, or below it, at that n "
+                     "and every larger n\n",
+                  pre, GS_SWEEP_TOLERANCE * 100);
+}
+
+static void device_lines(const struct gs_sweep *s, struct gs_str *o, const char *pre)
+{
+    const struct gs_device *d = s->dev;
+    gs_str_printf(o, "%s%-7s %s [%s]: %s, %s%s%s, %u compute units\n", pre, d->backend->name,
+                  d->name, d->id, d->platform, d->api_version,
+                  d->driver_version[0] ? ", driver " : "", d->driver_version, d->compute_units);
+    gs_str_printf(o, "%s        G = %llu blocks x %u threads, T = %llu (%s)\n", pre,
+                  (unsigned long long)s->grid, s->block, (unsigned long long)s->threads,
+                  s->grid_rule);
+}
+
+/* ---- the crossover sentences --------------------------------------------- */
+
+/* The largest amount by which variant v is slower than monolithic below
+ * size index k, and where. */
+static double worst_below(const struct gs_sweep *s, enum gs_sweep_variant v, int k, int *at)
+{
+    double worst = 0;
+    *at = 0;
+    for (int j = 0; j < k; ++j) {
+        const double d = s->pts[j][v].med_us - s->pts[j][GS_SV_MONO].med_us;
+        if (j == 0 || d > worst) {
+            worst = d;
+            *at = j;
+        }
+    }
+    return worst;
+}
+
+static void crossover_sentence(const struct gs_sweep *s, enum gs_sweep_variant v,
+                               const char *who, struct gs_str *o, const char *pre)
+{
+    const struct gs_crossover x = s->xo[v];
+    const char *name = gs_sweep_variant_label(v);
+    const int top = s->nsizes - 1, lo = log2_of(s->n[0]), hi = log2_of(s->n[top]);
+    const double tol = GS_SWEEP_TOLERANCE * 100;
+    if (x.kind == GS_XO_INCOMPLETE) {
+        gs_str_printf(o, "%s%s: %s: no crossover computed: a size has no time for it or for "
+                         "monolithic (a WRONG point, below)\n", pre, who, name);
+        return;
+    }
+    const double c0 = s->pts[0][v].med_us, m0 = s->pts[0][GS_SV_MONO].med_us;
+    if (x.kind == GS_XO_NONE) {
+        gs_str_printf(o, "%s%s: %s is more than %.0f%% slower than the monolithic kernel at the "
+                         "largest n of the sweep (%.1f against %.1f us at n = 2^%d): no "
+                         "crossover in this sweep; at n = 2^%d: %.1f against %.1f us\n",
+                      pre, who, name, tol, s->pts[top][v].med_us,
+                      s->pts[top][GS_SV_MONO].med_us, hi, lo, c0, m0);
+        return;
+    }
+    if (x.index == 0) {
+        gs_str_printf(o, "%s%s: at every n of the sweep (2^%d to 2^%d) %s is within %.0f%% of "
+                         "the monolithic kernel or faster (%.1f against %.1f us at n = 2^%d)\n",
+                      pre, who, lo, hi, name, tol, c0, m0, lo);
+        return;
+    }
+    int at;
+    const double worst = worst_below(s, v, x.index, &at);
+    const int from = log2_of(s->n[x.index]);
+    gs_str_printf(o, "%s%s: below n = 2^%d %s costs up to %.1f us more per launch than the "
+                     "monolithic kernel (most at n = 2^%d; at n = 2^%d: %.1f against %.1f us); "
+                     "from n = 2^%d on it is within %.0f%% of it or faster, at every n of the "
+                     "sweep\n",
+                  pre, who, from, name, worst, log2_of(s->n[at]), lo, c0, m0, from, tol);
+}
+
+static void summary_lines(const struct gs_sweep_report_in *in, struct gs_str *o,
+                          const char *pre)
+{
+    char name[64];
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_sweep *s = in->runs[i];
+        run_label(in, i, name, sizeof name);
+        if (s->stopped[0])
+            gs_str_printf(o, "%s%s: %s\n", pre, name, s->stopped);
+        crossover_sentence(s, GS_SV_GS_G, name, o, pre);
+        crossover_sentence(s, GS_SV_GS_FIT, name, o, pre);
+    }
+}
+
+static void wrong_lines(const struct gs_sweep_report_in *in, struct gs_str *o, const char *pre)
+{
+    char name[64];
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_sweep *s = in->runs[i];
+        for (int k = 0; k < s->nsizes; ++k)
+            for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
+                if (!s->pts[k][v].verified)
+                    gs_str_printf(o, "%sWRONG: %s %s at n = 2^%d: %s (not timed)\n", pre,
+                                  run_label(in, i, name, sizeof name),
+                                  gs_sweep_variant_label((enum gs_sweep_variant)v),
+                                  log2_of(s->n[k]), s->pts[k][v].wrong);
+    }
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static double ratio(const struct gs_sweep_point *p, const struct gs_sweep_point *mono)
+{
+    return p->verified && mono->verified && mono->med_us > 0 ? p->med_us / mono->med_us : 0;
+}
+
+static void text_table(const struct gs_sweep_report_in *in, int i, struct gs_str *o)
+{
+    const struct gs_sweep *s = in->runs[i];
+    char name[64];
+    gs_str_printf(o, "\n-- %s\n%16s", run_label(in, i, name, sizeof name), "n");
+    for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
+        gs_str_printf(o, " | %9s %8s", v == GS_SV_MONO ? "mono us" : v == GS_SV_GS_G ? "G us"
+                                                                                   : "fit us",
+                      "GB/s");
+    gs_str_printf(o, " | %7s %8s\n", "G/mono", "fit/mono");
+    for (int k = 0; k < s->nsizes; ++k) {
+        const struct gs_sweep_point *p = s->pts[k];
+        gs_str_printf(o, "2^%-2d %11llu", log2_of(s->n[k]), (unsigned long long)s->n[k]);
+        for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
+            if (p[v].verified)
+                gs_str_printf(o, " | %9.2f %8.1f", p[v].med_us, p[v].gbps);
+            else
+                gs_str_printf(o, " | %9s %8s", "WRONG", "");
+        gs_str_printf(o, " | %7.3f %8.3f\n", ratio(&p[GS_SV_GS_G], &p[GS_SV_MONO]),
+                      ratio(&p[GS_SV_GS_FIT], &p[GS_SV_MONO]));
+    }
+}
+
+static void report_text(const struct gs_sweep_report_in *in, struct gs_str *o)
+{
+    header_lines(in, o, "");
+    gs_str_printf(o, "\n");
+    for (int i = 0; i < in->nruns; ++i)
+        device_lines(in->runs[i], o, "");
+    for (int i = 0; i < in->nruns; ++i)
+        text_table(in, i, o);
+    gs_str_printf(o, "\n");
+    summary_lines(in, o, "");
+    wrong_lines(in, o, "");
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+static void md_table(const struct gs_sweep_report_in *in, int i, struct gs_str *o)
+{
+    const struct gs_sweep *s = in->runs[i];
+    char name[64];
+    gs_str_printf(o, "\n## %s: %s\n\n| n | | mono us | mono GB/s | G us | G GB/s | fit us | "
+                     "fit GB/s | G / mono | fit / mono |\n"
+                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                  run_label(in, i, name, sizeof name), s->dev->name);
+    for (int k = 0; k < s->nsizes; ++k) {
+        const struct gs_sweep_point *p = s->pts[k];
+        gs_str_printf(o, "| 2^%d | %llu |", log2_of(s->n[k]), (unsigned long long)s->n[k]);
+        for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
+            if (p[v].verified)
+                gs_str_printf(o, " %.2f | %.1f |", p[v].med_us, p[v].gbps);
+            else
+                gs_str_printf(o, " WRONG | |");
+        gs_str_printf(o, " %.3f | %.3f |\n", ratio(&p[GS_SV_GS_G], &p[GS_SV_MONO]),
+                      ratio(&p[GS_SV_GS_FIT], &p[GS_SV_MONO]));
+    }
+}
+
+static void report_md(const struct gs_sweep_report_in *in, struct gs_str *o)
+{
+    gs_str_printf(o, "# gridstride bandwidth --sweep\n\n");
+    if (in->command)
+        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_str_printf(o, "```text\n");
+    header_lines(in, o, "");
+    for (int i = 0; i < in->nruns; ++i)
+        device_lines(in->runs[i], o, "");
+    gs_str_printf(o, "```\n");
+    for (int i = 0; i < in->nruns; ++i)
+        md_table(in, i, o);
+    gs_str_printf(o, "\n```text\n");
+    summary_lines(in, o, "");
+    wrong_lines(in, o, "");
+    gs_str_printf(o, "```\n");
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+static void report_csv(const struct gs_sweep_report_in *in, struct gs_str *o)
+{
+    gs_str_printf(o, "backend,device,device_id,api_version,driver_version,compute_units,block,G,"
+                     "reps,warmup,variant,kernel,n,grid,verified,median_us,min_us,max_us,mean_us,"
+                     "stddev_us,gbps,crossover_n\n");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_sweep *s = in->runs[i];
+        const struct gs_device *d = s->dev;
+        for (int v = 0; v < GS_SWEEP_VARIANTS; ++v) {
+            const struct gs_crossover x = s->xo[v];
+            for (int k = 0; k < s->nsizes; ++k) {
+                const struct gs_sweep_point *p = &s->pts[k][v];
+                gs_csv_field(o, d->backend->name);
+                gs_csv_field(o, d->name);
+                gs_csv_field(o, d->id);
+                gs_csv_field(o, d->api_version);
+                gs_csv_field(o, d->driver_version);
+                gs_str_printf(o, "%u,%u,%llu,%u,%u,", d->compute_units, s->block,
+                              (unsigned long long)s->grid, s->reps, s->warmup);
+                gs_csv_field(o, gs_sweep_variant_id((enum gs_sweep_variant)v));
+                gs_str_printf(o, "\"%s\",%llu,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,",
+                              gs_kernel_info(p->launch.kernel)->name,
+                              (unsigned long long)s->n[k], (unsigned long long)p->launch.grid,
+                              p->verified, p->med_us, p->min_us, p->max_us, p->mean_us, p->sd_us,
+                              p->gbps);
+                if (x.kind == GS_XO_FOUND)
+                    gs_str_printf(o, "%llu\n", (unsigned long long)s->n[x.index]);
+                else
+                    gs_str_printf(o, "\n");
+            }
+        }
+    }
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_crossover(const struct gs_sweep *s, enum gs_sweep_variant v, struct gs_str *o)
+{
+    static const char *const kinds[] = {"found", "none", "incomplete"};
+    const struct gs_crossover x = s->xo[v];
+    gs_str_printf(o, ", \"crossover\": \"%s\", \"crossover_n\": ", kinds[x.kind]);
+    if (x.kind == GS_XO_FOUND)
+        gs_str_printf(o, "%llu", (unsigned long long)s->n[x.index]);
+    else
+        gs_str_printf(o, "null");
+}
+
+static void json_point(const struct gs_sweep *s, int k, enum gs_sweep_variant v, unsigned reps,
+                       struct gs_str *o)
+{
+    const struct gs_sweep_point *p = &s->pts[k][v];
+    gs_str_printf(o, "            {\"n\": %llu, \"grid\": %llu, \"verified\": %s",
+                  (unsigned long long)s->n[k], (unsigned long long)p->launch.grid,
+                  p->verified ? "true" : "false");
+    if (!p->verified) {
+        gs_str_printf(o, ", \"wrong\": ");
+        gs_json_string(o, p->wrong);
+        gs_str_printf(o, "}");
+        return;
+    }
+    gs_str_printf(o, ", \"median_us\": %.4f, \"min_us\": %.4f, \"max_us\": %.4f, "
+                     "\"mean_us\": %.4f, \"stddev_us\": %.4f, \"gbps\": %.3f,\n"
+                     "             \"samples_us\": [",
+                  p->med_us, p->min_us, p->max_us, p->mean_us, p->sd_us, p->gbps);
+    for (unsigned r = 0; r < reps; ++r)
+        gs_str_printf(o, "%s%.4f", r ? ", " : "", p->samples_us[r]);
+    gs_str_printf(o, "]}");
+}
+
+static void json_run(const struct gs_sweep *s, struct gs_str *o)
+{
+    const struct gs_device *d = s->dev;
+    gs_str_printf(o, "    {");
+    gs_results_device(o, d);
+    gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", s->block,
+                  (unsigned long long)s->grid, (unsigned long long)s->threads);
+    gs_json_kv(o, "grid_rule", s->grid_rule, 1);
+    gs_str_printf(o, "\"reps\": %u, \"warmup\": %u, ", s->reps, s->warmup);
+    gs_json_kv(o, "stopped", s->stopped, 0);
+    gs_str_printf(o, ",\n      \"variants\": [\n");
+    for (int v = 0; v < GS_SWEEP_VARIANTS; ++v) {
+        gs_str_printf(o, "        {\"variant\": \"%s\", \"kernel\": \"%s\", \"grid_rule\": \"%s\"",
+                      gs_sweep_variant_id((enum gs_sweep_variant)v),
+                      gs_kernel_info(v == GS_SV_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS)->name,
+                      gs_sweep_variant_grid_rule((enum gs_sweep_variant)v));
+        if (v != GS_SV_MONO)
+            json_crossover(s, (enum gs_sweep_variant)v, o);
+        gs_str_printf(o, ",\n          \"points\": [\n");
+        for (int k = 0; k < s->nsizes; ++k) {
+            json_point(s, k, (enum gs_sweep_variant)v, s->reps, o);
+            gs_str_printf(o, "%s\n", k + 1 < s->nsizes ? "," : "");
+        }
+        gs_str_printf(o, "          ]}%s\n", v + 1 < GS_SWEEP_VARIANTS ? "," : "");
+    }
+    gs_str_printf(o, "      ]}");
+}
+
+static void report_json(const struct gs_sweep_report_in *in, struct gs_str *o)
+{
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
+    gs_results_header(o, "bandwidth-sweep", &run);
+    gs_str_printf(o, ",\n  \"timing\": \"one launch at a time, each timed by the API's device "
+                     "timer; times in microseconds\",\n"
+                     "  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / "
+                     "1e9\",\n"
+                     "  \"crossover_rule\": \"the smallest n of the sweep from which the "
+                     "variant's median is at most (1 + tolerance) times monolithic's at that n "
+                     "and at every larger n\",\n"
+                     "  \"tolerance\": %.2f,\n  \"runs\": [\n",
+                  GS_SWEEP_TOLERANCE);
+    for (int i = 0; i < in->nruns; ++i) {
+        json_run(in->runs[i], o);
+        gs_str_printf(o, "%s\n", i + 1 < in->nruns ? "," : "");
+    }
+    gs_str_printf(o, "  ]\n}\n");
+}
+
+void gs_sweep_report(const struct gs_sweep_report_in *in, enum gs_format f, struct gs_str *out)
+{
+    if (in->nruns == 0)
+        return;
+    switch (f) {
+    case GS_FMT_MD: report_md(in, out); break;
+    case GS_FMT_CSV: report_csv(in, out); break;
+    case GS_FMT_JSON: report_json(in, out); break;
+    default: report_text(in, out);
+    }
+}
