@@ -65,6 +65,10 @@ static int host_open(struct gs_device_list *list, char *notice, unsigned notice_
     g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
+    gs_strlcpy(g->no_timeline,
+               "the host backend runs one thread at a time on one core: no compute units "
+               "finish at different times, and C has no unit id or device clock",
+               sizeof g->no_timeline);
     if (notice_size)
         notice[0] = '\0';
     return GS_OK;

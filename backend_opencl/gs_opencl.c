@@ -434,6 +434,10 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
     gs_strlcpy(g->peak_rule, "unknown: OpenCL reports no memory clock or bus width",
                sizeof g->peak_rule);
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_RAGGED_GLOBAL | GS_CAP_2D | GS_CAP_COUNT;
+    gs_strlcpy(g->no_timeline,
+               "OpenCL C has no compute-unit id or global timer (NVIDIA's OpenCL would accept "
+               "inline PTX for %smid and %globaltimer; not done here)",
+               sizeof g->no_timeline);
     return describe_trace(d, e);
 }
 

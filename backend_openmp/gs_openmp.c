@@ -121,6 +121,11 @@ static void describe_common(struct omp_device *d, int num)
     g->max_grid = INT_MAX;                       /* num_teams: likewise */
     gs_strlcpy(g->peak_rule, "unknown: OpenMP reports no memory clock", sizeof g->peak_rule);
     g->caps = GS_CAP_COUNT | GS_CAP_TRACE;
+    gs_strlcpy(g->no_timeline,
+               "OpenMP has no compute-unit id or device clock in a target region "
+               "(omp_get_team_num numbers teams, not SMs; GCC's inline PTX could read %smid "
+               "and %globaltimer, not done here)",
+               sizeof g->no_timeline);
 }
 
 static void describe_fallback(struct omp_device *d)

@@ -30,7 +30,10 @@
  *          upper bound (gs_launch.asked_grid and .asked_block,
  *          gs_launch_result.granted_grid and .granted_block); the trace
  *          build (gs_launch.trace, behind GS_CAP_TRACE), for `gridstride
- *          trace`. */
+ *          trace`.
+ *   ABI 3: timeline, when each compute unit finished its share of a
+ *          launch (struct gs_timeline), for `gridstride bandwidth
+ *          --spread`; gs_device.no_timeline says why a device cannot. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -39,7 +42,7 @@
 #include "gs_catalog.h"
 #include "gs_status.h"
 
-#define GS_BACKEND_ABI 2
+#define GS_BACKEND_ABI 3
 
 struct gs_backend;
 struct gs_device_list; /* the core's list that open() adds devices to */
@@ -109,6 +112,10 @@ struct gs_device {
     char no_bandwidth[200]; /* why `gridstride bandwidth` leaves this device out (its
                                times would not compare with the other APIs'); empty:
                                it is measured when it has GS_CAP_TIMING */
+    char no_timeline[200];  /* ABI 3: why this device cannot record a timeline (the
+                               backend has timeline() but this device cannot serve it,
+                               or the backend has none and says why); empty: it can
+                               when the backend has timeline() */
     /* Kept by the core, never written by a backend. */
     int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
     struct gs_grid_probe probe;
@@ -151,6 +158,31 @@ static inline enum gs_build gs_launch_build(const struct gs_launch *l)
 {
     return l->trace ? GS_BUILD_TRACE : l->count ? GS_BUILD_COUNT : GS_BUILD_PLAIN;
 }
+
+/* ABI 3: when each compute unit (an SM) finished its share of one launch,
+ * recorded on the device by the timeline build of kernels/ (CUDA:
+ * kernels/timeline_cuda.cuh): the first block that starts on a unit records
+ * the unit's start and counts its blocks, and every warp records its finish,
+ * all from one clock that every unit reads (CUDA's %globaltimer). Times are
+ * nanoseconds after the launch's first start, as the device clock counts
+ * them; its resolution is the device's. */
+#define GS_TIMELINE_MAX_UNITS 1024
+
+struct gs_timeline_unit {
+    unsigned id;       /* the API's own number of the unit (CUDA's %smid) */
+    unsigned blocks;   /* blocks of the launch that ran on it */
+    uint64_t start_ns; /* its first block's start */
+    uint64_t end_ns;   /* its last warp's finish */
+};
+
+struct gs_timeline {
+    unsigned nunits; /* units that ran at least one block: the entries of unit[] */
+    struct gs_timeline_unit unit[GS_TIMELINE_MAX_UNITS]; /* in any order */
+    unsigned resident_per_unit; /* blocks of the timeline build one unit holds at once at
+                                   this block size, as the API reports it; 0: unknown */
+    double ms;                  /* the launch's duration by the API's own timer (events) */
+    char clock[96];             /* what the times were read from: "%globaltimer" */
+};
 
 /* What the API should do with a launch, as predicts_accept() answers. */
 enum gs_accept {
@@ -318,6 +350,19 @@ struct gs_backend {
      * r->granted_block. NULL: the API runs the shape it is asked. */
     int (*grant)(struct gs_device *dev, const struct gs_launch *l, uint64_t *grid,
                  uint64_t *block, struct gs_err *e);
+
+    /* ---- ABI 3, optional: per-unit finish times ---- */
+
+    /* ABI 3. Run l (a 1D launch of the normal kernel's arguments, which
+     * predicts_accept() accepts) in the timeline build, timed by the API's
+     * own timer too, and fill *t (zeroed by the core) with every unit that
+     * ran a block. The output is written as by launch(): the core verifies
+     * it. r and the return value as for launch(). Called only for a device
+     * whose no_timeline is empty; a device of this backend that cannot
+     * (another vendor's GPU) says why in no_timeline. NULL: the backend
+     * cannot, and each of its devices says why in no_timeline. */
+    int (*timeline)(struct gs_device *dev, const struct gs_launch *l,
+                    struct gs_launch_result *r, struct gs_timeline *t, struct gs_err *e);
 };
 
 /* ---- services of the core for backends ---------------------------------- */

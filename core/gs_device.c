@@ -305,6 +305,83 @@ int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, u
     return GS_OK;
 }
 
+int gs_dev_timeline_check(const struct gs_device *d, char *why, unsigned why_size)
+{
+    const struct gs_backend *b = d->backend;
+    if (b->abi < 3)
+        snprintf(why, why_size, "the %s backend was built against ABI %d; per-unit finish "
+                 "times came with ABI 3 (core/gs_backend.h)", b->name, b->abi);
+    else if (d->no_timeline[0])
+        gs_strlcpy(why, d->no_timeline, why_size);
+    else if (!b->timeline)
+        snprintf(why, why_size, "the %s backend does not record per-unit finish times (no "
+                 "timeline member)", b->name);
+    else
+        return GS_OK;
+    return GS_UNSUPPORTED;
+}
+
+/* What a backend's record must satisfy, whatever the API: every block of
+ * the launch counted on exactly one unit, no more units than the device
+ * has, times in order. */
+static int timeline_consistent(const struct gs_device *d, const struct gs_launch *l,
+                               const struct gs_timeline *t, struct gs_err *e)
+{
+    uint64_t blocks = 0, first = UINT64_MAX;
+    if (t->nunits == 0 || t->nunits > GS_TIMELINE_MAX_UNITS ||
+        (d->compute_units && t->nunits > d->compute_units))
+        return gs_err_set(e, GS_API, "%s: the timeline names %u compute units; the device has "
+                                     "%u", d->backend->name, t->nunits, d->compute_units);
+    for (unsigned i = 0; i < t->nunits; ++i) {
+        const struct gs_timeline_unit *u = &t->unit[i];
+        if (u->blocks == 0 || u->end_ns < u->start_ns)
+            return gs_err_set(e, GS_API, "%s: the timeline's unit %u has %u blocks, start %llu ns "
+                                         "and finish %llu ns",
+                              d->backend->name, u->id, u->blocks,
+                              (unsigned long long)u->start_ns, (unsigned long long)u->end_ns);
+        for (unsigned k = 0; k < i; ++k)
+            if (t->unit[k].id == u->id)
+                return gs_err_set(e, GS_API, "%s: the timeline names unit %u twice",
+                                  d->backend->name, u->id);
+        blocks += u->blocks;
+        if (u->start_ns < first)
+            first = u->start_ns;
+    }
+    const uint64_t grid = l->grid * (l->grid_y ? l->grid_y : 1);
+    if (blocks != grid)
+        return gs_err_set(e, GS_API, "%s: the timeline counts %llu blocks in a launch of %llu",
+                          d->backend->name, (unsigned long long)blocks,
+                          (unsigned long long)grid);
+    if (first != 0)
+        return gs_err_set(e, GS_API, "%s: the timeline's first start is %llu ns, not 0",
+                          d->backend->name, (unsigned long long)first);
+    return GS_OK;
+}
+
+int gs_dev_timeline(struct gs_device *d, const struct gs_launch *l, struct gs_launch_result *r,
+                    struct gs_timeline *t, struct gs_err *e)
+{
+    char why[200];
+    *r = (struct gs_launch_result){0};
+    memset(t, 0, sizeof *t);
+    if (gs_dev_timeline_check(d, why, sizeof why) != GS_OK)
+        return gs_err_set(e, GS_UNSUPPORTED, "%s", why);
+    if ((unsigned)l->kernel >= GS_KERNEL_COUNT)
+        return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)l->kernel);
+    if (l->user || l->count || l->trace || l->grid_y > 1)
+        return gs_err_set(e, GS_USAGE, "a timeline is recorded for a 1D launch of a catalogue "
+                                       "kernel's normal build");
+    if (gs_dev_predicts_accept(d, l, why, sizeof why) != GS_ACCEPTS)
+        return gs_err_set(e, GS_USAGE, "%s: a timeline needs a launch the API takes; "
+                                       "<<<%llu, %llu>>> is not (%s)",
+                          d->backend->name, (unsigned long long)l->grid,
+                          (unsigned long long)l->block, why);
+    const int rc = d->backend->timeline(d, l, r, t, e);
+    if (rc != GS_OK || !r->accepted)
+        return rc;
+    return timeline_consistent(d, l, t, e);
+}
+
 int gs_backend_has_user_kernels(const struct gs_backend *b)
 {
     return GS_HAS(b, 2, user_build) && GS_HAS(b, 2, user_launch) && GS_HAS(b, 2, user_free);

@@ -63,6 +63,21 @@ int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_sou
                             const char *target, struct gs_build_info *info, struct gs_err *e);
 void gs_build_info_free(struct gs_build_info *info);
 
+/* ---- ABI 3: per-unit finish times (`gridstride bandwidth --spread`) ---- */
+
+/* GS_OK when d can record a timeline; else GS_UNSUPPORTED, with the reason
+ * in why: the device's own no_timeline when it gives one, else that the
+ * backend has no timeline member or predates ABI 3. */
+int gs_dev_timeline_check(const struct gs_device *d, char *why, unsigned why_size);
+/* Run l in the timeline build (GS_UNSUPPORTED as above, with the reason in
+ * e). l must be a 1D launch of a catalogue kernel that predicts_accept()
+ * accepts (else GS_USAGE). When the API accepted it, the core checks the
+ * record before the caller sees it: every block of the grid counted once,
+ * at most compute_units units, each unit's finish at or after its start,
+ * the first start at 0; a record that fails is GS_API. */
+int gs_dev_timeline(struct gs_device *d, const struct gs_launch *l, struct gs_launch_result *r,
+                    struct gs_timeline *t, struct gs_err *e);
+
 /* The device grid G: resident blocks per unit x compute units, for `kernel`
  * at `block` threads. rule receives how it was derived. */
 int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, uint64_t *grid,

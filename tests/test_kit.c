@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "gs_device.h"
 #include "gs_model.h"
 #include "gs_select.h"
+#include "gs_spread.h"
 #include "gs_table.h"
 #include "gs_workspace.h"
 
@@ -211,6 +213,217 @@ static void not_sent_launches_never_reach_the_backend(void **state)
     gs_close_backend(&o);
 }
 
+/* ---- ABI 3: per-unit finish times, gated like every optional member ----- */
+
+static int timeline_must_not_be_called(struct gs_device *dev, const struct gs_launch *l,
+                                       struct gs_launch_result *r, struct gs_timeline *t,
+                                       struct gs_err *e)
+{
+    (void)dev;
+    (void)l;
+    (void)r;
+    (void)t;
+    fail_msg("timeline() was called for a backend or device the core should have refused");
+    return gs_err_set(e, GS_API, "unreachable");
+}
+
+/* One launch of the float4 add that the stub takes: 8 blocks of 256. */
+static struct gs_launch spread_launch(void)
+{
+    struct gs_launch l = {0};
+    l.kernel = GS_K_ADD_GS_F4;
+    l.n = 32768;
+    l.grid = 8;
+    l.block = 256;
+    l.global = 8 * 256;
+    return l;
+}
+
+/* The member NULL, a backend of ABI 2, a device without the clock: each is
+ * "unsupported" with its reason, the member is never called, and the
+ * spread runs nothing on such a device (no buffer is allocated). */
+static void timeline_is_gated_like_every_optional_member(void **state)
+{
+    (void)state;
+    struct gs_backend none = gs_backend_stub, old = gs_backend_stub, clockless = gs_backend_stub;
+    none.timeline = NULL;
+    old.abi = 2;
+    old.timeline = timeline_must_not_be_called;
+    clockless.timeline = timeline_must_not_be_called;
+    const struct {
+        const struct gs_backend *b;
+        const char *env; /* GRIDSTRIDE_STUB while it is opened */
+        const char *says;
+    } cases[] = {{&none, "timeline", "does not record per-unit finish times (no timeline member)"},
+                 {&old, "timeline", "built against ABI 2; per-unit finish times came with ABI 3"},
+                 {&clockless, NULL, "has no per-unit clock"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        if (cases[i].env)
+            setenv("GRIDSTRIDE_STUB", cases[i].env, 1);
+        struct gs_opened o = open_copy(cases[i].b);
+        unsetenv("GRIDSTRIDE_STUB");
+        assert_int_equal(o.status, GS_OK);
+        struct gs_device *d = o.devs[0];
+        struct gs_err e = {0};
+        char why[200];
+        assert_int_equal(gs_dev_timeline_check(d, why, sizeof why), GS_UNSUPPORTED);
+        assert_non_null(strstr(why, cases[i].says));
+        struct gs_launch l = spread_launch();
+        struct gs_launch_result r;
+        struct gs_timeline *t = malloc(sizeof *t);
+        assert_non_null(t);
+        assert_int_equal(gs_dev_timeline(d, &l, &r, t, &e), GS_UNSUPPORTED);
+        assert_non_null(strstr(e.msg, cases[i].says));
+        free(t);
+        struct gs_spread s;
+        const struct gs_spread_plan p = {32768, 0, 0, NULL};
+        assert_int_equal(gs_spread_run(d, &p, &s, &e), GS_OK);
+        assert_false(s.available);
+        assert_non_null(strstr(s.why, cases[i].says));
+        assert_null(d->buffers);
+        gs_spread_free(&s);
+        gs_close_backend(&o);
+    }
+}
+
+/* A record that does not add up: one block missing. */
+static int timeline_loses_a_block(struct gs_device *dev, const struct gs_launch *l,
+                                  struct gs_launch_result *r, struct gs_timeline *t,
+                                  struct gs_err *e)
+{
+    (void)dev;
+    (void)e;
+    r->accepted = 1;
+    t->nunits = 1;
+    t->unit[0] = (struct gs_timeline_unit){0, (unsigned)l->grid - 1, 0, 1000};
+    return GS_OK;
+}
+
+/* The core checks a launch before the backend sees it, and the record after. */
+static void timeline_launches_and_records_are_checked(void **state)
+{
+    (void)state;
+    struct gs_backend lying = gs_backend_stub;
+    lying.timeline = timeline_loses_a_block;
+    setenv("GRIDSTRIDE_STUB", "timeline", 1);
+    struct gs_opened o = open_copy(&gs_backend_stub), liar = open_copy(&lying);
+    unsetenv("GRIDSTRIDE_STUB");
+    struct gs_device *d = o.devs[0];
+    struct gs_err e = {0};
+    struct gs_launch_result r;
+    struct gs_timeline *t = malloc(sizeof *t);
+    assert_non_null(t);
+    struct gs_launch l = spread_launch();
+    l.count = 1;
+    assert_int_equal(gs_dev_timeline(d, &l, &r, t, &e), GS_USAGE);
+    l = spread_launch();
+    l.grid = l.global = 0; /* the stub API refuses an empty grid */
+    assert_int_equal(gs_dev_timeline(d, &l, &r, t, &e), GS_USAGE);
+    assert_non_null(strstr(e.msg, "a timeline needs a launch the API takes"));
+    l = spread_launch();
+    l.kernel = (enum gs_kernel_id)GS_KERNEL_COUNT;
+    assert_int_equal(gs_dev_timeline(d, &l, &r, t, &e), GS_USAGE);
+    l = spread_launch();
+    assert_int_equal(gs_dev_timeline(liar.devs[0], &l, &r, t, &e), GS_API);
+    assert_non_null(strstr(e.msg, "counts 7 blocks in a launch of 8"));
+    free(t);
+    gs_close_backend(&liar);
+    gs_close_backend(&o);
+}
+
+/* The stub's pretend clock (gs_stub_api.h: unit 1 takes 1.5 times as long
+ * per block as unit 0, each holds 4 blocks) through the core, where every
+ * number is known. n = 32768 on G = 8 blocks: a block is 4096 ns on unit 0
+ * and 6144 ns on unit 1. One wave: 4 blocks each, finishing at 16384 and
+ * 24576 ns. 16 waves (128 blocks of 256 ns and 384 ns), each block to the
+ * unit that frees a slot first: unit 0 runs 76 and finishes at 19456 ns,
+ * unit 1 runs 52 and finishes at 19968 ns. */
+static void stub_timeline_through_the_core_gives_the_idle_times(void **state)
+{
+    (void)state;
+    setenv("GRIDSTRIDE_STUB", "timeline", 1);
+    struct gs_opened o = open_copy(&gs_backend_stub);
+    struct gs_device *d = o.devs[0];
+    struct gs_err e = {0};
+    struct gs_spread s;
+    const struct gs_spread_plan p = {32768, 0, 0, NULL};
+    const int rc = gs_spread_run(d, &p, &s, &e);
+    unsetenv("GRIDSTRIDE_STUB");
+    if (rc != GS_OK)
+        fail_msg("%s", e.msg);
+    assert_true(s.available);
+    assert_int_equal(s.grid, 8);
+    assert_int_equal(s.wrong, 0);
+    const struct gs_spread_launch *one = &s.launch[0], *many = &s.launch[1];
+    assert_true(one->verified && many->verified);
+    assert_int_equal(one->made, GS_SPREAD_DEFAULT_REPS);
+    assert_int_equal(one->launch.grid, 8);
+    assert_int_equal(many->launch.grid, 8 * GS_SPREAD_WAVES);
+    const struct gs_spread_stats *a = &one->stats, *b = &many->stats;
+    assert_int_equal(a->units, 2);
+    assert_int_equal(a->blocks_min, 4);
+    assert_int_equal(a->blocks_max, 4);
+    assert_true(fabs(a->span_us - 24.576) < 1e-9);
+    assert_true(fabs(a->first_finish_us - 16.384) < 1e-9);
+    assert_true(fabs(a->first_idle_us - 8.192) < 1e-9);
+    assert_true(fabs(a->median_idle_us - 4.096) < 1e-9); /* 24576 - (16384 + 24576) / 2 */
+    assert_true(fabs(a->event_ms - 0.024576) < 1e-12);
+    assert_int_equal(b->blocks_min, 52);
+    assert_int_equal(b->blocks_max, 76);
+    assert_true(fabs(b->span_us - 19.968) < 1e-9);
+    assert_true(fabs(b->first_idle_us - 0.512) < 1e-9);
+    assert_true(fabs(b->median_idle_us - 0.256) < 1e-9);
+    /* The shown record, in finish order. */
+    assert_int_equal(one->timeline->nunits, 2);
+    assert_int_equal(one->timeline->unit[0].id, 0);
+    assert_int_equal(one->timeline->unit[0].end_ns, 16384);
+    assert_int_equal(one->timeline->unit[1].end_ns, 24576);
+    assert_int_equal(many->timeline->unit[0].blocks, 76);
+    assert_int_equal(one->timeline->resident_per_unit, 4);
+    assert_null(d->buffers); /* the workspace is closed */
+    gs_spread_free(&s);
+    gs_close_backend(&o);
+}
+
+/* A wrong result is found, as in every other mode: the output is poisoned
+ * and verified around each instrumented launch. A stub whose timeline
+ * launch writes nothing fails verification and gets no numbers. */
+static int timeline_writes_nothing(struct gs_device *dev, const struct gs_launch *l,
+                                   struct gs_launch_result *r, struct gs_timeline *t,
+                                   struct gs_err *e)
+{
+    (void)dev;
+    (void)e;
+    r->accepted = 1;
+    t->nunits = 1;
+    t->unit[0] = (struct gs_timeline_unit){0, (unsigned)l->grid, 0, 1000};
+    return GS_OK;
+}
+
+static void an_unwritten_output_is_wrong_not_measured(void **state)
+{
+    (void)state;
+    struct gs_backend idle = gs_backend_stub;
+    idle.timeline = timeline_writes_nothing;
+    setenv("GRIDSTRIDE_STUB", "timeline", 1);
+    struct gs_opened o = open_copy(&idle);
+    unsetenv("GRIDSTRIDE_STUB");
+    struct gs_err e = {0};
+    struct gs_spread s;
+    const struct gs_spread_plan p = {32768, 0, 0, NULL};
+    assert_int_equal(gs_spread_run(o.devs[0], &p, &s, &e), GS_OK);
+    assert_int_equal(s.wrong, 2);
+    for (int i = 0; i < GS_SPREAD_LAUNCHES; ++i) {
+        assert_false(s.launch[i].verified);
+        assert_int_equal(s.launch[i].made, 0);
+        if (!strstr(s.launch[i].wrong, "32768 elements never written"))
+            fail_msg("%s", s.launch[i].wrong);
+        assert_null(s.launch[i].timeline);
+    }
+    gs_spread_free(&s);
+    gs_close_backend(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +433,10 @@ int main(void)
         cmocka_unit_test(ranges_and_kernel_ids_are_checked_by_the_core),
         cmocka_unit_test(a_refusing_api_is_a_result_and_fails_the_prediction),
         cmocka_unit_test(not_sent_launches_never_reach_the_backend),
+        cmocka_unit_test(timeline_is_gated_like_every_optional_member),
+        cmocka_unit_test(timeline_launches_and_records_are_checked),
+        cmocka_unit_test(stub_timeline_through_the_core_gives_the_idle_times),
+        cmocka_unit_test(an_unwritten_output_is_wrong_not_measured),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

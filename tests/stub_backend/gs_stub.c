@@ -24,7 +24,8 @@
 /* Your device: the core's part first. */
 struct stub_device {
     struct gs_device base;
-    int ordinal; /* the API's device number */
+    int ordinal;       /* the API's device number */
+    unsigned resident; /* blocks a unit holds at once, as the API reports it */
 };
 
 /* Your buffer: the core's part first (it knows the size and checks ranges). */
@@ -72,6 +73,15 @@ static int stub_describe(struct stub_device *d, int ordinal, struct gs_err *e)
     g->global_mem = g->max_alloc = p.memory;
     gs_strlcpy(g->peak_rule, "unknown: the stub API reports no memory clock", sizeof g->peak_rule);
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
+    d->resident = p.resident_blocks;
+    /* ABI 3: a device that cannot serve timeline() says why, and the core
+     * never asks it (an API without any such clock leaves timeline NULL
+     * and says so here for every device). */
+    if (!p.unit_clock)
+        gs_strlcpy(g->no_timeline,
+                   "the stub API's device has no per-unit clock (GRIDSTRIDE_STUB=timeline "
+                   "pretends one)",
+                   sizeof g->no_timeline);
     return GS_OK;
 }
 
@@ -103,8 +113,8 @@ static int stub_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
     if (block == 0 || block > dev->max_block_device)
         return gs_err_set(e, GS_USAGE, "stub: block of %u threads is outside 1..%u", block,
                           dev->max_block_device);
-    *blocks = 4;
-    gs_strlcpy(rule, "the stub API has no occupancy query: 4 blocks per unit", rule_size);
+    *blocks = ((const struct stub_device *)dev)->resident;
+    snprintf(rule, rule_size, "the stub API has no occupancy query: %u blocks per unit", *blocks);
     return GS_OK;
 }
 
@@ -199,6 +209,43 @@ static int stub_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
     return st;
 }
 
+/* ABI 3: per-unit finish times (`gridstride bandwidth --spread`), from the
+ * pretend API's per-unit clock. The core has checked the launch (1D, a
+ * catalogue kernel, accepted by predicts_accept) and zeroed t, and checks
+ * the record afterwards (every block counted once). The output is the
+ * kernel's: the core verifies it. */
+static int stub_timeline(struct gs_device *dev, const struct gs_launch *l,
+                         struct gs_launch_result *r, struct gs_timeline *t, struct gs_err *e)
+{
+    struct stub_device *d = (struct stub_device *)dev;
+    struct stubUnitTimes units[GS_TIMELINE_MAX_UNITS];
+    double ms = 0.0;
+    if (dev->compute_units > GS_TIMELINE_MAX_UNITS)
+        return gs_err_set(e, GS_UNSUPPORTED, "stub: %u units, more than a timeline holds",
+                          dev->compute_units);
+    const stubError rc = stubLaunchTimeline((int)l->kernel, l->grid, l->block, ptr_of(l->a),
+                                            ptr_of(l->b), ptr_of(l->out), l->n, l->param, units,
+                                            dev->compute_units, &ms);
+    if (rc == stubErrorInvalidValue || rc == stubErrorLaunchRefused) {
+        gs_refusal(r, (long)rc, stubGetErrorName(rc), "stubLaunchTimeline: %s",
+                   stubGetErrorString(rc));
+        return GS_OK;
+    }
+    const int st = STUB_CHECK(e, rc);
+    if (st != GS_OK)
+        return st;
+    for (unsigned u = 0; u < dev->compute_units; ++u)
+        if (units[u].blocks)
+            t->unit[t->nunits++] = (struct gs_timeline_unit){u, units[u].blocks,
+                                                              units[u].start_ns, units[u].end_ns};
+    t->resident_per_unit = d->resident;
+    t->ms = ms;
+    gs_strlcpy(t->clock, "the stub API's pretend per-unit clock", sizeof t->clock);
+    r->accepted = 1;
+    r->ms = ms;
+    return GS_OK;
+}
+
 /* Only what the API offers is filled in: staging memory, a free-memory
  * query and the grid probe stay NULL, and the core degrades for them
  * (plain malloc'd staging, the device's memory size, "not probed"). */
@@ -218,4 +265,5 @@ const struct gs_backend gs_backend_stub = {
     .launch = stub_launch,
     .copy = stub_copy,
     .fill32 = stub_fill32,
+    .timeline = stub_timeline,
 };
