@@ -39,12 +39,18 @@
 
 _Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kernel");
 
+/* The builds of kernels/: those of enum gs_build, which launch() runs, and
+ * the timeline build, which only timeline() runs. */
+#define CUDA_BUILD_TIMELINE GS_BUILDS
+#define CUDA_BUILDS (GS_BUILDS + 1)
+
 /* The kernel a launch runs: the normal build, the count build or the trace
- * build (enum gs_build). */
-static const void *cuda_symbol(enum gs_kernel_id k, enum gs_build build)
+ * build (enum gs_build), or the timeline build. */
+static const void *cuda_symbol(enum gs_kernel_id k, int build)
 {
-    static const void *const *const tables[GS_BUILDS] = {
-        gs_cuda_kernel_symbols, gs_cuda_count_symbols, gs_cuda_trace_symbols};
+    static const void *const *const tables[CUDA_BUILDS] = {
+        gs_cuda_kernel_symbols, gs_cuda_count_symbols, gs_cuda_trace_symbols,
+        gs_cuda_timeline_symbols};
     return tables[build][k];
 }
 
@@ -63,7 +69,7 @@ struct cuda_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
     int ordinal;           /* the runtime's device number */
     int ready;             /* stream and events exist */
-    unsigned loaded[GS_BUILDS]; /* bit k: kernel k of that build is loaded on this device */
+    unsigned loaded[CUDA_BUILDS]; /* bit k: kernel k of that build is loaded on this device */
     uint64_t max_grid_y;   /* maxGridSize[1] */
     cudaStream_t stream;
     cudaEvent_t start, stop;
@@ -238,6 +244,11 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
     g->max_alloc = (uint64_t)p.totalGlobalMem;
     cuda_peak(g, ordinal, p.memoryBusWidth);
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
+    if (g->compute_units > gs_cuda_timeline_vars.slots ||
+        g->compute_units > GS_TIMELINE_MAX_UNITS)
+        snprintf(g->no_timeline, sizeof g->no_timeline,
+                 "the device has %u SMs, more than the timeline build's %u per-SM records",
+                 g->compute_units, gs_cuda_timeline_vars.slots);
     return GS_OK;
 }
 
@@ -338,7 +349,7 @@ out:
 /* With lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2)
  * a kernel's module is loaded by its first launch, inside the first timed
  * interval. Querying its attributes loads it now instead. */
-static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, enum gs_build build,
+static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, int build,
                             struct gs_err *e)
 {
     unsigned *loaded = &d->loaded[build];
@@ -632,6 +643,162 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
     return s;
 }
 
+/* ---- per-SM finish times (ABI 3) ---------------------------------------- */
+
+/* The timeline build's records (kernels/timeline_cuda.cuh), read back. */
+struct cuda_timeline_records {
+    unsigned long long *start, *end;
+    unsigned *blocks;
+    unsigned overflow;
+};
+
+/* Before the launch: every SM's start all ones (atomicMin lowers it), its
+ * finish and block count zero, no overflow. */
+static int cuda_timeline_reset(struct cuda_device *d, struct gs_err *e)
+{
+    const struct gs_cuda_timeline_vars *v = &gs_cuda_timeline_vars;
+    void *start = NULL, *end = NULL, *blocks = NULL, *overflow = NULL;
+    int s = CUDA_CHECK(e, cudaGetSymbolAddress(&start, v->start));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaGetSymbolAddress(&end, v->end));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaGetSymbolAddress(&blocks, v->blocks));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaGetSymbolAddress(&overflow, v->overflow));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemsetAsync(start, 0xff, v->slots * sizeof(unsigned long long),
+                                          d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemsetAsync(end, 0, v->slots * sizeof(unsigned long long),
+                                          d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemsetAsync(blocks, 0, v->slots * sizeof(unsigned), d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemsetAsync(overflow, 0, sizeof(unsigned), d->stream));
+    return s;
+}
+
+/* After the launch: the records, on the host. */
+static int cuda_timeline_fetch(struct cuda_device *d, struct cuda_timeline_records *rec,
+                               struct gs_err *e)
+{
+    const struct gs_cuda_timeline_vars *v = &gs_cuda_timeline_vars;
+    int s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(rec->start, v->start,
+                                                    v->slots * sizeof *rec->start, 0,
+                                                    cudaMemcpyDeviceToHost, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(rec->end, v->end, v->slots * sizeof *rec->end,
+                                                    0, cudaMemcpyDeviceToHost, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(rec->blocks, v->blocks,
+                                                    v->slots * sizeof *rec->blocks, 0,
+                                                    cudaMemcpyDeviceToHost, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(&rec->overflow, v->overflow,
+                                                    sizeof rec->overflow, 0,
+                                                    cudaMemcpyDeviceToHost, d->stream));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
+    return s;
+}
+
+/* The records as the core's timeline: each SM that ran a block, its times
+ * after the first start of any. */
+static int cuda_timeline_convert(const struct cuda_timeline_records *rec,
+                                 struct gs_timeline *t, struct gs_err *e)
+{
+    const unsigned slots = gs_cuda_timeline_vars.slots;
+    unsigned long long first = ~0ull;
+    if (rec->overflow)
+        return gs_err_set(e, GS_API, "cuda: a block ran on an SM numbered %u or more (%%smid), "
+                                     "beyond the timeline build's records", slots);
+    for (unsigned sm = 0; sm < slots; ++sm)
+        if (rec->blocks[sm] && rec->start[sm] < first)
+            first = rec->start[sm];
+    for (unsigned sm = 0; sm < slots; ++sm) {
+        if (!rec->blocks[sm])
+            continue;
+        if (rec->end[sm] < rec->start[sm])
+            return gs_err_set(e, GS_API, "cuda: SM %u ran %u blocks from %llu ns but recorded "
+                                         "its finish at %llu ns (%%globaltimer)",
+                              sm, rec->blocks[sm], rec->start[sm], rec->end[sm]);
+        if (t->nunits == GS_TIMELINE_MAX_UNITS)
+            return gs_err_set(e, GS_API, "cuda: more than %u SMs ran blocks",
+                              GS_TIMELINE_MAX_UNITS);
+        t->unit[t->nunits++] = (struct gs_timeline_unit){
+            sm, rec->blocks[sm], rec->start[sm] - first, rec->end[sm] - first};
+    }
+    gs_strlcpy(t->clock, "%globaltimer (ns), read by each block's first thread and each "
+                         "warp's lane 0", sizeof t->clock);
+    return GS_OK;
+}
+
+/* The launch itself, between the two events; a refusal is a result in r. */
+static int cuda_timeline_launch(struct cuda_device *d, const struct gs_launch *l,
+                                const void *kernel, struct gs_launch_result *r, float *ms,
+                                struct gs_err *e)
+{
+    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
+    unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
+    void *args[] = {&a, &b, &out, &n, &param};
+    const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
+    int s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream));
+    if (s != GS_OK)
+        return s;
+    const cudaError_t rc = cudaLaunchKernel(kernel, grid, block, args, 0, d->stream);
+    if (rc != cudaSuccess)
+        return cuda_refused(d, rc, r, e);
+    if ((s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream))) != GS_OK ||
+        (s = CUDA_CHECK(e, cudaStreamSynchronize(d->stream))) != GS_OK ||
+        (s = CUDA_CHECK(e, cudaEventElapsedTime(ms, d->start, d->stop))) != GS_OK)
+        return s;
+    r->accepted = 1;
+    return GS_OK;
+}
+
+/* One launch of the timeline build, timed by events like launch(), with
+ * the records reset before and read after. */
+static int cuda_timeline(struct gs_device *dev, const struct gs_launch *l,
+                         struct gs_launch_result *r, struct gs_timeline *t, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    const unsigned slots = gs_cuda_timeline_vars.slots;
+    const void *kernel = cuda_symbol(l->kernel, CUDA_BUILD_TIMELINE);
+    struct cuda_timeline_records rec = {0};
+    int s = GS_OK, resident = 0;
+    float ms = 0.0f;
+    memset(r, 0, sizeof *r);
+    if (cuda_inexpressible(l, r))
+        return GS_OK;
+    rec.start = malloc(slots * sizeof *rec.start);
+    rec.end = malloc(slots * sizeof *rec.end);
+    rec.blocks = malloc(slots * sizeof *rec.blocks);
+    if (!rec.start || !rec.end || !rec.blocks)
+        s = gs_err_set(e, GS_NOMEM, "cuda: out of memory for the timeline's records");
+    if (s == GS_OK)
+        s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = cuda_load_kernel(d, l->kernel, CUDA_BUILD_TIMELINE, e);
+    /* The guard may cost the kernel registers: how many of its blocks an SM
+     * holds at once is asked of the instrumented kernel itself. */
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel,
+                                                                         (int)l->block, 0));
+    if (s == GS_OK)
+        s = cuda_timeline_reset(d, e);
+    if (s == GS_OK)
+        s = cuda_timeline_launch(d, l, kernel, r, &ms, e);
+    if (s == GS_OK && r->accepted && (s = cuda_timeline_fetch(d, &rec, e)) == GS_OK &&
+        (s = cuda_timeline_convert(&rec, t, e)) == GS_OK) {
+        t->resident_per_unit = resident > 0 ? (unsigned)resident : 0u;
+        t->ms = r->ms = (double)ms;
+    }
+    free(rec.start);
+    free(rec.end);
+    free(rec.blocks);
+    return s;
+}
+
 /* ---- user kernels (ABI 2) ---------------------------------------------- */
 
 /* `gridstride check`: a user's CUDA C++ (or the portable dialect after
@@ -917,6 +1084,7 @@ const struct gs_backend gs_backend_cuda = {
     .staging_alloc = cuda_staging_alloc,
     .staging_free = cuda_staging_free,
     .mem_available = cuda_mem_available,
+    .timeline = cuda_timeline,
     .user_dialects = (1u << GS_DIALECT_CUDA) | (1u << GS_DIALECT_PORTABLE),
     .user_build = cuda_user_build,
     .user_launch = cuda_user_launch,

@@ -22,6 +22,14 @@
 #include "gs_pitfalls.h"
 #undef GS_TRACE_BUILD
 
+/* The timeline build: the guard that GS_TRACE_STATE declares records when
+ * each SM started and finished (kernels/timeline_cuda.cuh). */
+#include "timeline_cuda.cuh"
+#define GS_TIMELINE_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_TIMELINE_BUILD
+
 /* Taking a kernel's address in host code yields the stub that nvcc
  * registers with the runtime: the handle cudaLaunchKernel expects. The rows
  * are positional (C++17 has no designated array initialisers), in
@@ -50,3 +58,17 @@ extern "C" const void *const gs_cuda_trace_symbols[GS_KERNEL_COUNT] = {
     GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
 #undef GS_CUDA_KERNEL_ROW
 };
+
+/* The timeline build (kernels/timeline_cuda.cuh), same order. */
+extern "C" const void *const gs_cuda_timeline_symbols[GS_KERNEL_COUNT] = {
+#define GS_CUDA_KERNEL_ROW(id, sym, name, op, bytes, rule, param) \
+    reinterpret_cast<const void *>(sym##_timeline),
+    GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
+#undef GS_CUDA_KERNEL_ROW
+};
+
+/* Its records on the device, by the host-side handle that the runtime's
+ * symbol calls (cudaGetSymbolAddress, cudaMemcpyFromSymbolAsync) take. */
+extern "C" const struct gs_cuda_timeline_vars gs_cuda_timeline_vars = {
+    &gs_timeline_start, &gs_timeline_end, &gs_timeline_blocks, &gs_timeline_overflow,
+    GS_TIMELINE_SLOTS};

@@ -23,6 +23,20 @@ extern const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT];
 extern const void *const gs_cuda_count_symbols[GS_KERNEL_COUNT];
 /* The trace build of each, same order. */
 extern const void *const gs_cuda_trace_symbols[GS_KERNEL_COUNT];
+/* The timeline build of each (kernels/timeline_cuda.cuh), same order. */
+extern const void *const gs_cuda_timeline_symbols[GS_KERNEL_COUNT];
+
+/* The timeline build's per-SM records, as __device__ globals of the .cu:
+ * each member is the symbol handle of one (for cudaGetSymbolAddress and
+ * cudaMemcpyFromSymbolAsync), with `slots` entries per array. */
+struct gs_cuda_timeline_vars {
+    const void *start;    /* unsigned long long[slots]: each SM's first block start */
+    const void *end;      /* unsigned long long[slots]: each SM's last warp finish */
+    const void *blocks;   /* unsigned int[slots]: blocks that ran on each SM */
+    const void *overflow; /* unsigned int: 1 when an SM numbered slots or more ran a block */
+    unsigned slots;
+};
+extern const struct gs_cuda_timeline_vars gs_cuda_timeline_vars;
 
 #ifdef __cplusplus
 }

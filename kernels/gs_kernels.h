@@ -29,7 +29,8 @@
  * The traps of the course (a block stride, 32-bit arithmetic, an int loop)
  * are kernels too, in gs_pitfalls.h, written with the same macros.
  *
- * One kernel text, three builds. Every store to `out` goes through GS_STORE,
+ * One kernel text, three builds (and CUDA's timeline build, GS_TIMELINE_BUILD,
+ * below). Every store to `out` goes through GS_STORE,
  * and every kernel opens with GS_TRACE_STATE. Built normally GS_STORE is the
  * store and GS_TRACE_STATE declares nothing. Built with GS_COUNT_BUILD
  * defined, each kernel is named <name>_count and GS_STORE instead adds one to
@@ -92,6 +93,16 @@
                                              4 * (gs_size)(e) + 2),                            \
                        GS_TRACE_KEY()))
 #define GS_STORED ((void)++gs_trace_pass)
+#elif defined(GS_TIMELINE_BUILD)
+/* The timeline build (CUDA only: `gridstride bandwidth --spread`): each
+ * kernel is named <name>_timeline and stores as normal; GS_TRACE_STATE
+ * declares the guard of kernels/timeline_cuda.cuh, which records when each
+ * SM started and finished. */
+#define GS_NAME(kernel) kernel##_timeline
+#define GS_TRACE_STATE GS_TIMELINE_GUARD
+#define GS_STORE(out, i, value) ((out)[i] = (value))
+#define GS_STORE2(out2, i, value) ((out2)[i] = (value))
+#define GS_STORE4(out4, i, value) ((out4)[i] = (value))
 #else
 #define GS_NAME(kernel) kernel
 #define GS_TRACE_STATE
