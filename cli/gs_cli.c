@@ -6,6 +6,7 @@
 
 #include "gs_pitfalls.h"
 #include "gs_registry.h"
+#include "gs_spread.h"
 #include "gs_table.h"
 #include "gs_trace.h"
 
@@ -13,7 +14,8 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_COUNT
+    OPT_SWEEP, OPT_SPREAD,
+    OPT_COUNT
 };
 
 /* Which commands take an option. */
@@ -63,6 +65,11 @@ static const struct opt options[OPT_COUNT] = {
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
                                  "                         --reps: per size and variant (default: 50)", 0, CMD_BW},
+    {OPT_SPREAD, "--spread", NULL, "bandwidth: instead of the rows, when each SM finishes one float4\n"
+                                   "                         grid-stride add at 1 wave (grid G) and 16 waves; takes\n"
+                                   "                         --backend, --device, --bytes (default 1GiB), --block,\n"
+                                   "                         --reps (default 5),"
+                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BW},
     {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
@@ -130,6 +137,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "usage: gridstride [table] [options]      the correctness table (default)\n"
         "       gridstride bandwidth [options]    the bandwidth benchmark\n"
         "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
+        "       gridstride bandwidth --spread     when each SM finishes one launch: 1 wave, 16 waves\n"
         "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
         "       gridstride trace [options]        who wrote each element, recorded on the device\n"
         "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
@@ -324,6 +332,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_SWEEP: c->sweep = 1; break;
+    case OPT_SPREAD: c->spread = 1; break;
     case OPT_ENTRY: c->entry = v; break;
     case OPT_COMPILE_ONLY: c->compile_only = 1; break;
     case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
@@ -355,7 +364,7 @@ static int check_rules(const struct gs_cli *c, struct gs_err *e)
  * belongs to bandwidth, and a run takes at most one of them. */
 static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs_err *e)
 {
-    static const enum opt_id modes[] = {OPT_SWEEP};
+    static const enum opt_id modes[] = {OPT_SWEEP, OPT_SPREAD};
     const char *first = NULL;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i) {
         if (!seen[modes[i]])
@@ -372,6 +381,22 @@ static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs
                                            "them per run", first, name);
         first = name;
     }
+    return GS_OK;
+}
+
+/* What `bandwidth --spread` takes of bandwidth's options. */
+static int spread_rules(const struct gs_cli *c, const int *seen, struct gs_err *e)
+{
+    if (seen[OPT_GRID])
+        return gs_err_set(e, GS_USAGE, "--grid does not apply to 'gridstride bandwidth --spread': "
+                                       "one wave is the device's own grid G; leave --grid out");
+    if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
+        return gs_err_set(e, GS_USAGE, "--format: bandwidth --spread writes text or json; "
+                                       "choose one of those (the chart is --svg FILE)");
+    if (c->reps > GS_SPREAD_MAX_REPS)
+        return gs_err_set(e, GS_USAGE, "--reps: bandwidth --spread keeps at most %u launches "
+                                       "per row; choose 5 to %u",
+                          GS_SPREAD_MAX_REPS, GS_SPREAD_MAX_REPS);
     return GS_OK;
 }
 
@@ -482,6 +507,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         return GS_USAGE;
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
+    if (c->spread && spread_rules(c, seen, e) != GS_OK)
+        return e->status;
     if (command == GS_MODE_TABLE && bandwidth_only)
         return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to "
                                        "'gridstride bandwidth'; run that, or leave them out");

@@ -44,6 +44,7 @@ struct gs_cli {
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
     int sweep; /* --sweep: time per launch against n instead of the rows */
+    int spread; /* bandwidth --spread: per-SM finish times instead of the rows */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
     /* trace mode (grid and block above are shared) */

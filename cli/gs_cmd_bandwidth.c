@@ -51,9 +51,9 @@ static void show_progress(void *ctx, const char *backend, int row, int rows,
 }
 
 /* The largest n that fits every device (and this machine, for a CPU
- * device), capped at `want`. */
-static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
-                    uint64_t *n, struct gs_err *e)
+ * device), capped at `gpu_bytes` per buffer (less with a CPU device). */
+int gs_bandwidth_choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
+                          uint64_t gpu_bytes, uint64_t *n, struct gs_err *e)
 {
     uint64_t cap = UINT64_MAX;
     const char *limit = "";
@@ -75,7 +75,7 @@ static int choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int
         *n = cli->bw_bytes / 4;
         return GS_OK;
     }
-    uint64_t want = GS_BENCH_DEFAULT_BYTES;
+    uint64_t want = gpu_bytes;
     for (int i = 0; i < ndevs; ++i)
         if (!devs[i]->is_gpu)
             want = GS_BENCH_DEFAULT_CPU_BYTES;
@@ -149,7 +149,7 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     }
     struct gs_bench_plan plan = {0};
     if (usable_devices(cli, s, devs, &ndevs, e) != GS_OK ||
-        choose_n(cli, devs, ndevs, &plan.n, e) != GS_OK)
+        gs_bandwidth_choose_n(cli, devs, ndevs, GS_BENCH_DEFAULT_BYTES, &plan.n, e) != GS_OK)
         return 2;
     if (cli->sweep)
         return gs_cmd_sweep(cli, devs, ndevs, plan.n, command, e);

@@ -62,7 +62,10 @@ int main(int argc, char **argv)
     }
     switch (cli.mode) {
     case GS_MODE_LIST: code = gs_cmd_list(&cli, &s, &e); break;
-    case GS_MODE_BANDWIDTH: code = gs_cmd_bandwidth(&cli, &s, command, &e); break;
+    case GS_MODE_BANDWIDTH:
+        code = cli.spread ? gs_cmd_spread(&cli, &s, command, &e)
+                          : gs_cmd_bandwidth(&cli, &s, command, &e);
+        break;
     case GS_MODE_PITFALLS: code = gs_cmd_pitfalls(&cli, &s, command, &e); break;
     case GS_MODE_TRACE: code = gs_cmd_trace(&cli, &s, command, &e); break;
     default: code = gs_cmd_table(&cli, &s, command, &e); break;

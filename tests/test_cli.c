@@ -31,6 +31,8 @@ static char indir[256], empty_src[300], binary_src[300], text_src[300], helper_s
     int_n_src[300], broken_src[300];
 /* Where bad trace command lines are told to draw: nothing may appear there. */
 static char trace_svg[300];
+/* Where bad `bandwidth --spread` command lines are told to write. */
+static char spread_svg[300], spread_json[300];
 
 struct result {
     int code;
@@ -282,6 +284,21 @@ BAD(trace_too_many_threads, "2^32 threads or more", "trace", "--backend", "host"
     "16777216", "--block", "256", "--svg", trace_svg)
 BAD(trace_block_beyond_device, "choose --block 1 to 1024", "trace", "--backend", "host",
     "--block", "2048", "--svg", trace_svg)
+/* --spread where no device records per-unit finish times: exit 2, one line
+ * with the reason, no file. */
+BAD(spread_not_available_on_host, "host (host reference (sequential C)): not available: the "
+    "host backend runs one thread at a time", "bandwidth", "--spread", "--backend", "host",
+    "--svg", spread_svg, "--json", spread_json)
+BAD(spread_with_grid, "--grid does not apply to 'gridstride bandwidth --spread'", "bandwidth",
+    "--spread", "--backend", "host", "--grid", "4", "--svg", spread_svg)
+BAD(spread_as_csv, "--format: bandwidth --spread writes text or json", "bandwidth", "--spread",
+    "--backend", "host", "--format", "csv")
+BAD(spread_too_many_reps, "--reps: bandwidth --spread keeps at most 101", "bandwidth",
+    "--spread", "--backend", "host", "--reps", "102")
+BAD(spread_outside_bandwidth, "--spread belongs to 'gridstride bandwidth'", "--backend", "host",
+    "--spread")
+BAD(spread_in_trace, "--spread does not apply to 'gridstride trace'", "trace", "--backend",
+    "host", "--spread")
 BAD(trace_unwritable_svg, "cannot write '/nonexistent-dir/trace.svg'", "trace", "--backend",
     "host", "--svg", "/nonexistent-dir/trace.svg")
 
@@ -722,6 +739,8 @@ int main(int argc, char **argv)
         return 2;
     }
     snprintf(trace_svg, sizeof trace_svg, "%s/trace.svg", tmpdir);
+    snprintf(spread_svg, sizeof spread_svg, "%s/spread.svg", tmpdir);
+    snprintf(spread_json, sizeof spread_json, "%s/spread.json", tmpdir);
 #define TEST(f) cmocka_unit_test_teardown(f, clean_tmpdir)
     const struct CMUnitTest tests[] = {
         TEST(negative_size),
@@ -812,6 +831,12 @@ int main(int argc, char **argv)
         TEST(trace_too_many_threads),
         TEST(trace_block_beyond_device),
         TEST(trace_unwritable_svg),
+        TEST(spread_not_available_on_host),
+        TEST(spread_with_grid),
+        TEST(spread_as_csv),
+        TEST(spread_too_many_reps),
+        TEST(spread_outside_bandwidth),
+        TEST(spread_in_trace),
         TEST(trace_writes_report_and_picture),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);

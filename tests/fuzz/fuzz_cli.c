@@ -24,6 +24,7 @@
 
 #include "gs_cli.h"
 #include "gs_session.h"
+#include "gs_spread.h"
 #include "gs_table.h"
 
 #define GS_FUZZ_MAX_ARGS 32
@@ -82,6 +83,12 @@ static void check_accepted(const struct gs_cli *c)
     invariant(!c->svg || *c->svg, "no empty --svg", NULL);
     invariant(!c->json || *c->json, "no empty --json", NULL);
     invariant(!c->device || *c->device, "no empty --device", NULL);
+    if (c->spread && c->mode == GS_MODE_BANDWIDTH)
+        invariant(c->grid == 0 && c->reps <= GS_SPREAD_MAX_REPS &&
+                      (c->format == GS_FMT_TEXT || c->format == GS_FMT_JSON),
+                  "bandwidth --spread: no --grid, at most GS_SPREAD_MAX_REPS reps, text or json",
+                  NULL);
+    invariant(!c->spread || c->mode != GS_MODE_TABLE, "--spread only with bandwidth", NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
