@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Regenerate docs/results/ on an NVIDIA machine: configure with CUDA and
 # OpenCL required, build, run the whole test suite with both backends
-# demanded, the CUDA conformance test under compute-sanitizer, the tables and
-# the bandwidth benchmark and its sweep. Every results file records its commands, the
-# device and driver line and the date.
+# demanded, the CUDA conformance test under compute-sanitizer, the tables,
+# the bandwidth benchmark, its sweep and its per-SM spread. Every results
+# file records its commands, the device and driver line and the date.
 #
 #   scripts/gpu-results.sh OUTDIR [BUILD_DIR]
 #
@@ -25,7 +25,8 @@ run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 g="$build/gridstride"
 side="$out/h200-side-by-side.md"; cuda="$out/h200-cuda.md"; ocl="$out/h200-opencl.md"
 bw="$out/h200-bandwidth.md"; sweep="$out/h200-bandwidth-sweep.md"
-rm -f "$side" "$cuda" "$ocl" "$bw" "$sweep"
+spread="$out/h200-bandwidth-spread.md"
+rm -f "$side" "$cuda" "$ocl" "$bw" "$sweep" "$spread"
 
 scripts/gpu-ctest.sh "$out" "$build" || status=1
 
@@ -66,6 +67,11 @@ step "bandwidth sweep"
 record "$sweep" "Bandwidth sweep: the cost of the grid-stride loop at small n, CUDA and OpenCL" \
   "$g" bandwidth --sweep --quiet --svg "$out/h200-bandwidth-sweep.svg" \
   --json "$out/h200-bandwidth-sweep.json" || status=1
+
+step "bandwidth --spread"
+record "$spread" "Per-SM finish times: one wave and 16 waves of the float4 grid-stride add" \
+  "$g" bandwidth --spread --backend cuda,opencl --quiet --svg "$out/h200-bandwidth-spread.svg" \
+  --json "$out/h200-bandwidth-spread.json" || status=1
 
 step "done (status $status)"
 exit $status
