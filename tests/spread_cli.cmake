@@ -26,7 +26,7 @@ else()
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 endif()
 string(TOLOWER "${err}" lower)
-if(NOT code EQUAL 0 AND NOT lower MATCHES "not available" AND lower MATCHES "no [a-z]* ?device" AND
+if(NOT code EQUAL 0 AND NOT lower MATCHES "not available" AND lower MATCHES "no [a-z ]*device" AND
    NOT "$ENV{GRIDSTRIDE_REQUIRE}" MATCHES "(^|,)(${BACKEND}|all)(,|$)")
   message("SKIPPED: ${BACKEND} has no device here: ${err}")
   return()
