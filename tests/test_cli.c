@@ -299,6 +299,8 @@ BAD(spread_outside_bandwidth, "--spread belongs to 'gridstride bandwidth'", "--b
     "--spread")
 BAD(spread_in_trace, "--spread does not apply to 'gridstride trace'", "trace", "--backend",
     "host", "--spread")
+BAD(spread_and_sweep, "are two modes of bandwidth", "bandwidth", "--sweep", "--spread", "--backend",
+    "host")
 BAD(trace_unwritable_svg, "cannot write '/nonexistent-dir/trace.svg'", "trace", "--backend",
     "host", "--svg", "/nonexistent-dir/trace.svg")
 
@@ -837,6 +839,7 @@ int main(int argc, char **argv)
         TEST(spread_too_many_reps),
         TEST(spread_outside_bandwidth),
         TEST(spread_in_trace),
+        TEST(spread_and_sweep),
         TEST(trace_writes_report_and_picture),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,6 +89,8 @@ static void check_accepted(const struct gs_cli *c)
                   "bandwidth --spread: no --grid, at most GS_SPREAD_MAX_REPS reps, text or json",
                   NULL);
     invariant(!c->spread || c->mode != GS_MODE_TABLE, "--spread only with bandwidth", NULL);
+    invariant(!(c->spread && c->sweep) || c->mode != GS_MODE_BANDWIDTH,
+              "one mode of bandwidth per run", NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
