@@ -23,6 +23,8 @@ extern const void *const gs_cuda_kernel_symbols[GS_KERNEL_COUNT];
 extern const void *const gs_cuda_count_symbols[GS_KERNEL_COUNT];
 /* The trace build of each, same order. */
 extern const void *const gs_cuda_trace_symbols[GS_KERNEL_COUNT];
+/* The double build of each (GS_F64_BUILD), same order. */
+extern const void *const gs_cuda_f64_symbols[GS_KERNEL_COUNT];
 
 #ifdef __cplusplus
 }
