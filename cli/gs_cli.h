@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "gs_backend.h"
 #include "gs_catalog.h"
 #include "gs_plan.h"
 #include "gs_report.h"
@@ -43,6 +44,7 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    enum gs_type type; /* --type: the elements' type (GS_TYPE_FLOAT by default) */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
     /* trace mode (grid and block above are shared) */
