@@ -44,13 +44,17 @@ _Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kern
 #define CUDA_BUILD_TIMELINE GS_BUILDS
 #define CUDA_BUILDS (GS_BUILDS + 1)
 
-/* The kernel a launch runs: the normal build, the count build or the trace
- * build (enum gs_build), or the timeline build. */
+/* The kernel a launch runs: the normal, count, trace or double build (enum
+ * gs_build), or the timeline build. */
 static const void *cuda_symbol(enum gs_kernel_id k, int build)
 {
     static const void *const *const tables[CUDA_BUILDS] = {
-        gs_cuda_kernel_symbols, gs_cuda_count_symbols, gs_cuda_trace_symbols,
-        gs_cuda_timeline_symbols};
+        [GS_BUILD_PLAIN] = gs_cuda_kernel_symbols,
+        [GS_BUILD_COUNT] = gs_cuda_count_symbols,
+        [GS_BUILD_TRACE] = gs_cuda_trace_symbols,
+        [GS_BUILD_F64] = gs_cuda_f64_symbols,
+        [CUDA_BUILD_TIMELINE] = gs_cuda_timeline_symbols,
+    };
     return tables[build][k];
 }
 
@@ -243,7 +247,8 @@ static int cuda_describe(struct cuda_device *d, int ordinal, const char *api_ver
      * a context exists, which open() avoids creating. */
     g->max_alloc = (uint64_t)p.totalGlobalMem;
     cuda_peak(g, ordinal, p.memoryBusWidth);
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
+    /* Every GPU the toolkit targets (compute capability 1.3 on) has doubles. */
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE | GS_CAP_F64;
     if (g->compute_units > gs_cuda_timeline_vars.slots ||
         g->compute_units > GS_TIMELINE_MAX_UNITS)
         snprintf(g->no_timeline, sizeof g->no_timeline,

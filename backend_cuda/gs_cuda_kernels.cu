@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The kernels of kernels/gs_kernels.h compiled by nvcc, and the table that
- * lets the C side of the backend reach them. This is the only C++ in the
+/* The kernels of kernels/gs_kernels.h compiled by nvcc (the normal, count,
+ * trace and double builds), and the tables that let the C side of the
+ * backend reach them. This is the only C++ in the
  * backend: no launch logic lives here, so that every API call is made (and
  * checked) in one place, gs_cuda.c. */
 #include <cuda_runtime.h>
@@ -29,6 +30,10 @@
 #include "gs_kernels.h"
 #include "gs_pitfalls.h"
 #undef GS_TIMELINE_BUILD
+#define GS_F64_BUILD
+#include "gs_kernels.h"
+#include "gs_pitfalls.h"
+#undef GS_F64_BUILD
 
 /* Taking a kernel's address in host code yields the stub that nvcc
  * registers with the runtime: the handle cudaLaunchKernel expects. The rows
@@ -72,3 +77,10 @@ extern "C" const void *const gs_cuda_timeline_symbols[GS_KERNEL_COUNT] = {
 extern "C" const struct gs_cuda_timeline_vars gs_cuda_timeline_vars = {
     &gs_timeline_start, &gs_timeline_end, &gs_timeline_blocks, &gs_timeline_overflow,
     GS_TIMELINE_SLOTS};
+/* The double build (kernels/gs_kernels.h, GS_F64_BUILD), same order. */
+extern "C" const void *const gs_cuda_f64_symbols[GS_KERNEL_COUNT] = {
+#define GS_CUDA_KERNEL_ROW(id, sym, name, op, bytes, rule, param) \
+    reinterpret_cast<const void *>(sym##_f64),
+    GS_KERNEL_LIST(GS_CUDA_KERNEL_ROW)
+#undef GS_CUDA_KERNEL_ROW
+};

@@ -37,6 +37,8 @@ struct gs_cuda_timeline_vars {
     unsigned slots;
 };
 extern const struct gs_cuda_timeline_vars gs_cuda_timeline_vars;
+/* The double build of each (GS_F64_BUILD), same order. */
+extern const void *const gs_cuda_f64_symbols[GS_KERNEL_COUNT];
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,8 @@
  *     seconds;
  *   - a global size that is not grid x block cannot be expressed;
  *   - more than 65535 blocks along y are refused (CUDA's maxGridSize[1]).
- * It runs 2D launches and the count and trace builds (kernels/gs_kernels.h). */
+ * It runs 2D launches, the count and trace builds and the double build
+ * (kernels/gs_kernels.h). */
 /* MAP_ANONYMOUS (user kernels' shared output) is not POSIX. */
 #define _DEFAULT_SOURCE
 
@@ -38,10 +39,10 @@
 /* The backend's buffer: the core's record first (size, list), then ours. */
 struct host_buf {
     struct gs_buf base;
-    float *data;
+    void *data;
 };
 
-static float *data_of(const struct gs_buf *b)
+static void *data_of(const struct gs_buf *b)
 {
     return ((const struct host_buf *)b)->data;
 }
@@ -64,7 +65,7 @@ static int host_open(struct gs_device_list *list, char *notice, unsigned notice_
     g->max_grid = HOST_MAX_GRID;
     g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
-    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
+    g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE | GS_CAP_F64;
     gs_strlcpy(g->no_timeline,
                "the host backend runs one thread at a time on one core: no compute units "
                "finish at different times, and C has no unit id or device clock",
@@ -185,7 +186,11 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         gs_refusal(r, -1, "host: invalid launch", "%s", why);
         return GS_OK;
     }
-    const gs_host_kernel_fn fn = gs_host_builds[gs_launch_build(l)][l->kernel];
+    /* The double build's kernels take double buffers: a table of their own. */
+    const enum gs_build build = gs_launch_build(l);
+    const gs_host_kernel_fn fn = build == GS_BUILD_F64 ? NULL : gs_host_builds[build][l->kernel];
+    const gs_host_kernel_f64_fn fn64 = build == GS_BUILD_F64 ? gs_host_f64_kernels[l->kernel]
+                                                             : NULL;
     const uint64_t rows = l->grid_y ? l->grid_y : 1;
     struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
     const double t0 = timed ? now_ms() : 0.0;
@@ -195,7 +200,10 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
             t.block_idx = (unsigned)b;
             for (uint64_t x = 0; x < l->block; ++x) {
                 t.thread_idx = (unsigned)x;
-                fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+                if (fn64)
+                    fn64(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+                else
+                    fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
             }
         }
     }

@@ -215,6 +215,8 @@ struct ocl_device {
     cl_kernel count_kernels[GS_KERNEL_COUNT];
     cl_program trace_program; /* the trace build (GS_TRACE_BUILD), built on first use */
     cl_kernel trace_kernels[GS_KERNEL_COUNT];
+    cl_program f64_program;   /* the double build (GS_F64_BUILD), built on first use */
+    cl_kernel f64_kernels[GS_KERNEL_COUNT];
     cl_kernel probe;         /* gs_probe_grid, created on first use */
     cl_kernel fill;          /* gs_fill_u32, created on first use */
     unsigned version;        /* CL_DEVICE_VERSION as major * 10 + minor: 12, 20, 21, 30 */
@@ -395,6 +397,30 @@ static int describe_trace(struct ocl_device *d, struct gs_err *e)
     return st;
 }
 
+/* The double build (GS_F64_BUILD) needs double precision, which OpenCL
+ * makes optional: a device has it when CL_DEVICE_DOUBLE_FP_CONFIG is not
+ * zero (a core query from 1.2; before, part of cl_khr_fp64). */
+static int describe_f64(struct ocl_device *d, struct gs_err *e)
+{
+    cl_device_fp_config fp64 = 0;
+    int ext = 0, st = GS_OK;
+    if (d->version < 12 && (st = has_extension(d->id, "cl_khr_fp64", &ext, e)) != GS_OK)
+        return st;
+    if ((d->version >= 12 || ext) &&
+        (st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64,
+                                     NULL))) != GS_OK)
+        return st;
+    if (fp64) {
+        d->base.caps |= GS_CAP_F64;
+        d->base.no_f64[0] = '\0';
+    } else {
+        gs_strlcpy(d->base.no_f64,
+                   "the device reports no double precision (CL_DEVICE_DOUBLE_FP_CONFIG is 0)",
+                   sizeof d->base.no_f64);
+    }
+    return GS_OK;
+}
+
 /* The numbers of struct gs_device that the device reports directly. */
 static int describe_limits(struct ocl_device *d, struct gs_err *e)
 {
@@ -438,7 +464,8 @@ static int describe_limits(struct ocl_device *d, struct gs_err *e)
                "OpenCL C has no compute-unit id or global timer (NVIDIA's OpenCL would accept "
                "inline PTX for %smid and %globaltimer; not done here)",
                sizeof g->no_timeline);
-    return describe_trace(d, e);
+    const int st_trace = describe_trace(d, e);
+    return st_trace == GS_OK ? describe_f64(d, e) : st_trace;
 }
 
 /* The newest OpenCL C a 3.0 device lists (CL_DEVICE_OPENCL_C_VERSION
@@ -592,7 +619,7 @@ static int limit_block(struct ocl_device *d, struct gs_err *e)
     return GS_OK;
 }
 
-/* The count and trace builds, where a launch built them. */
+/* The count, trace and double builds, where a launch built them. */
 static void release_variants(struct ocl_device *d)
 {
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
@@ -600,11 +627,15 @@ static void release_variants(struct ocl_device *d)
             clReleaseKernel(d->count_kernels[k]);
         if (d->trace_kernels[k])
             clReleaseKernel(d->trace_kernels[k]);
+        if (d->f64_kernels[k])
+            clReleaseKernel(d->f64_kernels[k]);
     }
     if (d->count_program)
         clReleaseProgram(d->count_program);
     if (d->trace_program)
         clReleaseProgram(d->trace_program);
+    if (d->f64_program)
+        clReleaseProgram(d->f64_program);
 }
 
 /* What the backend made for one device; the core frees its buffers before
@@ -900,7 +931,9 @@ static int ocl_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel, 
 
 /* ---- Launch rules -------------------------------------------------------- */
 
-/* The largest local size the specification lets this kernel run with. */
+/* The largest local size the specification lets this kernel run with, from
+ * the plain build's kernels (built at open); the count, trace and double
+ * builds, built on first use, are predicted with the same limit. */
 static size_t kernel_group_limit(const struct ocl_device *d, enum gs_kernel_id kernel)
 {
     size_t group = d->max_group < d->max_item_size ? d->max_group : d->max_item_size;
@@ -1197,6 +1230,9 @@ static int launch_kernel(struct ocl_device *d, const struct gs_launch *l, cl_ker
                               l->kernel, out, e);
     case GS_BUILD_TRACE:
         return variant_kernel(d, &d->trace_program, d->trace_kernels, "GS_TRACE_BUILD", "_trace",
+                              l->kernel, out, e);
+    case GS_BUILD_F64:
+        return variant_kernel(d, &d->f64_program, d->f64_kernels, "GS_F64_BUILD", "_f64",
                               l->kernel, out, e);
     default:
         *out = d->kernels[l->kernel];

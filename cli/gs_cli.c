@@ -12,7 +12,7 @@
 
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
-    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_ENTRY,
+    OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD,
     OPT_COUNT
@@ -70,6 +70,8 @@ static const struct opt options[OPT_COUNT] = {
                                    "                         --backend, --device, --bytes (default 1GiB), --block,\n"
                                    "                         --reps (default 5),"
                                    " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BW},
+    {OPT_TYPE, "--type", "T", "bandwidth: element type, float or double (default: float); a device\n"
+                              "                         without double precision is left out, with a note", 0, CMD_BW},
     {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
@@ -257,6 +259,19 @@ static int parse_bytes(const char *s, uint64_t *out, struct gs_err *e)
     return GS_OK;
 }
 
+/* --type float|double. */
+static int parse_type(const char *v, enum gs_type *type, struct gs_err *e)
+{
+    if (strcmp(v, "float") == 0)
+        *type = GS_TYPE_FLOAT;
+    else if (strcmp(v, "double") == 0)
+        *type = GS_TYPE_DOUBLE;
+    else
+        return gs_err_set(e, GS_USAGE, "--type: unknown type '%.*s%s'; use float or double",
+                          GS_ECHO(v));
+    return GS_OK;
+}
+
 /* A value that names something (a device, a file): never empty. */
 static int set_name(const char **dst, const char *v, const char *option, const char *wanted,
                     struct gs_err *e)
@@ -333,6 +348,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_SWEEP: c->sweep = 1; break;
     case OPT_SPREAD: c->spread = 1; break;
+    case OPT_TYPE: rc = parse_type(v, &c->type, e); break;
     case OPT_ENTRY: c->entry = v; break;
     case OPT_COMPILE_ONLY: c->compile_only = 1; break;
     case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
@@ -505,13 +521,18 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         return check_rules(c, e);
     if (bandwidth_mode_rules(seen, command, e) != GS_OK)
         return GS_USAGE;
-    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] || seen[OPT_JSON] || seen[OPT_QUIET];
+    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] ||
+                               seen[OPT_JSON] || seen[OPT_QUIET] || seen[OPT_TYPE];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
     if (c->spread && spread_rules(c, seen, e) != GS_OK)
         return e->status;
+    if ((c->sweep || c->spread) && c->type != GS_TYPE_FLOAT)
+        return gs_err_set(e, GS_USAGE, "--type double: bandwidth %s runs the float kernels only; "
+                                       "leave --type out, or run the rows in double without %s",
+                          c->sweep ? "--sweep" : "--spread", c->sweep ? "--sweep" : "--spread");
     if (command == GS_MODE_TABLE && bandwidth_only)
-        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json and --quiet belong to "
-                                       "'gridstride bandwidth'; run that, or leave them out");
+        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json, --quiet and --type belong "
+                                       "to 'gridstride bandwidth'; run that, or leave them out");
     if (command == GS_MODE_TRACE && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
         return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
                                        "--svg FILE");

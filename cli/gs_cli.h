@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "gs_backend.h"
 #include "gs_catalog.h"
 #include "gs_plan.h"
 #include "gs_report.h"
@@ -45,6 +46,7 @@ struct gs_cli {
     int quiet; /* no progress on stderr */
     int sweep; /* --sweep: time per launch against n instead of the rows */
     int spread; /* bandwidth --spread: per-SM finish times instead of the rows */
+    enum gs_type type; /* --type: the elements' type (GS_TYPE_FLOAT by default) */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
     /* trace mode (grid and block above are shared) */

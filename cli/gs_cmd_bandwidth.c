@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride bandwidth`: the benchmark of core/gs_bench.h on each selected
  * device. Without --backend it measures the GPU APIs only; the host backend
- * runs when named (it is a reference, not a memory system worth timing). */
+ * runs when named (it is a reference, not a memory system worth timing).
+ * --type double runs the double build on the devices that have it. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "gs_bench.h"
 #include "gs_commands.h"
+#include "gs_device.h"
 #include "gs_output.h"
 #include "gs_memory.h"
 #include "gs_registry.h"
@@ -51,14 +53,16 @@ static void show_progress(void *ctx, const char *backend, int row, int rows,
 }
 
 /* The largest n that fits every device (and this machine, for a CPU
- * device), capped at `gpu_bytes` per buffer (less with a CPU device). */
+ * device), capped at `gpu_bytes` per buffer (less with a CPU device); n
+ * counts elements of cli->type. */
 int gs_bandwidth_choose_n(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
                           uint64_t gpu_bytes, uint64_t *n, struct gs_err *e)
 {
+    const unsigned elem = gs_type_size(cli->type);
     uint64_t cap = UINT64_MAX;
     const char *limit = "";
     for (int i = 0; i < ndevs; ++i) {
-        const uint64_t fit = gs_memory_max_n(devs[i], UINT64_MAX / 4) * 4;
+        const uint64_t fit = gs_memory_max_n_of(devs[i], UINT64_MAX / elem, cli->type) * elem;
         if (fit < cap) {
             cap = fit;
             limit = devs[i]->name;
@@ -72,22 +76,35 @@ int gs_bandwidth_choose_n(const struct gs_cli *cli, struct gs_device *const *dev
                               (unsigned long long)cli->bw_bytes, limit, (unsigned long long)cap);
         if (cli->bw_bytes < 4096)
             return gs_err_set(e, GS_USAGE, "--bytes: too small; give at least 4KiB per buffer");
-        *n = cli->bw_bytes / 4;
+        *n = cli->bw_bytes / elem;
         return GS_OK;
     }
     uint64_t want = gpu_bytes;
     for (int i = 0; i < ndevs; ++i)
         if (!devs[i]->is_gpu)
             want = GS_BENCH_DEFAULT_CPU_BYTES;
-    *n = (want < cap ? want : cap) / 4;
+    *n = (want < cap ? want : cap) / elem;
     if (*n < 1024)
         return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run; free some, "
                                        "or choose another --device", limit);
     return GS_OK;
 }
 
-/* Devices whose limits refuse --block or --grid are left out with a note:
- * one API's limit must not stop the others. None left is bad usage. */
+/* --type double on a device without the double build: why, as one line
+ * naming the problem, then the fix. */
+static int no_double(const struct gs_device *d, struct gs_err *e)
+{
+    char why[200];
+    if (gs_dev_has_f64(d, why, sizeof why))
+        return GS_OK;
+    return gs_err_set(e, GS_USAGE, "--type double: %s device %s cannot run double (%s); run "
+                                   "--type float, or choose a device with double precision",
+                      d->backend->name, d->name, why);
+}
+
+/* Devices whose limits refuse --block or --grid, or that cannot run the
+ * --type, are left out with a note: one API's limit must not stop the
+ * others. None left is bad usage. */
 static int usable_devices(const struct gs_cli *cli, struct gs_session *s,
                           struct gs_device **devs, int *ndevs, struct gs_err *e)
 {
@@ -96,7 +113,8 @@ static int usable_devices(const struct gs_cli *cli, struct gs_session *s,
     for (int i = 0; i < *ndevs; ++i) {
         struct gs_err why = {0};
         if (gs_check_limits(devs[i], cli->block ? cli->block : GS_DEFAULT_BLOCK, cli->grid, NULL,
-                            0, &why) == GS_OK) {
+                            0, &why) == GS_OK &&
+            (cli->type != GS_TYPE_DOUBLE || no_double(devs[i], &why) == GS_OK)) {
             devs[kept++] = devs[i];
             continue;
         }
@@ -157,6 +175,7 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     plan.warmup = GS_BENCH_WARMUP;
     plan.block = cli->block;
     plan.grid = cli->grid;
+    plan.type = cli->type;
     plan.progress = show_progress;
     plan.progress_ctx = &prog;
     prog.quiet = cli->quiet;

@@ -33,7 +33,10 @@
  *          trace`.
  *   ABI 3: timeline, when each compute unit finished its share of a
  *          launch (struct gs_timeline), for `gridstride bandwidth
- *          --spread`; gs_device.no_timeline says why a device cannot. */
+ *          --spread`; gs_device.no_timeline says why a device cannot. The
+ *          element type of a launch (gs_launch.type): double runs the
+ *          double build of kernels/ (GS_BUILD_F64, behind GS_CAP_F64), and
+ *          gs_device.no_f64 says why a device has none. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
@@ -56,6 +59,24 @@ struct gs_user_kernel; /* a user kernel built by user_build() (ABI 2), defined b
 #define GS_CAP_2D 0x8u            /* ABI 2: launch() honours gs_launch.grid_y */
 #define GS_CAP_COUNT 0x10u        /* ABI 2: launch() runs the count build for gs_launch.count */
 #define GS_CAP_TRACE 0x20u        /* ABI 2: launch() runs the trace build for gs_launch.trace */
+#define GS_CAP_F64 0x80u          /* ABI 3: launch() runs the double build for gs_launch.type */
+
+/* ABI 3. The element type of a launch's a, b and out: float (4 bytes) or
+ * double (8 bytes). The kernels' text is the same (kernels/gs_kernels.h's
+ * gs_real); the double build is compiled with GS_F64_BUILD defined. */
+enum gs_type { GS_TYPE_FLOAT, GS_TYPE_DOUBLE };
+
+/* Bytes of one element. */
+static inline unsigned gs_type_size(enum gs_type t)
+{
+    return t == GS_TYPE_DOUBLE ? 8u : 4u;
+}
+
+/* "float" or "double", as --type takes it and reports print it. */
+static inline const char *gs_type_name(enum gs_type t)
+{
+    return t == GS_TYPE_DOUBLE ? "double" : "float";
+}
 
 /* What the API's own work-item functions return in a launch of 2^32 threads
  * or more, measured (NVIDIA's OpenCL returns get_global_size(0) modulo 2^32).
@@ -112,14 +133,20 @@ struct gs_device {
     char no_bandwidth[200]; /* why `gridstride bandwidth` leaves this device out (its
                                times would not compare with the other APIs'); empty:
                                it is measured when it has GS_CAP_TIMING */
-    char no_timeline[200];  /* ABI 3: why this device cannot record a timeline (the
-                               backend has timeline() but this device cannot serve it,
-                               or the backend has none and says why); empty: it can
-                               when the backend has timeline() */
     /* Kept by the core, never written by a backend. */
     int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
     struct gs_grid_probe probe;
     struct gs_buf *buffers;     /* live buffers */
+    /* ABI 3, written by the backend, after the core's part so that it keeps
+     * its place for ABI 2 (whose devices end before no_f64; the core reads
+     * neither field of them). no_f64: why the device has no GS_CAP_F64 when
+     * the API says so ("the device reports no double precision"); empty
+     * when it has the cap, or when the backend has no double build at all.
+     * no_timeline: why this device cannot record a timeline (the backend
+     * has timeline() but this device cannot serve it, or the backend has
+     * none and says why); empty: it can when the backend has timeline(). */
+    char no_f64[160];
+    char no_timeline[200];
 };
 
 /* One launch: kernel, shape and arguments. */
@@ -148,15 +175,25 @@ struct gs_launch {
      * launch, which the model predicts from and the verifier maps owners
      * with; launch() asks for asked_grid x asked_block. 0: run as above. */
     uint64_t asked_grid, asked_block;
+    /* ABI 3: the element type of a, b and out (GS_CAP_F64 for double): the
+     * double build runs, over n elements of 8 bytes. Never with count or
+     * trace, which count in 32-bit words. 0 (GS_TYPE_FLOAT): float. */
+    enum gs_type type;
 };
 
 /* Which build of kernels/ a launch runs: backends keep one kernel table per
- * build and index it with gs_launch_build(). */
-enum gs_build { GS_BUILD_PLAIN, GS_BUILD_COUNT, GS_BUILD_TRACE, GS_BUILDS };
+ * build and index it with gs_launch_build(). GS_BUILD_F64 (ABI 3) is the
+ * plain build in double (GS_F64_BUILD); there is no count or trace build in
+ * double. */
+enum gs_build { GS_BUILD_PLAIN, GS_BUILD_COUNT, GS_BUILD_TRACE, GS_BUILD_F64, GS_BUILDS };
 
 static inline enum gs_build gs_launch_build(const struct gs_launch *l)
 {
-    return l->trace ? GS_BUILD_TRACE : l->count ? GS_BUILD_COUNT : GS_BUILD_PLAIN;
+    if (l->trace)
+        return GS_BUILD_TRACE;
+    if (l->count)
+        return GS_BUILD_COUNT;
+    return l->type == GS_TYPE_DOUBLE ? GS_BUILD_F64 : GS_BUILD_PLAIN;
 }
 
 /* ABI 3: when each compute unit (an SM) finished its share of one launch,
@@ -283,7 +320,8 @@ struct gs_backend {
      * lost) is an error status in e. With `timed` (and GS_CAP_TIMING), r->ms
      * is the kernel's duration measured by device timers. A refusal must not
      * leave state behind that fails the next call. The kernel is that of the
-     * build gs_launch_build(l) names: the normal, count or trace build. */
+     * build gs_launch_build(l) names: the normal, count, trace or (ABI 3)
+     * double build. */
     int (*launch)(struct gs_device *dev, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
 

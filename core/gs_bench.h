@@ -7,15 +7,20 @@
  *   add       vector add at the device grid G, one row per way of writing
  *             it: monolithic, the plain grid-stride loop, four per trip
  *             (without restrict, with it, and with the loads written
- *             first), warp-contiguous x4, 8-byte and 16-byte vectors;
- *   access    copy: coalesced, warp-contiguous x4, 16-byte, one chunk per
- *             thread, and lanes 2, 8 and 32 elements apart;
+ *             first), warp-contiguous x4, vectors of two and four elements;
+ *   access    copy: coalesced, warp-contiguous x4, four-element vectors, one
+ *             chunk per thread, and lanes 2, 8 and 32 elements apart;
  *   waves     the launch-size axis of three adds: multiples of G (1.5 G is a
  *             partial last wave), and grids sized to the data, so that every
  *             thread makes 4, 2 or 1 trips.
  * GB/s = (bytes read + bytes written) / median seconds / 1e9. Each row also
  * gives the bytes its code has in flight per SM: the loads a thread issues
- * before its first store, times the threads resident on an SM. */
+ * before its first store, times the threads resident on an SM.
+ *
+ * Elements are floats or doubles (gs_bench_plan.type): the rows are the same
+ * kernels, built once more in double; every byte count, the API's copy and
+ * the vectors' widths follow the element size, and n and the trips count
+ * elements. */
 #ifndef GS_BENCH_H
 #define GS_BENCH_H
 
@@ -51,17 +56,19 @@ typedef void (*gs_bench_progress)(void *ctx, const char *backend, int row, int r
                                   const struct gs_bench_row *r);
 
 struct gs_bench_plan {
-    uint64_t n;       /* floats per buffer */
+    uint64_t n;       /* elements per buffer */
     unsigned reps;    /* timed repetitions per row */
     unsigned warmup;  /* untimed launches before them */
     unsigned block;   /* threads per block */
     uint64_t grid;    /* device grid override; 0 = the device's */
     gs_bench_progress progress;
     void *progress_ctx;
+    enum gs_type type; /* of the elements: float (0) or double (GS_CAP_F64) */
 };
 
 struct gs_bench {
     struct gs_device *dev;
+    enum gs_type type; /* of the elements */
     uint64_t n, grid, threads;
     unsigned block, reps, warmup;
     char grid_rule[200];

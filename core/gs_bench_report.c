@@ -25,10 +25,11 @@ static const char *run_label(const struct gs_bench_report_in *in, int i, char *b
 static void header_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
     const struct gs_bench *b0 = in->runs[0];
-    gs_str_printf(o, "%sgridstride %s bandwidth: n = %llu floats per buffer (%.2f GiB), %u warm-up "
-                     "launches, then %u timed repetitions per row\n",
-                  pre, in->version, (unsigned long long)b0->n,
-                  (double)b0->n * 4 / (1u << 30), b0->warmup, b0->reps);
+    gs_str_printf(o, "%sgridstride %s bandwidth: type %s, n = %llu %ss per buffer (%.2f GiB), %u "
+                     "warm-up launches, then %u timed repetitions per row\n",
+                  pre, in->version, gs_type_name(b0->type), (unsigned long long)b0->n,
+                  gs_type_name(b0->type), (double)b0->n * gs_type_size(b0->type) / (1u << 30),
+                  b0->warmup, b0->reps);
     gs_str_printf(o, "%sGB/s = (bytes read + bytes written) / median of the timed repetitions / 1e9, "
                      "timed by device timers; every row verified before timing;\n"
                      "%s%%copy = of the same API's device-to-device copy in the same run\n",
@@ -93,12 +94,24 @@ static void ratio_lines(const struct gs_bench_report_in *in, struct gs_str *o, c
     }
 }
 
+/* A kernel's catalogue name as the run's type has it: the vector kernels
+ * are named for the float build ("grid-stride-float4"), and a double run
+ * says "grid-stride-double4". */
+static const char *kernel_name(enum gs_kernel_id k, enum gs_type type, char *buf, unsigned size)
+{
+    const char *name = gs_kernel_info(k)->name, *at = strstr(name, "float");
+    if (type != GS_TYPE_DOUBLE || !at)
+        return name;
+    snprintf(buf, size, "%.*s%s%s", (int)(at - name), name, gs_type_name(type), at + 5);
+    return buf;
+}
+
 /* Per API: the three references, and where the best launch of each waves
  * axis is. */
 static void reference_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {
     static const enum gs_kernel_id waves[] = {GS_K_ADD_WARP_X4, GS_K_ADD_GS_F2, GS_K_ADD_GS_F4};
-    char name[64];
+    char name[64], kernel[64];
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const double peak = (double)b->dev->peak_bytes_per_s / 1e9;
@@ -121,8 +134,9 @@ static void reference_lines(const struct gs_bench_report_in *in, struct gs_str *
             const struct gs_bench_row *r = &b->rows[k];
             gs_str_printf(o, "%s%-7s best launch of %s: \"%s\", <<<%llu, %llu>>>, %.2f trips a "
                              "thread, %.1f GB/s (%.1f%% of the copy)\n",
-                          pre, name, gs_kernel_info(waves[w])->name, r->label,
-                          (unsigned long long)r->launch.grid, (unsigned long long)r->launch.block,
+                          pre, name, kernel_name(waves[w], b->type, kernel, sizeof kernel),
+                          r->label, (unsigned long long)r->launch.grid,
+                          (unsigned long long)r->launch.block,
                           r->trips, r->gbps, r->pct_copy);
         }
     }
@@ -234,7 +248,7 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,api_version,driver_version,compute_units,block,G,T,"
                      "n,reps,warmup,group,variant,kernel,grid,param,bytes_per_launch,verified,"
                      "min_ms,median_ms,max_ms,mean_ms,stddev_ms,gbps,pct_of_copy,pct_of_best,pct_of_peak,"
-                     "peak_gbps,trips,inflight_bytes_per_thread,inflight_bytes_per_sm\n");
+                     "peak_gbps,trips,inflight_bytes_per_thread,inflight_bytes_per_sm,type\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
@@ -242,7 +256,7 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
             const struct gs_bench_row *r = &b->rows[k];
             gs_str_printf(o, "\"%s\",\"%s\",\"%s\",\"%s\",\"%s\",%u,%u,%llu,%llu,%llu,%u,%u,\"%s\","
                              "\"%s\",%s,%llu,%llu,%llu,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.2f,%.2f,"
-                             "%.2f,%.1f,%.4f,%u,%.0f\n",
+                             "%.2f,%.1f,%.4f,%u,%.0f,%s\n",
                           d->backend->name, d->name, d->id, d->api_version, d->driver_version,
                           d->compute_units, b->block, (unsigned long long)b->grid,
                           (unsigned long long)b->threads, (unsigned long long)b->n, b->reps,
@@ -252,7 +266,7 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
                           (unsigned long long)r->bytes, r->verified, r->min_ms, r->med_ms,
                           r->max_ms, r->mean_ms, r->stddev_ms, r->gbps, r->pct_copy, r->pct_best,
                           r->pct_peak, (double)d->peak_bytes_per_s / 1e9, r->trips, r->inflight,
-                          r->inflight_per_sm);
+                          r->inflight_per_sm, gs_type_name(b->type));
         }
     }
 }
@@ -268,10 +282,10 @@ static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
         const struct gs_device *d = b->dev;
         gs_str_printf(o, "    {");
         gs_results_device(o, d);
-        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, "
+        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, \"type\": \"%s\", "
                          "\"n\": %llu, \"reps\": %u, \"warmup\": %u, \"peak_gbps\": %.1f, \"peak_rule\": ",
-                      b->block, (unsigned long long)b->grid,
-                      (unsigned long long)b->threads, (unsigned long long)b->n, b->reps, b->warmup,
+                      b->block, (unsigned long long)b->grid, (unsigned long long)b->threads,
+                      gs_type_name(b->type), (unsigned long long)b->n, b->reps, b->warmup,
                       (double)d->peak_bytes_per_s / 1e9);
         gs_json_string(o, d->peak_rule);
         gs_str_printf(o, ", \"copy_gbps\": %.3f, \"best_gbps\": %.3f, \"best_variant\": ",
@@ -366,9 +380,9 @@ void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
     gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     gs_str_printf(o, "<text x=\"20\" y=\"34\" font-size=\"24\" font-weight=\"bold\">Memory bandwidth: "
                      "the same bytes, moved different ways</text>\n");
-    gs_str_printf(o, "<text x=\"20\" y=\"60\" font-size=\"15\">n = %llu floats per buffer; GB/s = "
+    gs_str_printf(o, "<text x=\"20\" y=\"60\" font-size=\"15\">n = %llu %ss per buffer; GB/s = "
                      "(bytes read + written) / median of %u timed launches; higher is better</text>\n",
-                  (unsigned long long)b0->n, b0->reps);
+                  (unsigned long long)b0->n, gs_type_name(b0->type), b0->reps);
     for (int i = 0; i < in->nruns; ++i) {
         const int x = 20 + i * 420;
         gs_str_printf(o, "<rect x=\"%d\" y=\"74\" width=\"16\" height=\"16\" fill=\"%s\"/>"

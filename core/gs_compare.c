@@ -615,16 +615,23 @@ static void compare_bandwidth(struct cmp *c, struct gs_str *o)
 {
     struct gs_str flagged = {0};
     uint64_t n0 = 0, n;
-    int same_n = 1;
+    int same_n = 1, same_type = 1;
+    /* Files written before runs had a type moved floats. */
+    const char *type0 = gs_json_str(c->groups[0].obj, "type", "float");
     gs_json_u64(c->groups[0].obj, "n", &n0);
-    for (int g = 1; g < c->ngroups; ++g)
+    for (int g = 1; g < c->ngroups; ++g) {
         same_n &= gs_json_u64(c->groups[g].obj, "n", &n) && n == n0;
+        same_type &= strcmp(gs_json_str(c->groups[g].obj, "type", "float"), type0) == 0;
+    }
     bandwidth_header(c, o);
     for (int i = 0; i < c->nrows; ++i)
         bandwidth_row(c, &c->rows[i], o, &flagged);
     gs_str_printf(o, "\nvs 1 = GB/s of that run / GB/s of run 1 on the same variant\n");
     if (!same_n)
         gs_str_printf(o, "the runs moved different sizes (n per buffer differs): a ratio "
+                         "compares unlike runs\n");
+    if (!same_type)
+        gs_str_printf(o, "the runs moved different element types (float and double): a ratio "
                          "compares unlike runs\n");
     if (c->differ)
         gs_str_printf(o, "%d row%s differ%s in outcome between runs:\n%s", c->differ,

@@ -2,6 +2,7 @@
 #include "gs_device.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,33 @@ int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
         !b->write || !b->read || !b->free || !b->launch)
         return gs_err_set(e, GS_ABI, "backend '%s' lacks a required method",
                           b->name ? b->name : "?");
-    if (b->device_size < sizeof(struct gs_device) || b->buffer_size < sizeof(struct gs_buf))
+    /* ABI 3 appended no_f64 and no_timeline to the device; an ABI 2 device
+     * ends before them. */
+    const size_t device_part =
+        b->abi >= 3 ? sizeof(struct gs_device) : offsetof(struct gs_device, no_f64);
+    if (b->device_size < device_part || b->buffer_size < sizeof(struct gs_buf))
         return gs_err_set(e, GS_ABI,
                           "backend '%s' declares a device or buffer struct smaller than the "
                           "core's part (device_size %zu, buffer_size %zu)",
                           b->name, b->device_size, b->buffer_size);
     return GS_OK;
+}
+
+int gs_dev_has_f64(const struct gs_device *d, char *why, unsigned why_size)
+{
+    if (d->backend->abi >= 3 && (d->caps & GS_CAP_F64))
+        return 1;
+    if (!why_size)
+        return 0;
+    if (d->backend->abi < 3)
+        snprintf(why, why_size, "the %s backend is built against ABI %d, before the double build "
+                 "(ABI 3)", d->backend->name, d->backend->abi);
+    else if (d->no_f64[0])
+        snprintf(why, why_size, "%s", d->no_f64);
+    else
+        snprintf(why, why_size, "the %s backend has no double build of the kernels",
+                 d->backend->name);
+    return 0;
 }
 
 /* ---- services for backends ---------------------------------------------- */
@@ -242,6 +264,15 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
         return unsupported(d, "the trace build", e);
     if (l->trace && l->count)
         return gs_err_set(e, GS_USAGE, "a launch runs the count build or the trace build, not both");
+    if (l->type != GS_TYPE_FLOAT && l->type != GS_TYPE_DOUBLE)
+        return gs_err_set(e, GS_USAGE, "%s: unknown element type %d", d->backend->name,
+                          (int)l->type);
+    if (l->type == GS_TYPE_DOUBLE && (l->count || l->trace))
+        return gs_err_set(e, GS_USAGE, "the count and trace builds are float only; launch them "
+                                       "with type float");
+    if (l->type == GS_TYPE_DOUBLE && !gs_dev_has_f64(d, why, sizeof why))
+        return gs_err_set(e, GS_UNSUPPORTED, "%s device %s cannot run double: %s",
+                          d->backend->name, d->name, why);
     /* The suite's own caps are kept here, once, for every backend. */
     if (gs_dev_predicts_accept(d, l, why, sizeof why) == GS_NOT_SENT) {
         r->not_sent = 1;
@@ -260,6 +291,7 @@ int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e)
     if (!GS_HAS(d->backend, 2, grant) || l->user || l->asked_grid ||
         (l->grid_y > 1 && !(d->caps & GS_CAP_2D)) || (l->count && !(d->caps & GS_CAP_COUNT)) ||
         (l->trace && !(d->caps & GS_CAP_TRACE)) ||
+        (l->type == GS_TYPE_DOUBLE && !gs_dev_has_f64(d, NULL, 0)) ||
         gs_dev_predicts_accept(d, l, why, sizeof why) != GS_ACCEPTS)
         return GS_OK;
     const int rc = d->backend->grant(d, l, &grid, &block, e);

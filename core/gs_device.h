@@ -14,6 +14,12 @@
 /* GS_OK when the backend's ABI is one the core understands. */
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e);
 
+/* 1 when d runs the double build (ABI 3, GS_CAP_F64); else 0, and why gets
+ * the reason in words: what the API reports (gs_device.no_f64), or that
+ * the backend has no double build. gs_dev_launch() refuses a double launch
+ * with the same reason. */
+int gs_dev_has_f64(const struct gs_device *d, char *why, unsigned why_size);
+
 int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned block,
                            unsigned *blocks, char *rule, unsigned rule_size, struct gs_err *e);
 int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l, char *why,

@@ -64,10 +64,15 @@ int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e)
 
 uint64_t gs_memory_max_n(struct gs_device *dev, uint64_t want)
 {
+    return gs_memory_max_n_of(dev, want, GS_TYPE_FLOAT);
+}
+
+uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type type)
+{
     char source[128];
     const uint64_t avail = gs_memory_available(dev, source, sizeof source);
     uint64_t per_buffer = avail / 3 < dev->max_alloc ? avail / 3 : dev->max_alloc;
-    uint64_t n = per_buffer / sizeof(float);
+    uint64_t n = per_buffer / gs_type_size(type);
     n = n > GS_GUARD_ELEMS ? n - GS_GUARD_ELEMS : 0;
     return n < want ? n : want;
 }

@@ -24,5 +24,7 @@ int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e);
 
 /* The largest n that fits dev, at most `want`; 0 when none does. */
 uint64_t gs_memory_max_n(struct gs_device *dev, uint64_t want);
+/* The same for elements of `type` (floats above). */
+uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type type);
 
 #endif

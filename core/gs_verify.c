@@ -18,6 +18,27 @@ static float float_of(uint32_t u)
     return f;
 }
 
+static uint64_t bits64_of(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* Element i of an array of `size`-byte elements, as bits (a float's in the
+ * low 32): through memcpy, so any buffer of bytes may be read. */
+static uint64_t element_bits(const void *base, unsigned size, uint64_t i)
+{
+    if (size == 8) {
+        uint64_t u;
+        memcpy(&u, (const char *)base + 8 * i, sizeof u);
+        return u;
+    }
+    uint32_t u;
+    memcpy(&u, (const char *)base + 4 * i, sizeof u);
+    return u;
+}
+
 #define GS_A_PERIOD 4194301u /* 2^22 - 3 */
 #define GS_B_PERIOD 4194299u /* 2^22 - 5 */
 #define GS_B_STEP 40503u
@@ -58,6 +79,20 @@ void gs_fill_inputs(float *a, float *b, uint64_t n)
     gs_fill_inputs_at(a, b, 0, n);
 }
 
+/* The same integers as doubles: exact. */
+void gs_fill_inputs_f64_at(double *a, double *b, uint64_t first, uint64_t count)
+{
+    uint32_t ia, ib;
+    residues_at(first, &ia, &ib);
+    for (uint64_t i = 0; i < count; ++i) {
+        if (a)
+            a[i] = (double)(1u + ia);
+        if (b)
+            b[i] = (double)(1u + 2u * ib);
+        GS_NEXT_RESIDUES(ia, ib);
+    }
+}
+
 /* a + b is an integer below 2^24, so the fp32 sum the kernels compute equals
  * the integer sum converted once. */
 static uint32_t expected_bits(enum gs_op op, uint32_t ia, uint32_t ib)
@@ -65,11 +100,27 @@ static uint32_t expected_bits(enum gs_op op, uint32_t ia, uint32_t ib)
     return bits_of(op == GS_OP_COPY ? (float)(1u + ia) : (float)(2u + ia + 2u * ib));
 }
 
+/* The same integer sum in double, exact too (and far from 2^53). */
+static uint64_t expected_bits64(enum gs_op op, uint32_t ia, uint32_t ib)
+{
+    return bits64_of(op == GS_OP_COPY ? (double)(1u + ia) : (double)(2u + ia + 2u * ib));
+}
+
 float gs_expected_at(enum gs_op op, uint64_t i)
 {
     uint32_t ia, ib;
     residues_at(i, &ia, &ib);
     return float_of(expected_bits(op, ia, ib));
+}
+
+double gs_expected_f64_at(enum gs_op op, uint64_t i)
+{
+    uint32_t ia, ib;
+    residues_at(i, &ia, &ib);
+    double d;
+    const uint64_t u = expected_bits64(op, ia, ib);
+    memcpy(&d, &u, sizeof d);
+    return d;
 }
 
 void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref, uint64_t n)
@@ -84,11 +135,16 @@ void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref,
 
 void gs_poison(float *out, uint64_t n)
 {
-    const float poison = float_of(GS_POISON_BITS), guard = float_of(GS_GUARD_BITS);
-    for (uint64_t i = 0; i < n; ++i)
-        out[i] = poison;
-    for (uint64_t i = 0; i < GS_GUARD_ELEMS; ++i)
-        out[n + i] = guard;
+    gs_poison_as(GS_TYPE_FLOAT, out, n);
+}
+
+void gs_poison_as(enum gs_type type, void *out, uint64_t n)
+{
+    const uint32_t poison = GS_POISON_BITS, guard = GS_GUARD_BITS;
+    const uint64_t words = gs_type_size(type) / 4;
+    char *p = out;
+    for (uint64_t w = 0; w < (n + GS_GUARD_ELEMS) * words; ++w)
+        memcpy(p + 4 * w, w < n * words ? &poison : &guard, 4);
 }
 
 /* The grid-stride slot that touches element i in the lane-strided copy:
@@ -210,9 +266,9 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o)
     o->store = before + pass;
 }
 
-static void note_wrong(struct gs_vpart *p, uint64_t i, uint32_t got, uint32_t want)
+static void note_wrong(struct gs_vpart *p, uint64_t i, uint64_t got, uint64_t want,
+                       int unwritten)
 {
-    const int unwritten = got == GS_POISON_BITS;
     if (p->wrong++ == 0)
         p->first_wrong = i;
     p->unwritten += unwritten;
@@ -228,23 +284,46 @@ static void note_wrong(struct gs_vpart *p, uint64_t i, uint32_t got, uint32_t wa
 void gs_verify_span(const float *out, const float *ref, enum gs_op op, uint64_t first,
                     uint64_t count, struct gs_vpart *p)
 {
+    gs_verify_span_as(GS_TYPE_FLOAT, out, ref, op, first, count, p);
+}
+
+void gs_verify_span_as(enum gs_type type, const void *out, const void *ref, enum gs_op op,
+                       uint64_t first, uint64_t count, struct gs_vpart *p)
+{
+    const unsigned size = gs_type_size(type);
+    const uint64_t poison = size == 8 ? GS_POISON_BITS64 : GS_POISON_BITS;
     *p = (struct gs_vpart){0};
     if (ref) {
         for (uint64_t i = 0; i < count; ++i) {
-            const uint32_t got = bits_of(out[i]), want = bits_of(ref[i]);
+            const uint64_t got = element_bits(out, size, i), want = element_bits(ref, size, i);
             if (got != want)
-                note_wrong(p, first + i, got, want);
+                note_wrong(p, first + i, got, want, got == poison);
         }
         return;
     }
     /* The hot loop of a multi-GiB verification: two counters and one
-     * int-to-float conversion per element. */
+     * int-to-float conversion per element, in a loop of its own per type. */
     uint32_t ia, ib;
     residues_at(first, &ia, &ib);
+    if (size == 8) {
+        const char *o = out;
+        for (uint64_t i = 0; i < count; ++i) {
+            uint64_t got;
+            memcpy(&got, o + 8 * i, sizeof got);
+            const uint64_t want = expected_bits64(op, ia, ib);
+            if (got != want)
+                note_wrong(p, first + i, got, want, got == poison);
+            GS_NEXT_RESIDUES(ia, ib);
+        }
+        return;
+    }
+    const char *o = out;
     for (uint64_t i = 0; i < count; ++i) {
-        const uint32_t want = expected_bits(op, ia, ib), got = bits_of(out[i]);
+        uint32_t got;
+        memcpy(&got, o + 4 * i, sizeof got);
+        const uint32_t want = expected_bits(op, ia, ib);
         if (got != want)
-            note_wrong(p, first + i, got, want);
+            note_wrong(p, first + i, got, want, got == poison);
         GS_NEXT_RESIDUES(ia, ib);
     }
 }
@@ -271,11 +350,13 @@ void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct
     }
 }
 
-void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verdict *v)
+void gs_verify_end(const struct gs_launch *l, const void *guard, struct gs_verdict *v)
 {
     const uint64_t n = l->n, value_wrong = v->wrong - v->unwritten;
+    const unsigned size = gs_type_size(l->type);
+    const uint64_t want = size == 8 ? GS_GUARD_BITS64 : GS_GUARD_BITS;
     for (uint64_t g = 0; g < GS_GUARD_ELEMS; ++g) {
-        if (bits_of(guard[g]) != GS_GUARD_BITS) {
+        if (element_bits(guard, size, g) != want) {
             if (v->guard_hits++ == 0)
                 v->first_guard = g;
         }
@@ -299,15 +380,15 @@ void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verd
         v->diag |= GS_DIAG_PAST_END;
 }
 
-void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
+void gs_verify(const void *out, const void *ref, const struct gs_launch *l,
                struct gs_verdict *v)
 {
     struct gs_vpart part;
     const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
     gs_verify_begin(l, v);
-    gs_verify_span(out, ref, k ? k->op : GS_OP_ADD, 0, l->n, &part);
+    gs_verify_span_as(l->type, out, ref, k ? k->op : GS_OP_ADD, 0, l->n, &part);
     gs_verify_merge(l, &part, v);
-    gs_verify_end(l, out + l->n, v);
+    gs_verify_end(l, (const char *)out + l->n * gs_type_size(l->type), v);
 }
 
 void gs_count_begin(uint64_t n, struct gs_count_verdict *v)

@@ -5,7 +5,14 @@
  * past its end with a second, distinct NaN; inputs are never zero and differ
  * per element, so an element no thread wrote, a thread that wrote the wrong
  * element, and a write past the end are all visible. Comparisons are
- * bit-exact: every input sum is an integer below 2^24, exact in fp32. */
+ * bit-exact: every input sum is an integer below 2^24, exact in fp32, and
+ * the same integers are exact in double (a launch's gs_launch.type).
+ *
+ * Elements are floats or doubles (enum gs_type). The poison is filled as a
+ * 32-bit word, so a double element is two poison words; both patterns are
+ * chosen so that the word and the word twice over are quiet NaNs, as float
+ * and as double (tests/test_verify.c checks it). Every function that takes
+ * a struct gs_launch reads its elements as l->type; the others say. */
 #ifndef GS_VERIFY_H
 #define GS_VERIFY_H
 
@@ -13,8 +20,13 @@
 
 #include "gs_backend.h"
 
-#define GS_POISON_BITS 0x7FC0BAD0u /* quiet NaN: "never written" */
-#define GS_GUARD_BITS 0x7FC0DEADu  /* quiet NaN: the guard past the end */
+#define GS_POISON_BITS 0x7FF8BAD0u /* quiet NaN: "never written" */
+#define GS_GUARD_BITS 0x7FF8DEADu  /* quiet NaN: the guard past the end */
+/* The same words as one double each: quiet NaNs too (exponent 0x7FF, the
+ * quiet bit set). A float pattern whose top 12 bits are not 0x7FF, such as
+ * 0x7FC0xxxx, would be a large finite double. */
+#define GS_POISON_BITS64 (((uint64_t)GS_POISON_BITS << 32) | GS_POISON_BITS)
+#define GS_GUARD_BITS64 (((uint64_t)GS_GUARD_BITS << 32) | GS_GUARD_BITS)
 #define GS_GUARD_ELEMS 1024u       /* guard elements after the last output */
 #define GS_LISTED 10               /* wrong indices listed in a verdict */
 
@@ -31,6 +43,13 @@ void gs_fill_expected(enum gs_op op, const float *a, const float *b, float *ref,
 float gs_expected_at(enum gs_op op, uint64_t i);
 /* out[0, n) = poison NaN, out[n, n + GS_GUARD_ELEMS) = guard NaN. */
 void gs_poison(float *out, uint64_t n);
+
+/* The same in double: inputs, expected values and the poison. */
+void gs_fill_inputs_f64_at(double *a, double *b, uint64_t first, uint64_t count);
+double gs_expected_f64_at(enum gs_op op, uint64_t i);
+/* out[0, n) and the guard after it, as n + GS_GUARD_ELEMS elements of
+ * `type`, filled word by word as the device fill does. */
+void gs_poison_as(enum gs_type type, void *out, uint64_t n);
 
 /* Who should have written element i under this kernel and launch. Where
  * several threads write it (the pitfalls), the lowest-numbered one. */
@@ -50,7 +69,7 @@ void gs_owner_of(const struct gs_launch *l, uint64_t i, struct gs_owner *o);
 struct gs_wrong {
     uint64_t index;
     int unwritten; /* still the poison NaN */
-    uint32_t got_bits, want_bits;
+    uint64_t got_bits, want_bits; /* the element's bits: a float's in the low 32 */
     struct gs_owner owner;
 };
 
@@ -78,8 +97,8 @@ struct gs_verdict {
 };
 
 /* Compare out[0, n + GS_GUARD_ELEMS) with ref[0, n) and the guard; ref NULL
- * means the closed form. */
-void gs_verify(const float *out, const float *ref, const struct gs_launch *l,
+ * means the closed form. Elements of l->type. */
+void gs_verify(const void *out, const void *ref, const struct gs_launch *l,
                struct gs_verdict *v);
 
 /* The same comparison over an output that arrives in pieces, compared on
@@ -94,12 +113,16 @@ struct gs_vpart {
 };
 void gs_verify_begin(const struct gs_launch *l, struct gs_verdict *v);
 /* Compare out[0, count), which holds elements [first, first + count), with
- * ref[0, count) (NULL: the closed form of the kernel's operation). */
+ * ref[0, count) (NULL: the closed form of the kernel's operation); floats. */
 void gs_verify_span(const float *out, const float *ref, enum gs_op op, uint64_t first,
                     uint64_t count, struct gs_vpart *p);
+/* The same over elements of `type`. */
+void gs_verify_span_as(enum gs_type type, const void *out, const void *ref, enum gs_op op,
+                       uint64_t first, uint64_t count, struct gs_vpart *p);
 void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct gs_verdict *v);
-/* guard[0, GS_GUARD_ELEMS): the elements past n. Then the diagnosis. */
-void gs_verify_end(const struct gs_launch *l, const float *guard, struct gs_verdict *v);
+/* guard[0, GS_GUARD_ELEMS): the elements past n, of l->type. Then the
+ * diagnosis. */
+void gs_verify_end(const struct gs_launch *l, const void *guard, struct gs_verdict *v);
 
 /* ---- the count build's output: a 32-bit counter per element ---- */
 

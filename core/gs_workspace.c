@@ -9,8 +9,8 @@
 #include "gs_parallel.h"
 
 /* 64 MiB a transfer: large enough for full PCIe speed, small enough that
- * two staging areas cost nothing. */
-#define GS_STAGE_ELEMS (16ull << 20)
+ * two staging areas cost nothing (16 Mi floats, 8 Mi doubles). */
+#define GS_STAGE_BYTES (64ull << 20)
 /* Work items per pool thread and chunk: enough that a slow thread does not
  * hold the others up. */
 #define GS_PARTS_PER_THREAD 4u
@@ -20,7 +20,12 @@
 
 uint64_t gs_buffer_bytes(uint64_t n)
 {
-    return (n + GS_GUARD_ELEMS) * sizeof(float);
+    return gs_buffer_bytes_of(n, GS_TYPE_FLOAT);
+}
+
+uint64_t gs_buffer_bytes_of(uint64_t n, enum gs_type type)
+{
+    return (n + GS_GUARD_ELEMS) * gs_type_size(type);
 }
 
 static void progress(const struct gs_workspace *w, const char *phase, uint64_t done,
@@ -50,7 +55,8 @@ static void slice(uint64_t count, unsigned parts, unsigned k, uint64_t *lo, uint
 /* ---- inputs ------------------------------------------------------------ */
 
 struct input_job {
-    float *a, *b;
+    void *a, *b;
+    enum gs_type type;
     uint64_t first, count;
     unsigned parts;
 };
@@ -60,7 +66,10 @@ static void input_part(void *ctx, unsigned k)
     const struct input_job *j = ctx;
     uint64_t lo, hi;
     slice(j->count, j->parts, k, &lo, &hi);
-    gs_fill_inputs_at(j->a + lo, j->b + lo, j->first + lo, hi - lo);
+    if (j->type == GS_TYPE_DOUBLE)
+        gs_fill_inputs_f64_at((double *)j->a + lo, (double *)j->b + lo, j->first + lo, hi - lo);
+    else
+        gs_fill_inputs_at((float *)j->a + lo, (float *)j->b + lo, j->first + lo, hi - lo);
 }
 
 /* a and b for [0, n + guard), generated a chunk at a time on every core
@@ -71,13 +80,12 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
     int rc = GS_OK;
     for (uint64_t off = 0; off < total && rc == GS_OK; off += w->stage_elems) {
         const uint64_t count = total - off < w->stage_elems ? total - off : w->stage_elems;
-        struct input_job j = {w->stage[0], w->stage[1], off, count, parts_for(w, count)};
+        struct input_job j = {w->stage[0], w->stage[1], w->type, off, count,
+                              parts_for(w, count)};
         gs_pool_run(w->pool, input_part, &j, j.parts);
-        rc = gs_dev_write(w->dev, w->da, off * sizeof(float), w->stage[0], count * sizeof(float),
-                          e);
+        rc = gs_dev_write(w->dev, w->da, off * w->elem, w->stage[0], count * w->elem, e);
         if (rc == GS_OK)
-            rc = gs_dev_write(w->dev, w->db, off * sizeof(float), w->stage[1],
-                              count * sizeof(float), e);
+            rc = gs_dev_write(w->dev, w->db, off * w->elem, w->stage[1], count * w->elem, e);
         progress(w, "inputs", off + count, total);
     }
     return rc;
@@ -88,7 +96,8 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 /* One chunk's comparison: values against the closed form, or the count
  * build's counters against the model (want != NULL). */
 struct verify_job {
-    const float *out;
+    const void *out;
+    enum gs_type type;
     uint64_t first, count;
     enum gs_op op;
     gs_count_fn want;
@@ -105,14 +114,27 @@ struct gs_verify_jobs {
 int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
                       const struct gs_progress *prog, struct gs_err *e)
 {
-    const uint64_t bytes = gs_buffer_bytes(n);
+    return gs_workspace_open_as(w, dev, n, GS_TYPE_FLOAT, prog, e);
+}
+
+int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
+                         enum gs_type type, const struct gs_progress *prog, struct gs_err *e)
+{
+    const uint64_t bytes = gs_buffer_bytes_of(n, type);
+    char why[200];
     int rc;
     memset(w, 0, sizeof *w);
+    if (type == GS_TYPE_DOUBLE && !gs_dev_has_f64(dev, why, sizeof why))
+        return gs_err_set(e, GS_UNSUPPORTED, "%s device %s cannot run double: %s",
+                          dev->backend->name, dev->name, why);
     w->dev = dev;
     w->n = n;
+    w->type = type;
+    w->elem = gs_type_size(type);
     w->progress = prog;
     snprintf(w->label, sizeof w->label, "%s %s", dev->backend->name, dev->name);
-    w->stage_elems = n + GS_GUARD_ELEMS < GS_STAGE_ELEMS ? n + GS_GUARD_ELEMS : GS_STAGE_ELEMS;
+    const uint64_t stage_max = GS_STAGE_BYTES / w->elem;
+    w->stage_elems = n + GS_GUARD_ELEMS < stage_max ? n + GS_GUARD_ELEMS : stage_max;
     w->jobs = calloc(1, sizeof *w->jobs);
     if (!w->jobs) {
         rc = gs_err_set(e, GS_NOMEM, "out of memory");
@@ -121,9 +143,8 @@ int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
     if ((rc = gs_pool_open(&w->pool, 0, e)) != GS_OK)
         goto fail;
     for (int k = 0; k < 2; ++k)
-        if ((rc = gs_dev_staging_alloc(dev, w->stage_elems * sizeof(float),
-                                       (void **)&w->stage[k], &w->stage_handle[k],
-                                       &w->stage_pinned[k], e)) != GS_OK)
+        if ((rc = gs_dev_staging_alloc(dev, w->stage_elems * w->elem, &w->stage[k],
+                                       &w->stage_handle[k], &w->stage_pinned[k], e)) != GS_OK)
             goto fail;
     if ((rc = gs_dev_alloc(dev, bytes, &w->da, e)) != GS_OK ||
         (rc = gs_dev_alloc(dev, bytes, &w->db, e)) != GS_OK ||
@@ -159,46 +180,49 @@ void gs_workspace_bind(const struct gs_workspace *w, struct gs_launch *l)
 
 /* ---- poison ------------------------------------------------------------ */
 
-static void fill_bits(float *dst, uint64_t count, uint32_t bits)
+/* `words` 32-bit words of `bits` (an element is one word, or two). */
+static void fill_bits(void *dst, uint64_t words, uint32_t bits)
 {
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    for (uint64_t i = 0; i < count; ++i)
-        dst[i] = f;
+    char *p = dst;
+    for (uint64_t i = 0; i < words; ++i)
+        memcpy(p + 4 * i, &bits, sizeof bits);
 }
 
 /* Without an API fill: upload the poison from a staging area. */
 static int upload_poison(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
+    const unsigned words = w->elem / 4;
     int rc = GS_OK;
-    fill_bits(w->stage[0], w->stage_elems, pattern);
+    fill_bits(w->stage[0], w->stage_elems * words, pattern);
     for (uint64_t off = 0; off < n && rc == GS_OK; off += w->stage_elems) {
         const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
-        rc = gs_dev_write(w->dev, w->dout, off * sizeof(float), w->stage[0],
-                          count * sizeof(float), e);
+        rc = gs_dev_write(w->dev, w->dout, off * w->elem, w->stage[0], count * w->elem, e);
         progress(w, "poison", off + count, n);
     }
-    fill_bits(w->stage[0], GS_GUARD_ELEMS, GS_GUARD_BITS);
+    fill_bits(w->stage[0], GS_GUARD_ELEMS * words, GS_GUARD_BITS);
     if (rc == GS_OK)
-        rc = gs_dev_write(w->dev, w->dout, n * sizeof(float), w->stage[0],
-                          GS_GUARD_ELEMS * sizeof(float), e);
+        rc = gs_dev_write(w->dev, w->dout, n * w->elem, w->stage[0], GS_GUARD_ELEMS * w->elem,
+                          e);
     return rc;
 }
 
-/* Read `count` elements at `first` and check they hold `bits`. */
+/* Read `count` elements at `first` and check that every 32-bit word of
+ * them holds `bits`. */
 static int prove_span(struct gs_workspace *w, uint64_t first, uint64_t count, uint32_t bits,
                       struct gs_err *e)
 {
-    float *tmp = w->stage[1];
-    int rc = gs_dev_read(w->dev, w->dout, first * sizeof(float), tmp, count * sizeof(float), e);
-    for (uint64_t i = 0; rc == GS_OK && i < count; ++i) {
+    const char *tmp = w->stage[1];
+    const unsigned words = w->elem / 4;
+    int rc = gs_dev_read(w->dev, w->dout, first * w->elem, w->stage[1], count * w->elem, e);
+    for (uint64_t i = 0; rc == GS_OK && i < count * words; ++i) {
         uint32_t got;
-        memcpy(&got, &tmp[i], sizeof got);
+        memcpy(&got, tmp + 4 * i, sizeof got);
         if (got != bits)
             rc = gs_err_set(e, GS_API,
                             "%s: the API's fill reported success but element %llu reads "
                             "0x%08x, not 0x%08x: the output cannot be trusted",
-                            w->dev->backend->name, (unsigned long long)(first + i), got, bits);
+                            w->dev->backend->name, (unsigned long long)(first + i / words), got,
+                            bits);
     }
     return rc;
 }
@@ -220,10 +244,10 @@ static int prove_fill(struct gs_workspace *w, uint64_t n, uint32_t pattern, stru
 /* out[0, n) = pattern, the guard after it = GS_GUARD_BITS, proved. */
 static int poison_with(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
-    int rc = gs_dev_fill32(w->dev, w->dout, 0, n * sizeof(float), pattern, e);
+    int rc = gs_dev_fill32(w->dev, w->dout, 0, n * w->elem, pattern, e);
     if (rc == GS_OK)
-        rc = gs_dev_fill32(w->dev, w->dout, n * sizeof(float), GS_GUARD_ELEMS * sizeof(float),
-                           GS_GUARD_BITS, e);
+        rc = gs_dev_fill32(w->dev, w->dout, n * w->elem, GS_GUARD_ELEMS * w->elem, GS_GUARD_BITS,
+                           e);
     if (rc == GS_UNSUPPORTED) {
         gs_err_clear(e);
         w->filled_on_device = 0;
@@ -246,10 +270,11 @@ static void verify_part(void *ctx, unsigned k)
     uint64_t lo, hi;
     slice(j->count, j->parts, k, &lo, &hi);
     if (j->want)
-        gs_count_span((const uint32_t *)(const void *)(j->out + lo), j->first + lo, hi - lo,
-                      j->want, j->want_ctx, &j->cpart[k]);
+        gs_count_span((const uint32_t *)j->out + lo, j->first + lo, hi - lo, j->want, j->want_ctx,
+                      &j->cpart[k]);
     else
-        gs_verify_span(j->out + lo, NULL, j->op, j->first + lo, hi - lo, &j->part[k]);
+        gs_verify_span_as(j->type, (const char *)j->out + lo * gs_type_size(j->type), NULL,
+                          j->op, j->first + lo, hi - lo, &j->part[k]);
 }
 
 /* Where one stream's results go: a value verdict or a count verdict. */
@@ -271,17 +296,16 @@ static void merge_job(const struct sink *to, const struct verify_job *j)
 
 /* Chunk k is read into staging area k % 2 while the pool compares chunk
  * k - 1 in the other; parts are merged in index order. The guard is read
- * last, into *guard. */
+ * last, into guard (GS_GUARD_ELEMS elements of the workspace's type). */
 static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
-                      const struct sink *to, float *guard, struct gs_err *e)
+                      const struct sink *to, void *guard, struct gs_err *e)
 {
     struct verify_job *jobs = w->jobs->job;
     const uint64_t n = to->l->n;
     int pending = -1, rc = GS_OK, s = 0;
     for (uint64_t off = 0; off < n; off += w->stage_elems, s ^= 1) {
         const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
-        rc = gs_dev_read(w->dev, w->dout, off * sizeof(float), w->stage[s], count * sizeof(float),
-                         e);
+        rc = gs_dev_read(w->dev, w->dout, off * w->elem, w->stage[s], count * w->elem, e);
         if (pending >= 0) {
             gs_pool_wait(w->pool);
             merge_job(to, &jobs[pending]);
@@ -291,6 +315,7 @@ static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
             return rc;
         struct verify_job *j = &jobs[s];
         j->out = w->stage[s];
+        j->type = w->type;
         j->first = off;
         j->count = count;
         j->op = proto->op;
@@ -305,8 +330,24 @@ static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
         gs_pool_wait(w->pool);
         merge_job(to, &jobs[pending]);
     }
-    return gs_dev_read(w->dev, w->dout, n * sizeof(float), guard,
-                       GS_GUARD_ELEMS * sizeof(float), e);
+    return gs_dev_read(w->dev, w->dout, n * w->elem, guard, GS_GUARD_ELEMS * w->elem, e);
+}
+
+/* The guard past n as read back: floats or doubles. */
+union guard {
+    float f[GS_GUARD_ELEMS];
+    double d[GS_GUARD_ELEMS];
+};
+
+/* A launch in a workspace of another element type would read and write
+ * past its buffers' elements. */
+static int check_type(const struct gs_workspace *w, const struct gs_launch *l, struct gs_err *e)
+{
+    if (l->type == w->type)
+        return GS_OK;
+    return gs_err_set(e, GS_USAGE, "a %s launch in a workspace of %s elements; open the workspace "
+                                   "with the launch's type",
+                      gs_type_name(l->type), gs_type_name(w->type));
 }
 
 int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struct gs_verdict *v,
@@ -315,12 +356,15 @@ int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struc
     const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
     struct verify_job proto = {0};
     const struct sink to = {l, v, NULL};
-    float guard[GS_GUARD_ELEMS];
+    union guard guard;
+    int rc = check_type(w, l, e);
+    if (rc != GS_OK)
+        return rc;
     proto.op = k ? k->op : GS_OP_ADD;
     gs_verify_begin(l, v);
-    int rc = stream_out(w, &proto, &to, guard, e);
+    rc = stream_out(w, &proto, &to, &guard, e);
     if (rc == GS_OK)
-        gs_verify_end(l, guard, v);
+        gs_verify_end(l, &guard, v);
     return rc;
 }
 
@@ -331,10 +375,13 @@ int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count
     struct gs_launch counted = *l;
     struct verify_job proto = {0};
     const struct sink to = {l, NULL, cv};
-    float guard[GS_GUARD_ELEMS];
+    union guard guard;
     if (l->n > w->n)
         return gs_err_set(e, GS_USAGE, "a launch over %llu elements in a workspace of %llu",
                           (unsigned long long)l->n, (unsigned long long)w->n);
+    if (w->type != GS_TYPE_FLOAT || l->type != GS_TYPE_FLOAT)
+        return gs_err_set(e, GS_USAGE, "the count build counts in 32-bit words; run it in a float "
+                                       "workspace with a float launch");
     counted.count = 1;
     proto.want = want;
     proto.want_ctx = want_ctx;
@@ -343,9 +390,9 @@ int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count
     if (rc == GS_OK)
         rc = gs_dev_launch(w->dev, &counted, 0, got, e);
     if (rc == GS_OK && got->accepted)
-        rc = stream_out(w, &proto, &to, guard, e);
+        rc = stream_out(w, &proto, &to, &guard, e);
     if (rc == GS_OK && got->accepted)
-        gs_count_end(guard, cv);
+        gs_count_end(guard.f, cv);
     return rc;
 }
 
@@ -360,6 +407,9 @@ int gs_checked_trace(struct gs_workspace *w, const struct gs_launch *l, uint32_t
     if (l->n > w->n / GS_TRACE_WORDS)
         return gs_err_set(e, GS_USAGE, "a trace over %llu elements in a workspace of %llu words",
                           (unsigned long long)l->n, (unsigned long long)w->n);
+    if (w->type != GS_TYPE_FLOAT || l->type != GS_TYPE_FLOAT)
+        return gs_err_set(e, GS_USAGE, "the trace build records 32-bit words; run it in a float "
+                                       "workspace with a float launch");
     traced.count = 0;
     traced.trace = 1;
     int rc = poison_with(w, nwords, GS_TRACE_EMPTY, e);
@@ -384,7 +434,9 @@ int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
     if (l->n > w->n)
         return gs_err_set(e, GS_USAGE, "a launch over %llu elements in a workspace of %llu",
                           (unsigned long long)l->n, (unsigned long long)w->n);
-    int rc = gs_workspace_poison(w, l->n, e);
+    int rc = check_type(w, l, e);
+    if (rc == GS_OK)
+        rc = gs_workspace_poison(w, l->n, e);
     if (rc == GS_OK)
         rc = gs_dev_launch(w->dev, l, 0, got, e);
     if (rc == GS_OK)

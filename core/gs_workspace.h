@@ -2,7 +2,8 @@
 /* The buffers of a run and the one verified launch that everything uses.
  *
  * A workspace holds the three device buffers (a, b, out; n + GS_GUARD_ELEMS
- * floats each), two staging areas of host memory that the API moves at full
+ * elements each, floats or doubles: its type), two staging areas of host
+ * memory that the API moves at full
  * speed (page-locked where the backend has it), and a pool of host threads.
  * The host never holds a whole array: inputs are generated chunk by chunk
  * from their closed form and uploaded once, and every launch's output is read
@@ -30,8 +31,10 @@ struct gs_progress {
 struct gs_workspace {
     struct gs_device *dev;
     uint64_t n;                    /* the largest n it serves */
-    struct gs_buf *da, *db, *dout; /* gs_buffer_bytes(n) bytes each */
-    float *stage[2];               /* staging areas of stage_elems floats */
+    struct gs_buf *da, *db, *dout; /* gs_buffer_bytes_of(n, type) bytes each */
+    enum gs_type type;             /* of its elements: every launch in it has this type */
+    unsigned elem;                 /* bytes of one element: 4 or 8 */
+    void *stage[2];                /* staging areas of stage_elems elements */
     void *stage_handle[2];
     int stage_pinned[2];
     uint64_t stage_elems;
@@ -44,11 +47,18 @@ struct gs_workspace {
 
 /* Bytes of one device buffer for n elements: n + GS_GUARD_ELEMS floats. */
 uint64_t gs_buffer_bytes(uint64_t n);
+/* The same for elements of `type`. */
+uint64_t gs_buffer_bytes_of(uint64_t n, enum gs_type type);
 
 /* Allocate the buffers for sizes up to n and upload the inputs. On failure
- * nothing is held. progress may be NULL. */
+ * nothing is held. progress may be NULL. Elements are floats. */
 int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
                       const struct gs_progress *progress, struct gs_err *e);
+/* The same with elements of `type`; a double workspace needs a device
+ * that runs the double build (gs_dev_has_f64), else GS_UNSUPPORTED says why. */
+int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
+                         enum gs_type type, const struct gs_progress *progress,
+                         struct gs_err *e);
 void gs_workspace_close(struct gs_workspace *w);
 
 /* Point l's buffers at the workspace's. */
@@ -64,20 +74,21 @@ int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struc
                         struct gs_err *e);
 
 /* One verified launch: poison, launch, read back, compare. l's buffers must
- * be the workspace's and l->n <= w->n. A refused launch is a result in *got;
- * errors are environment failures. */
+ * be the workspace's, l->n <= w->n and l->type the workspace's type. A
+ * refused launch is a result in *got; errors are environment failures. */
 int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
                       struct gs_launch_result *got, struct gs_verdict *v, struct gs_err *e);
 
-/* The count build of launch l (kernels/gs_kernels.h): out's counters start
+/* The count build of launch l (kernels/gs_kernels.h), in a float
+ * workspace (counters are 32-bit words): out's counters start
  * at GS_COUNT_BASE, the launch adds one per write, and every element's count
  * is compared with want(want_ctx, i). No comparison when the API refuses. */
 int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count_fn want,
                      const void *want_ctx, struct gs_launch_result *got,
                      struct gs_count_verdict *cv, struct gs_err *e);
 
-/* The trace build of launch l (kernels/gs_kernels.h), in a workspace opened
- * for GS_TRACE_WORDS x l->n elements or more: every word of out starts at
+/* The trace build of launch l (kernels/gs_kernels.h), in a float workspace
+ * opened for GS_TRACE_WORDS x l->n elements or more: every word of out starts at
  * GS_TRACE_EMPTY (proved like any poison), the launch records each element,
  * and the l->n records (GS_TRACE_WORDS words each) are read back into
  * `words`; *guard_hits counts the guard words past them that changed. No

@@ -18,6 +18,9 @@
  *   gs_size             64-bit unsigned index
  *   gs_float2, gs_float4   two and four packed floats (8 and 16 bytes)
  *   GS_FLOAT2(x,y), GS_FLOAT4(x,y,z,w)   their values
+ *   gs_double2, gs_double4, GS_DOUBLE2(x,y), GS_DOUBLE4(x,y,z,w)
+ *                       the same in double (16 and 32 bytes), needed only
+ *                       where the file is compiled with GS_F64_BUILD
  *   GS_ATOMIC_INC(p), GS_ATOMIC_MIN_U64(p, v)
  *                       the API's atomics on a 32-bit counter and a 64-bit
  *                       word, for the count and trace builds below
@@ -50,7 +53,37 @@
  * in x, T the threads along x); the pass is how many stores that thread made
  * before this one (GS_TRACE_STATE's counter): the trip of a grid-stride loop,
  * the step within a chunk. Both must stay below 2^32: the core launches
- * traces of fewer than 2^32 threads over fewer than 2^32 elements. */
+ * traces of fewer than 2^32 threads over fewer than 2^32 elements.
+ *
+ * The element type is gs_real, with gs_real2, gs_real4, GS_REAL2 and
+ * GS_REAL4 for its vectors: float, unless the file is compiled with
+ * GS_F64_BUILD defined, which makes it double and names each kernel
+ * <name>_f64 (`gridstride bandwidth --type double`). Only the plain build
+ * exists in double: the count and trace builds count in 32-bit words and
+ * stay float. The inputs are small integers and their sums are exact in
+ * either type, so the double build is verified bit for bit like the float. */
+
+#if defined(GS_F64_BUILD) && (defined(GS_COUNT_BUILD) || defined(GS_TRACE_BUILD))
+#error "GS_F64_BUILD is the plain build in double: no count or trace build in double"
+#endif
+#undef gs_real
+#undef gs_real2
+#undef gs_real4
+#undef GS_REAL2
+#undef GS_REAL4
+#if defined(GS_F64_BUILD)
+#define gs_real double
+#define gs_real2 gs_double2
+#define gs_real4 gs_double4
+#define GS_REAL2(x, y) GS_DOUBLE2(x, y)
+#define GS_REAL4(x, y, z, w) GS_DOUBLE4(x, y, z, w)
+#else
+#define gs_real float
+#define gs_real2 gs_float2
+#define gs_real4 gs_float4
+#define GS_REAL2(x, y) GS_FLOAT2(x, y)
+#define GS_REAL4(x, y, z, w) GS_FLOAT4(x, y, z, w)
+#endif
 
 #undef GS_NAME
 #undef GS_STORE
@@ -103,6 +136,12 @@
 #define GS_STORE(out, i, value) ((out)[i] = (value))
 #define GS_STORE2(out2, i, value) ((out2)[i] = (value))
 #define GS_STORE4(out4, i, value) ((out4)[i] = (value))
+#elif defined(GS_F64_BUILD)
+#define GS_NAME(kernel) kernel##_f64
+#define GS_TRACE_STATE
+#define GS_STORE(out, i, value) ((out)[i] = (value))
+#define GS_STORE2(out2, i, value) ((out2)[i] = (value))
+#define GS_STORE4(out4, i, value) ((out4)[i] = (value))
 #else
 #define GS_NAME(kernel) kernel
 #define GS_TRACE_STATE
@@ -117,11 +156,12 @@
 #undef GS_ARGS
 #undef GS_ARGS_MAY_ALIAS
 #define GS_ARGS                                                                                \
-    GS_THREAD_CTX GS_GLOBAL const float *GS_RESTRICT a, GS_GLOBAL const float *GS_RESTRICT b,  \
-        GS_GLOBAL float *GS_RESTRICT out, gs_size n, gs_size param
+    GS_THREAD_CTX GS_GLOBAL const gs_real *GS_RESTRICT a,                                      \
+        GS_GLOBAL const gs_real *GS_RESTRICT b, GS_GLOBAL gs_real *GS_RESTRICT out, gs_size n,  \
+        gs_size param
 #define GS_ARGS_MAY_ALIAS                                                                      \
-    GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b, GS_GLOBAL float *out,   \
-        gs_size n, gs_size param
+    GS_THREAD_CTX GS_GLOBAL const gs_real *a, GS_GLOBAL const gs_real *b,                      \
+        GS_GLOBAL gs_real *out, gs_size n, gs_size param
 
 /* One thread per element, guarded by `if (i < n)`. Correct only while the launch
  * holds at least n threads: element i belongs to thread i or to nobody. */
@@ -195,8 +235,8 @@ GS_KERNEL void GS_NAME(gs_add_grid_stride_x4)(GS_ARGS)
 #define GS_X4_TRIP(out, i, o1, o2, o3, value_at)                                               \
     do {                                                                                       \
         if ((i) + (o3) < n) {                                                                  \
-            const float v0 = value_at(i), v1 = value_at((i) + (o1));                           \
-            const float v2 = value_at((i) + (o2)), v3 = value_at((i) + (o3));                  \
+            const gs_real v0 = value_at(i), v1 = value_at((i) + (o1));                         \
+            const gs_real v2 = value_at((i) + (o2)), v3 = value_at((i) + (o3));                \
             GS_STORE(out, i, v0);                                                              \
             GS_STORE(out, (i) + (o1), v1);                                                     \
             GS_STORE(out, (i) + (o2), v2);                                                     \
@@ -255,22 +295,24 @@ GS_KERNEL void GS_NAME(gs_copy_warp_x4)(GS_ARGS)
     GS_WARP_X4(GS_COPY_AT);
 }
 
-/* Grid-stride over 8-byte and 16-byte vectors, then a scalar grid-stride
- * tail for the last n % 2 or n % 4 elements. The buffers come from the API's
- * allocator, which aligns them to at least 16 bytes. */
+/* Grid-stride over vectors of two and four elements (8 and 16 bytes in
+ * float, 16 and 32 in double), then a scalar grid-stride tail for the last
+ * n % 2 or n % 4 elements. The buffers come from the API's allocator, which
+ * aligns them to at least 64 bytes (CUDA 256, OpenCL its base address
+ * alignment, the host 64). */
 GS_KERNEL void GS_NAME(gs_add_grid_stride_float2)(GS_ARGS)
 {
     GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     const gs_size n2 = n / 2;
-    GS_GLOBAL const gs_float2 *a2 = (GS_GLOBAL const gs_float2 *)a;
-    GS_GLOBAL const gs_float2 *b2 = (GS_GLOBAL const gs_float2 *)b;
-    GS_GLOBAL gs_float2 *out2 = (GS_GLOBAL gs_float2 *)out;
+    GS_GLOBAL const gs_real2 *a2 = (GS_GLOBAL const gs_real2 *)a;
+    GS_GLOBAL const gs_real2 *b2 = (GS_GLOBAL const gs_real2 *)b;
+    GS_GLOBAL gs_real2 *out2 = (GS_GLOBAL gs_real2 *)out;
     (void)param;
     for (gs_size i = GS_GLOBAL_THREAD(); i < n2; i += step) {
-        const gs_float2 va = a2[i];
-        const gs_float2 vb = b2[i];
-        GS_STORE2(out2, i, GS_FLOAT2(va.x + vb.x, va.y + vb.y));
+        const gs_real2 va = a2[i];
+        const gs_real2 vb = b2[i];
+        GS_STORE2(out2, i, GS_REAL2(va.x + vb.x, va.y + vb.y));
     }
     for (gs_size i = 2 * n2 + GS_GLOBAL_THREAD(); i < n; i += step)
         GS_STORE(out, i, a[i] + b[i]);
@@ -281,14 +323,14 @@ GS_KERNEL void GS_NAME(gs_add_grid_stride_float4)(GS_ARGS)
     GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     const gs_size n4 = n / 4;
-    GS_GLOBAL const gs_float4 *a4 = (GS_GLOBAL const gs_float4 *)a;
-    GS_GLOBAL const gs_float4 *b4 = (GS_GLOBAL const gs_float4 *)b;
-    GS_GLOBAL gs_float4 *out4 = (GS_GLOBAL gs_float4 *)out;
+    GS_GLOBAL const gs_real4 *a4 = (GS_GLOBAL const gs_real4 *)a;
+    GS_GLOBAL const gs_real4 *b4 = (GS_GLOBAL const gs_real4 *)b;
+    GS_GLOBAL gs_real4 *out4 = (GS_GLOBAL gs_real4 *)out;
     (void)param;
     for (gs_size i = GS_GLOBAL_THREAD(); i < n4; i += step) {
-        const gs_float4 va = a4[i];
-        const gs_float4 vb = b4[i];
-        GS_STORE4(out4, i, GS_FLOAT4(va.x + vb.x, va.y + vb.y, va.z + vb.z, va.w + vb.w));
+        const gs_real4 va = a4[i];
+        const gs_real4 vb = b4[i];
+        GS_STORE4(out4, i, GS_REAL4(va.x + vb.x, va.y + vb.y, va.z + vb.z, va.w + vb.w));
     }
     for (gs_size i = 4 * n4 + GS_GLOBAL_THREAD(); i < n; i += step)
         GS_STORE(out, i, a[i] + b[i]);
@@ -305,14 +347,15 @@ GS_KERNEL void GS_NAME(gs_copy_grid_stride)(GS_ARGS)
         GS_STORE(out, i, a[i]);
 }
 
-/* Copy, 16 bytes a thread per trip: float4 grid-stride, then the tail. */
+/* Copy, four elements a thread per trip (16 bytes in float, 32 in double):
+ * gs_real4 grid-stride, then the tail. */
 GS_KERNEL void GS_NAME(gs_copy_grid_stride_float4)(GS_ARGS)
 {
     GS_TRACE_STATE;
     const gs_size step = GS_GRID_THREADS();
     const gs_size n4 = n / 4;
-    GS_GLOBAL const gs_float4 *a4 = (GS_GLOBAL const gs_float4 *)a;
-    GS_GLOBAL gs_float4 *out4 = (GS_GLOBAL gs_float4 *)out;
+    GS_GLOBAL const gs_real4 *a4 = (GS_GLOBAL const gs_real4 *)a;
+    GS_GLOBAL gs_real4 *out4 = (GS_GLOBAL gs_real4 *)out;
     (void)b;
     (void)param;
     for (gs_size i = GS_GLOBAL_THREAD(); i < n4; i += step)

@@ -10,13 +10,17 @@
  * in every dialect: in CUDA it is what blockIdx.x * blockDim.x computes
  * (unsigned int); OpenCL's work-item functions return size_t, so there the
  * same arithmetic is spelled out, because the trap is the arithmetic, not
- * the API. */
+ * the API.
+ *
+ * The element type is gs_real, set by gs_kernels.h: float, or double in the
+ * double build (GS_F64_BUILD), so that every catalogue row has a kernel in
+ * every build. */
 
 /* Trap 1, the block stride (i += blockDim.x). Every block walks the array
  * from its own start, so element i is written by each block b <= i / B:
  * min(grid, floor(i / B) + 1) times. A plain map still ends right. */
-GS_KERNEL void GS_NAME(gs_add_block_stride)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                            GS_GLOBAL const float *b, GS_GLOBAL float *out,
+GS_KERNEL void GS_NAME(gs_add_block_stride)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                            GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                             gs_size n, gs_size param)
 {
     GS_TRACE_STATE;
@@ -28,8 +32,8 @@ GS_KERNEL void GS_NAME(gs_add_block_stride)(GS_THREAD_CTX GS_GLOBAL const float 
 /* Trap 2, the stride without the cast: blockDim.x * gridDim.x in 32 bits,
  * T mod 2^32, widened only after the wrap. The index is 64-bit. A stride of
  * 0 never ends; a smaller stride than T writes elements several times. */
-GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                        GS_GLOBAL const float *b, GS_GLOBAL float *out,
+GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                        GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                         gs_size n, gs_size param)
 {
     GS_TRACE_STATE;
@@ -42,8 +46,8 @@ GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const float *a,
 /* Trap 3, the course's index line without the cast: 32-bit, so the threads from
  * 2^32 on write the front of the array again and elements from 2^32 on are
  * never written. */
-GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                       GS_GLOBAL const float *b, GS_GLOBAL float *out,
+GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                       GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                        gs_size n, gs_size param)
 {
     GS_TRACE_STATE;
@@ -59,8 +63,8 @@ GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const float *a,
  * GS_INT_ADD_WRAP), and `i < n` converts it to a huge unsigned value, so the
  * loop ends: nothing from 2^31 on is written. The cast below is the
  * conversion `i < n` makes implicitly. */
-GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                        GS_GLOBAL const float *b, GS_GLOBAL float *out,
+GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                        GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                         gs_size n, gs_size param)
 {
     GS_TRACE_STATE;
@@ -73,9 +77,10 @@ GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
 /* Trap 4 with a signed 64-bit n: the wrapped index stays negative, passes
  * `i < n`, and the kernel writes before the buffer. The model predicts it
  * and the suite never launches it; the text is here so the trap is shown. */
-GS_KERNEL void GS_NAME(gs_add_int_loop_signed_n)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                                 GS_GLOBAL const float *b, GS_GLOBAL float *out,
-                                                 gs_size n, gs_size param)
+GS_KERNEL void GS_NAME(gs_add_int_loop_signed_n)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                                 GS_GLOBAL const gs_real *b,
+                                                 GS_GLOBAL gs_real *out, gs_size n,
+                                                 gs_size param)
 {
     GS_TRACE_STATE;
     const gs_ssize signed_n = (gs_ssize)n;
@@ -88,8 +93,8 @@ GS_KERNEL void GS_NAME(gs_add_int_loop_signed_n)(GS_THREAD_CTX GS_GLOBAL const f
 
 /* Trap 6, one block per row of `width` elements, the rows along the grid's
  * y axis: CUDA's y grid stops at 65,535 blocks. */
-GS_KERNEL void GS_NAME(gs_add_rows)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                    GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n,
+GS_KERNEL void GS_NAME(gs_add_rows)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                    GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out, gs_size n,
                                     gs_size width)
 {
     GS_TRACE_STATE;
@@ -104,8 +109,8 @@ GS_KERNEL void GS_NAME(gs_add_rows)(GS_THREAD_CTX GS_GLOBAL const float *a,
 /* Trap 7, the essay's block-local loop: block b covers its own tile
  * [b * tile, (b + 1) * tile), stepping by the block. On a grid smaller than
  * the tile count the tail is never processed. */
-GS_KERNEL void GS_NAME(gs_add_tile_loop)(GS_THREAD_CTX GS_GLOBAL const float *a,
-                                         GS_GLOBAL const float *b, GS_GLOBAL float *out,
+GS_KERNEL void GS_NAME(gs_add_tile_loop)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
+                                         GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                          gs_size n, gs_size tile)
 {
     GS_TRACE_STATE;

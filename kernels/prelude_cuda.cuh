@@ -10,6 +10,20 @@ typedef unsigned long long gs_size;
 typedef long long gs_ssize;
 typedef float2 gs_float2;
 typedef float4 gs_float4;
+/* The double build's vectors (kernels/gs_kernels.h, GS_F64_BUILD). CUDA 13
+ * deprecates double4 (16-byte aligned, so two loads) for double4_16a and
+ * double4_32a, which older toolkits lack: a struct of our own, aligned to
+ * its 32 bytes like double4_32a, serves every toolkit. double2 stays. */
+typedef double2 gs_double2;
+struct __align__(32) gs_double4 {
+    double x, y, z, w;
+};
+static __device__ __forceinline__ gs_double4 gs_make_double4(double x, double y, double z,
+                                                             double w)
+{
+    gs_double4 v = {x, y, z, w};
+    return v;
+}
 
 #define GS_KERNEL extern "C" __global__
 #define GS_GLOBAL
@@ -18,6 +32,8 @@ typedef float4 gs_float4;
 #define GS_GRID_THREADS() ((gs_size)gridDim.x * blockDim.x)
 #define GS_FLOAT2(x, y) make_float2((x), (y))
 #define GS_FLOAT4(x, y, z, w) make_float4((x), (y), (z), (w))
+#define GS_DOUBLE2(x, y) make_double2((x), (y))
+#define GS_DOUBLE4(x, y, z, w) gs_make_double4((x), (y), (z), (w))
 #define GS_RESTRICT __restrict__
 #define GS_BLOCK_IDX_X() (blockIdx.x)
 #define GS_BLOCK_IDX_Y() (blockIdx.y)

@@ -16,6 +16,13 @@ typedef struct {
 typedef struct {
     float x, y, z, w;
 } gs_float4;
+/* The double build's vectors (kernels/gs_kernels.h, GS_F64_BUILD). */
+typedef struct {
+    double x, y;
+} gs_double2;
+typedef struct {
+    double x, y, z, w;
+} gs_double4;
 
 struct gs_host_thread {
     unsigned int block_idx;  /* blockIdx.x */
@@ -32,6 +39,8 @@ struct gs_host_thread {
 #define GS_GRID_THREADS() ((gs_size)gs_t->grid_dim * gs_t->block_dim)
 #define GS_FLOAT2(x, y) ((gs_float2){(x), (y)})
 #define GS_FLOAT4(x, y, z, w) ((gs_float4){(x), (y), (z), (w)})
+#define GS_DOUBLE2(x, y) ((gs_double2){(x), (y)})
+#define GS_DOUBLE4(x, y, z, w) ((gs_double4){(x), (y), (z), (w)})
 #define GS_RESTRICT restrict
 #define GS_BLOCK_IDX_X() (gs_t->block_idx)
 #define GS_BLOCK_IDX_Y() (gs_t->block_idx_y)

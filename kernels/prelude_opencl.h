@@ -16,6 +16,22 @@ typedef ulong gs_size;
 typedef long gs_ssize;
 typedef float2 gs_float2;
 typedef float4 gs_float4;
+/* The double build (kernels/gs_kernels.h, GS_F64_BUILD), which the backend
+ * builds only for a device whose CL_DEVICE_DOUBLE_FP_CONFIG is not zero.
+ * OpenCL C 1.x names double behind cl_khr_fp64; 3.0 behind the feature
+ * __opencl_c_fp64, where a device that has it may still list the extension
+ * (enabling it then is harmless). */
+#ifdef GS_F64_BUILD
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#elif !defined(__opencl_c_fp64)
+#error "GS_F64_BUILD on a device without double precision (neither cl_khr_fp64 nor __opencl_c_fp64)"
+#endif
+typedef double2 gs_double2;
+typedef double4 gs_double4;
+#define GS_DOUBLE2(x, y) ((double2)((x), (y)))
+#define GS_DOUBLE4(x, y, z, w) ((double4)((x), (y), (z), (w)))
+#endif
 
 #if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
 #define GS_ENQUEUED_LOCAL() ((gs_size)get_enqueued_local_size(0))

@@ -27,6 +27,14 @@ typedef struct {
 typedef struct {
     float x, y, z, w;
 } gs_float4;
+/* The double build's vectors (kernels/gs_kernels.h, GS_F64_BUILD); this
+ * backend builds no double kernels, but the prelude has every type. */
+typedef struct {
+    double x, y;
+} gs_double2;
+typedef struct {
+    double x, y, z, w;
+} gs_double4;
 
 #define GS_KERNEL static
 #define GS_GLOBAL
@@ -37,6 +45,8 @@ typedef struct {
 #define GS_GRID_THREADS() ((gs_size)omp_get_num_teams() * (gs_size)omp_get_num_threads())
 #define GS_FLOAT2(x, y) ((gs_float2){(x), (y)})
 #define GS_FLOAT4(x, y, z, w) ((gs_float4){(x), (y), (z), (w)})
+#define GS_DOUBLE2(x, y) ((gs_double2){(x), (y)})
+#define GS_DOUBLE4(x, y, z, w) ((gs_double4){(x), (y), (z), (w)})
 #define GS_RESTRICT restrict
 #define GS_BLOCK_IDX_X() ((unsigned int)omp_get_team_num())
 /* Teams are one-dimensional: the backend runs no 2D launch (no GS_CAP_2D),

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "gs_bench.h"
+#include "gs_device.h"
 #include "gs_registry.h"
 #include "gs_resource.h"
 #include "gs_test_log.h"
@@ -27,7 +28,7 @@ static void every_row_verifies_and_is_timed(void **state)
     (void)state;
     static struct gs_bench b;
     struct gs_err e = {0};
-    const struct gs_bench_plan plan = {1u << 20, 5, 1, 0, 0, NULL, NULL};
+    const struct gs_bench_plan plan = {1u << 20, 5, 1, 0, 0, NULL, NULL, GS_TYPE_FLOAT};
     if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
         fail_msg("gs_bench_run: %s", e.msg);
     assert_true(b.nrows > 0);
@@ -56,7 +57,7 @@ static void waves_are_sized_to_the_data(void **state)
     (void)state;
     static struct gs_bench b;
     struct gs_err e = {0};
-    const struct gs_bench_plan plan = {1u << 20, 5, 0, 0, 0, NULL, NULL};
+    const struct gs_bench_plan plan = {1u << 20, 5, 0, 0, 0, NULL, NULL, GS_TYPE_FLOAT};
     if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
         fail_msg("gs_bench_run: %s", e.msg);
     int data_sized = 0;
@@ -72,6 +73,49 @@ static void waves_are_sized_to_the_data(void **state)
     assert_int_equal(data_sized, 9); /* three kernels x three sizes */
     assert_true(gs_bench_best_wave(&b, GS_K_ADD_WARP_X4) >= 0);
     gs_bench_free(&b);
+}
+
+/* `--type double`: every row, each a kernel's double build, verified
+ * before it is timed, and every byte count twice the float run's for the
+ * same n (the API's copy included); the trips count elements, as in float.
+ * On a device without the double build the benchmark is refused with the
+ * reason. */
+static void every_row_verifies_in_double(void **state)
+{
+    (void)state;
+    static struct gs_bench f, d;
+    struct gs_err e = {0};
+    char why[200];
+    const struct gs_bench_plan pf = {1u << 18, 5, 0, 0, 0, NULL, NULL, GS_TYPE_FLOAT};
+    const struct gs_bench_plan pd = {1u << 18, 5, 0, 0, 0, NULL, NULL, GS_TYPE_DOUBLE};
+    if (!gs_dev_has_f64(dev, why, sizeof why)) {
+        assert_int_equal(gs_bench_run(dev, &pd, &d, &e), GS_UNSUPPORTED);
+        assert_non_null(strstr(e.msg, why));
+        gs_bench_free(&d);
+        print_message("no double build on %s: %s\n", dev->name, why);
+        skip();
+    }
+    if (gs_bench_run(dev, &pd, &d, &e) != GS_OK)
+        fail_msg("gs_bench_run (double): %s", e.msg);
+    if (gs_bench_run(dev, &pf, &f, &e) != GS_OK)
+        fail_msg("gs_bench_run (float): %s", e.msg);
+    assert_int_equal(d.type, GS_TYPE_DOUBLE);
+    assert_int_equal(d.nrows, f.nrows);
+    for (int i = 0; i < d.nrows; ++i) {
+        const struct gs_bench_row *r = &d.rows[i];
+        if (!r->verified)
+            fail_msg("%s: %s", r->label, r->wrong);
+        assert_int_equal(r->launch.type, GS_TYPE_DOUBLE);
+        assert_true(r->gbps > 0);
+        assert_int_equal(r->bytes, 2 * f.rows[i].bytes);
+        assert_int_equal(r->inflight, 2 * f.rows[i].inflight);
+        assert_true(r->trips == f.rows[i].trips);
+        assert_true(r->launch.grid == f.rows[i].launch.grid);
+    }
+    assert_non_null(strstr(d.rows[8].label, "double4 (32 bytes)"));
+    assert_int_equal(d.wrong_rows, 0);
+    gs_bench_free(&f);
+    gs_bench_free(&d);
 }
 
 int main(int argc, char **argv)
@@ -102,6 +146,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_row_verifies_and_is_timed),
         cmocka_unit_test(waves_are_sized_to_the_data),
+        cmocka_unit_test(every_row_verifies_in_double),
     };
     const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
     gs_test_log_end("bench", dev);

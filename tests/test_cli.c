@@ -252,6 +252,19 @@ BAD(sweep_bytes_too_small, "--bytes: too small", "bandwidth", "--sweep", "--back
     "--bytes", "2KiB")
 BAD(sweep_bytes_too_large, "do not fit", "bandwidth", "--sweep", "--backend", "host", "--bytes",
     "8192GiB")
+/* --type: bandwidth's alone, float or double */
+BAD(bandwidth_unknown_type, "--type: unknown type 'half'; use float or double", "bandwidth",
+    "--backend", "host", "--type", "half")
+BAD(bandwidth_type_in_capitals, "--type: unknown type 'DOUBLE'", "bandwidth", "--backend", "host",
+    "--type=DOUBLE")
+BAD(bandwidth_type_empty, "--type: unknown type ''", "bandwidth", "--backend", "host", "--type=")
+BAD(type_in_table, "--type belong to 'gridstride bandwidth'; run that", "--backend", "host",
+    "--type", "double")
+BAD(type_in_pitfalls, "--type does not apply to 'gridstride pitfalls'", "pitfalls", "--backend",
+    "host", "--type", "double")
+BAD(type_in_trace, "--type does not apply to 'gridstride trace'", "trace", "--backend", "host",
+    "--type", "double")
+BAD(type_in_compare, "compare: unknown option '--type'", "compare", "a.json", "--type", "double")
 BAD(check_missing_file, "cannot read /nonexistent/solve.cu", "check", "/nonexistent/solve.cu")
 BAD(check_empty_file, "is empty", "check", empty_src)
 BAD(check_binary_file, "is not source text", "check", binary_src)
@@ -267,6 +280,8 @@ BAD(check_wrong_parameters, "does not take the contract's parameters", "check", 
     "--backend", "host")
 BAD(check_arch_without_compile_only, "--arch goes with --compile-only", "check", helper_src,
     "--arch", "sm_90")
+BAD(type_in_check, "--type does not apply to 'gridstride check'", "check", helper_src, "--type",
+    "double")
 BAD(check_option_of_table, "--kernels does not apply to 'gridstride check'", "check", helper_src,
     "--kernels", "chunked")
 BAD(entry_outside_check, "--entry belongs to 'gridstride check'", "--entry", "solve")
@@ -612,6 +627,36 @@ INTERRUPTED(sigterm_leaves_no_file, SIGTERM)
 INTERRUPTED(sighup_leaves_no_file, SIGHUP)
 INTERRUPTED(sigquit_leaves_no_file, SIGQUIT)
 
+/* --type double: the same rows, each verified, over doubles; the report
+ * and the JSON say so, and every byte count is the float run's twice. */
+static void bandwidth_in_double_says_so(void **state)
+{
+    (void)state;
+    char json[300];
+    snprintf(json, sizeof json, "%s/bw.json", tmpdir);
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+                          "--quiet", "--type", "double", "--json", json, NULL};
+    struct result *r = calloc(1, sizeof *r);
+    run(r, args);
+    if (r->code != 0)
+        fail_msg("bandwidth --type double: exit %d, stderr:\n%s", r->code, r->err);
+    assert_non_null(strstr(r->out, "bandwidth: type double, n = 131072 doubles per buffer"));
+    assert_non_null(strstr(r->out, "add, double4 (32 bytes)"));
+    assert_null(strstr(r->out, "WRONG"));
+    FILE *f = fopen(json, "r");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    const size_t got = fread(buf, 1, sizeof buf - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    assert_non_null(strstr(buf, "\"type\": \"double\", \"n\": 131072"));
+    /* the API's copy moves 1 MiB and writes 1 MiB */
+    assert_non_null(strstr(buf, "\"kernel\": \"api-copy\", \"grid\": 1, \"block\": 256, "
+                                "\"param\": 0, \"bytes\": 2097152"));
+    unlink(json);
+    free(r);
+}
+
 static void help_and_version_exit_zero(void **state)
 {
     (void)state;
@@ -621,6 +666,7 @@ static void help_and_version_exit_zero(void **state)
     assert_int_equal(r->code, 0);
     assert_non_null(strstr(r->out, "usage: gridstride"));
     assert_non_null(strstr(r->out, "--sizes"));
+    assert_non_null(strstr(r->out, "--type T"));
     const char *version[] = {"--version", NULL};
     run(r, version);
     assert_int_equal(r->code, 0);
@@ -773,6 +819,15 @@ int main(int argc, char **argv)
         TEST(sweep_in_trace),
         TEST(sweep_bytes_too_small),
         TEST(sweep_bytes_too_large),
+        TEST(bandwidth_unknown_type),
+        TEST(bandwidth_type_in_capitals),
+        TEST(bandwidth_type_empty),
+        TEST(type_in_table),
+        TEST(type_in_pitfalls),
+        TEST(type_in_trace),
+        TEST(type_in_compare),
+        TEST(type_in_check),
+        TEST(bandwidth_in_double_says_so),
         TEST(unwritable_output),
         TEST(output_file_is_written_whole),
         TEST(sigint_leaves_no_file),

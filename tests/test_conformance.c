@@ -133,11 +133,16 @@ static void zero_block_launch_matches_the_api_rule(void **state)
     gs_table_free(t);
 }
 
-static void workspace_open(struct gs_workspace *w, uint64_t n)
+static void workspace_open_as(struct gs_workspace *w, uint64_t n, enum gs_type type)
 {
     struct gs_err e = {0};
-    if (gs_workspace_open(w, dev, n, NULL, &e) != GS_OK)
-        fail_msg("gs_workspace_open: %s", e.msg);
+    if (gs_workspace_open_as(w, dev, n, type, NULL, &e) != GS_OK)
+        fail_msg("gs_workspace_open_as(%s): %s", gs_type_name(type), e.msg);
+}
+
+static void workspace_open(struct gs_workspace *w, uint64_t n)
+{
+    workspace_open_as(w, n, GS_TYPE_FLOAT);
 }
 
 /* A launch of grid x block as it will run: where the API's runtime lowers
@@ -152,6 +157,7 @@ static struct gs_launch launch_on(const struct gs_workspace *w, enum gs_kernel_i
     l.grid = grid;
     l.block = block;
     l.global = grid * block;
+    l.type = w->type;
     gs_workspace_bind(w, &l);
     if (gs_dev_grant(dev, &l, &e) != GS_OK)
         fail_msg("gs_dev_grant: %s", e.msg);
@@ -188,12 +194,11 @@ static void refused_launch_does_not_poison_the_next(void **state)
 /* Every kernel the suite ships, benchmark variants included, is correct
  * under a small odd launch on an odd size: no partial tile, vector or chunk
  * is lost, and nothing is written past the end. */
-static void every_catalogue_kernel_is_correct_on_a_small_grid(void **state)
+static void catalogue_is_correct_on_a_small_grid(enum gs_type type)
 {
-    (void)state;
     struct gs_workspace x;
     struct gs_err e = {0};
-    workspace_open(&x, 32 * 32 * 3 + 7);
+    workspace_open_as(&x, 32 * 32 * 3 + 7, type);
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
         const struct gs_kernel_info *info = gs_kernel_info((enum gs_kernel_id)k);
         if (info->rule != GS_RULE_ANY)
@@ -205,10 +210,115 @@ static void every_catalogue_kernel_is_correct_on_a_small_grid(void **state)
         struct gs_verdict v;
         assert_int_equal(gs_checked_launch(&x, &l, &r, &v, &e), GS_OK);
         if (!r.accepted || v.diag != 0)
-            fail_msg("%s: accepted=%d, %llu wrong from %llu, guard %llu", info->name, r.accepted,
-                     (unsigned long long)v.wrong, (unsigned long long)v.first_wrong,
-                     (unsigned long long)v.guard_hits);
+            fail_msg("%s (%s): accepted=%d, %llu wrong from %llu, guard %llu", info->name,
+                     gs_type_name(type), r.accepted, (unsigned long long)v.wrong,
+                     (unsigned long long)v.first_wrong, (unsigned long long)v.guard_hits);
     }
+    gs_workspace_close(&x);
+}
+
+static void every_catalogue_kernel_is_correct_on_a_small_grid(void **state)
+{
+    (void)state;
+    catalogue_is_correct_on_a_small_grid(GS_TYPE_FLOAT);
+}
+
+/* The double build (`gridstride bandwidth --type double`) on a device that
+ * has it; on one without, the core refuses it with the reason. */
+static int has_f64(void)
+{
+    char why[200];
+    if (gs_dev_has_f64(dev, why, sizeof why))
+        return 1;
+    print_message("no double build on %s: %s\n", dev->name, why);
+    return 0;
+}
+
+static void every_catalogue_kernel_is_correct_in_double(void **state)
+{
+    (void)state;
+    if (!has_f64()) {
+        struct gs_workspace x;
+        struct gs_err e = {0};
+        assert_int_equal(gs_workspace_open_as(&x, dev, 1000, GS_TYPE_DOUBLE, NULL, &e),
+                         GS_UNSUPPORTED);
+        assert_non_null(strstr(e.msg, "cannot run double"));
+        skip();
+    }
+    catalogue_is_correct_on_a_small_grid(GS_TYPE_DOUBLE);
+}
+
+/* The double inputs of a workspace larger than one 64 MiB staging area
+ * (8 Mi doubles) are uploaded in two chunks: read back across the seam and
+ * at the end, they are the closed form's. No kernel runs, so the test costs
+ * a simulated device (oclgrind) nothing. */
+static void double_inputs_upload_in_chunks(void **state)
+{
+    (void)state;
+    struct gs_workspace x;
+    struct gs_err e = {0};
+    const uint64_t n = (8ull << 20) + 4099, at[] = {(8ull << 20) - 500, n - 1000};
+    static double got[1000], want[1000];
+    if (!has_f64())
+        skip();
+    workspace_open_as(&x, n, GS_TYPE_DOUBLE);
+    assert_true(x.stage_elems < n); /* so the upload took two chunks */
+    for (int k = 0; k < 2; ++k)
+        for (int buf = 0; buf < 2; ++buf) {
+            assert_int_equal(gs_dev_read(dev, buf ? x.db : x.da, at[k] * 8, got, sizeof got, &e),
+                             GS_OK);
+            gs_fill_inputs_f64_at(buf ? NULL : want, buf ? want : NULL, at[k], 1000);
+            assert_memory_equal(got, want, sizeof got);
+        }
+    gs_workspace_close(&x);
+}
+
+/* Doubles through the streamed path: chunks far smaller than n, so that
+ * the poison's proof, the read-back and the comparison each cross many
+ * chunk boundaries; a short grid's first wrong index, count and listed
+ * owners are those of one pass, the API's copy moves 8 bytes an element,
+ * and a float launch in a double workspace is refused. */
+static void double_streams_and_copies_like_float(void **state)
+{
+    (void)state;
+    struct gs_workspace x;
+    struct gs_err e = {0};
+    struct gs_launch_result r;
+    struct gs_verdict v;
+    const uint64_t n = 100003;
+    if (!has_f64())
+        skip();
+    workspace_open_as(&x, n, GS_TYPE_DOUBLE);
+    assert_int_equal(x.elem, 8);
+    x.stage_elems = 997; /* the areas hold more; using less is legal */
+    struct gs_launch mono = launch_on(&x, GS_K_ADD_MONO, 40, 128);
+    const uint64_t T = mono.global;
+    assert_int_equal(gs_checked_launch(&x, &mono, &r, &v, &e), GS_OK);
+    assert_true(r.accepted);
+    assert_int_equal(v.diag, GS_DIAG_SHORT_GRID);
+    assert_int_equal(v.first_wrong, T);
+    assert_int_equal(v.wrong, n - T);
+    for (int k = 0; k < GS_LISTED; ++k) {
+        assert_int_equal(v.list[k].index, T + (uint64_t)k);
+        assert_true(v.list[k].unwritten);
+        assert_true(v.list[k].got_bits == GS_POISON_BITS64);
+    }
+    struct gs_launch f4 = launch_on(&x, GS_K_ADD_GS_F4, 40, 128);
+    assert_int_equal(gs_checked_launch(&x, &f4, &r, &v, &e), GS_OK);
+    assert_int_equal(v.diag, 0);
+    if (dev->caps & GS_CAP_COPY) {
+        double ms = 0;
+        struct gs_launch copy = f4;
+        copy.kernel = GS_K_COPY_GS;
+        assert_int_equal(gs_workspace_poison(&x, x.n, &e), GS_OK);
+        assert_int_equal(gs_dev_copy(dev, x.dout, x.da, x.n * x.elem, &ms, &e), GS_OK);
+        assert_int_equal(gs_workspace_verify(&x, &copy, &v, &e), GS_OK);
+        assert_int_equal(v.diag, 0);
+    }
+    struct gs_launch as_float = f4;
+    as_float.type = GS_TYPE_FLOAT;
+    assert_int_equal(gs_checked_launch(&x, &as_float, &r, &v, &e), GS_USAGE);
+    assert_non_null(strstr(e.msg, "a float launch in a workspace of double elements"));
     gs_workspace_close(&x);
 }
 
@@ -390,6 +500,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(zero_block_launch_matches_the_api_rule),
         cmocka_unit_test(refused_launch_does_not_poison_the_next),
         cmocka_unit_test(every_catalogue_kernel_is_correct_on_a_small_grid),
+        cmocka_unit_test(every_catalogue_kernel_is_correct_in_double),
+        cmocka_unit_test(double_inputs_upload_in_chunks),
+        cmocka_unit_test(double_streams_and_copies_like_float),
         cmocka_unit_test(timed_launch_and_copy_report_device_time),
         cmocka_unit_test(offset_transfers_and_fill_touch_only_their_range),
         cmocka_unit_test(chunked_verification_equals_one_pass),

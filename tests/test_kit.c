@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "gs_bench.h"
 #include "gs_device.h"
 #include "gs_model.h"
 #include "gs_select.h"
@@ -21,6 +22,7 @@
 #include "gs_workspace.h"
 
 extern const struct gs_backend gs_backend_stub;
+extern const struct gs_backend gs_backend_host;
 
 static struct gs_opened open_copy(const struct gs_backend *b)
 {
@@ -424,6 +426,97 @@ static void an_unwritten_output_is_wrong_not_measured(void **state)
     gs_close_backend(&o);
 }
 
+/* ---- the double build (ABI 3): only where a device has GS_CAP_F64 -------- */
+
+/* The template has no double build: the core refuses a double launch, a
+ * double workspace and a double benchmark before the backend sees one, and
+ * says why; a reason the API gave (gs_device.no_f64) is the one shown. */
+static void double_is_refused_without_the_build_with_the_reason(void **state)
+{
+    (void)state;
+    struct gs_backend refusing = gs_backend_stub;
+    refusing.launch = launch_must_not_be_called;
+    struct gs_opened o = open_copy(&refusing);
+    assert_int_equal(o.status, GS_OK);
+    struct gs_device *d = o.devs[0];
+    struct gs_err e = {0};
+    char why[200];
+    assert_false(d->caps & GS_CAP_F64);
+    assert_false(gs_dev_has_f64(d, why, sizeof why));
+    assert_string_equal(why, "the stub backend has no double build of the kernels");
+
+    struct gs_buf *buf;
+    assert_int_equal(gs_dev_alloc(d, 4096, &buf, &e), GS_OK);
+    struct gs_launch l = {0};
+    struct gs_launch_result r;
+    l.kernel = GS_K_ADD_GS;
+    l.grid = l.block = l.global = 1;
+    l.n = 16;
+    l.a = l.b = l.out = buf;
+    l.type = GS_TYPE_DOUBLE;
+    assert_int_equal(gs_dev_launch(d, &l, 0, &r, &e), GS_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "cannot run double: the stub backend has no double build"));
+    /* no count or trace build in double, whatever the device has */
+    l.count = 1;
+    assert_int_equal(gs_dev_launch(d, &l, 0, &r, &e), GS_USAGE);
+    assert_non_null(strstr(e.msg, "float only"));
+
+    struct gs_workspace w;
+    assert_int_equal(gs_workspace_open_as(&w, d, 1000, GS_TYPE_DOUBLE, NULL, &e),
+                     GS_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "cannot run double"));
+    static struct gs_bench b;
+    struct gs_bench_plan plan = {0};
+    plan.n = 4096;
+    plan.reps = 5;
+    plan.type = GS_TYPE_DOUBLE;
+    assert_int_equal(gs_bench_run(d, &plan, &b, &e), GS_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "cannot run double"));
+    gs_bench_free(&b);
+
+    /* What the API reported is the reason given (an OpenCL device without
+     * fp64 says so in no_f64). */
+    gs_strlcpy(d->no_f64, "the device reports no double precision (CL_DEVICE_DOUBLE_FP_CONFIG "
+                          "is 0)", sizeof d->no_f64);
+    l.count = 0;
+    assert_int_equal(gs_dev_launch(d, &l, 0, &r, &e), GS_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "CL_DEVICE_DOUBLE_FP_CONFIG is 0"));
+    gs_close_backend(&o);
+}
+
+/* A backend built against ABI 2 still opens (its device struct may end
+ * before no_f64: the host backend's is the core's part alone), and never
+ * gets a double launch, even with the bit set: the bit meant nothing
+ * before ABI 3. */
+static void abi2_backend_opens_and_never_runs_double(void **state)
+{
+    (void)state;
+    struct gs_backend old = gs_backend_host;
+    old.abi = 2;
+    old.device_size = offsetof(struct gs_device, no_f64);
+    old.launch = launch_must_not_be_called;
+    struct gs_opened o = open_copy(&old);
+    assert_int_equal(o.status, GS_OK);
+    struct gs_device *d = o.devs[0];
+    struct gs_err e = {0};
+    char why[200];
+    assert_true(d->caps & GS_CAP_F64); /* the host sets it, whatever abi says */
+    assert_false(gs_dev_has_f64(d, why, sizeof why));
+    assert_non_null(strstr(why, "ABI 2, before the double build (ABI 3)"));
+    struct gs_launch l = {0};
+    struct gs_launch_result r;
+    l.kernel = GS_K_ADD_GS;
+    l.grid = l.block = l.global = 1;
+    l.type = GS_TYPE_DOUBLE;
+    assert_int_equal(gs_dev_launch(d, &l, 0, &r, &e), GS_UNSUPPORTED);
+    gs_close_backend(&o);
+    /* one byte short of even ABI 2's part is still refused */
+    old.device_size = offsetof(struct gs_device, no_f64) - 1;
+    o = open_copy(&old);
+    assert_int_equal(o.status, GS_ABI);
+    gs_close_backend(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +530,8 @@ int main(void)
         cmocka_unit_test(timeline_launches_and_records_are_checked),
         cmocka_unit_test(stub_timeline_through_the_core_gives_the_idle_times),
         cmocka_unit_test(an_unwritten_output_is_wrong_not_measured),
+        cmocka_unit_test(double_is_refused_without_the_build_with_the_reason),
+        cmocka_unit_test(abi2_backend_opens_and_never_runs_double),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

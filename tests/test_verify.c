@@ -342,6 +342,191 @@ static void spans_merge_into_the_one_pass_verdict(void **state)
     drop(&f);
 }
 
+/* ---- double (gs_launch.type) ---------------------------------------------- */
+
+/* The device fills the poison as 32-bit words: in a double buffer each
+ * element is the word twice over, which must be a NaN too, as must the
+ * word itself as a float. (0x7FC0BAD0 would not do: twice over it is the
+ * finite double 2.35e307.) */
+static void poison_words_are_nan_as_float_and_as_double(void **state)
+{
+    (void)state;
+    const uint32_t words[] = {GS_POISON_BITS, GS_GUARD_BITS};
+    const uint64_t doubled[] = {GS_POISON_BITS64, GS_GUARD_BITS64};
+    for (int k = 0; k < 2; ++k) {
+        float f;
+        double d;
+        const uint64_t twice = ((uint64_t)words[k] << 32) | words[k];
+        memcpy(&f, &words[k], sizeof f);
+        memcpy(&d, &twice, sizeof d);
+        assert_true(isnan(f));
+        assert_true(isnan(d));
+        assert_true(doubled[k] == twice);
+        /* quiet NaNs: the top mantissa bit is set in either width */
+        assert_true(words[k] & 0x00400000u);
+        assert_true(twice & 0x0008000000000000ull);
+    }
+    double out[50 + GS_GUARD_ELEMS];
+    gs_poison_as(GS_TYPE_DOUBLE, out, 50);
+    for (int i = 0; i < 50 + (int)GS_GUARD_ELEMS; ++i) {
+        uint64_t bits;
+        memcpy(&bits, &out[i], sizeof bits);
+        assert_true(bits == (i < 50 ? GS_POISON_BITS64 : GS_GUARD_BITS64));
+        assert_true(isnan(out[i]));
+    }
+}
+
+/* The double inputs and expected values are the float ones, exactly, at
+ * any offset: small integers are exact in both. */
+static void double_closed_form_is_the_float_one(void **state)
+{
+    (void)state;
+    const uint64_t starts[] = {0, 4194300, 8388600, (1ull << 32) + 5};
+    float fa[300], fb[300];
+    double da[300], db[300];
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; ++k) {
+        gs_fill_inputs_at(fa, fb, starts[k], 300);
+        gs_fill_inputs_f64_at(da, db, starts[k], 300);
+        for (int i = 0; i < 300; ++i) {
+            assert_true(da[i] == (double)fa[i] && db[i] == (double)fb[i]);
+            const uint64_t at = starts[k] + (uint64_t)i;
+            assert_true(gs_expected_f64_at(GS_OP_ADD, at) == da[i] + db[i]);
+            assert_true(gs_expected_f64_at(GS_OP_ADD, at) == (double)gs_expected_at(GS_OP_ADD, at));
+            assert_true(gs_expected_f64_at(GS_OP_COPY, at) == da[i]);
+        }
+    }
+}
+
+/* A double output: every element right is ok; an element left unwritten,
+ * one written with a wrong value, one with only its low word written and
+ * one write past the end are each found, at their index, with the found
+ * and wanted bits of the whole 64-bit element. */
+static void double_verification_finds_each_wrong_element(void **state)
+{
+    (void)state;
+    const uint64_t n = 3000;
+    double *out = malloc((n + GS_GUARD_ELEMS) * sizeof *out);
+    assert_non_null(out);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, n, 2, 256);
+    l.type = GS_TYPE_DOUBLE;
+    struct gs_verdict v;
+    gs_poison_as(GS_TYPE_DOUBLE, out, n);
+    gs_verify(out, NULL, &l, &v);
+    assert_int_equal(v.wrong, n);
+    assert_int_equal(v.unwritten, n); /* all poison: every element unwritten */
+    for (uint64_t i = 0; i < n; ++i)
+        out[i] = gs_expected_f64_at(GS_OP_ADD, i);
+    gs_verify(out, NULL, &l, &v);
+    assert_int_equal(v.diag, 0);
+
+    const uint32_t poison = GS_POISON_BITS;
+    /* 37 back to poison, both words: unwritten */
+    memcpy(&out[37], &poison, 4);
+    memcpy((char *)&out[37] + 4, &poison, 4);
+    out[100] = 3.0; /* a wrong value */
+    /* one word of 2500 poison: wrong, not unwritten */
+    const double want_half = out[2500];
+    memcpy((char *)&out[2500] + 4, &poison, 4);
+    out[n + 9] = 1.0; /* past the end */
+    gs_verify(out, NULL, &l, &v);
+    assert_int_equal(v.wrong, 3);
+    assert_int_equal(v.unwritten, 1);
+    assert_int_equal(v.first_wrong, 37);
+    assert_int_equal(v.guard_hits, 1);
+    assert_int_equal(v.first_guard, 9);
+    assert_int_equal(v.diag, GS_DIAG_HOLES | GS_DIAG_WRONG_VALUES | GS_DIAG_PAST_END);
+    assert_int_equal(v.listed, 3);
+    assert_int_equal(v.list[0].index, 37);
+    assert_true(v.list[0].unwritten);
+    assert_true(v.list[0].got_bits == GS_POISON_BITS64);
+    assert_int_equal(v.list[1].index, 100);
+    assert_false(v.list[1].unwritten);
+    const double three = 3.0, want = gs_expected_f64_at(GS_OP_ADD, 100);
+    uint64_t bits;
+    memcpy(&bits, &three, sizeof bits);
+    assert_true(v.list[1].got_bits == bits);
+    memcpy(&bits, &want, sizeof bits);
+    assert_true(v.list[1].want_bits == bits);
+    /* grid-stride ownership as in float: element 100 of T = 512 is thread 100 */
+    assert_int_equal(v.list[1].owner.block, 0);
+    assert_int_equal(v.list[1].owner.thread, 100);
+    assert_int_equal(v.list[2].index, 2500);
+    assert_false(v.list[2].unwritten);
+    memcpy(&bits, &want_half, sizeof bits);
+    assert_true(v.list[2].want_bits == bits);
+    assert_true(v.list[2].got_bits != bits && v.list[2].got_bits != GS_POISON_BITS64);
+    free(out);
+}
+
+/* A short grid in double, compared in spans as the workspace does: the
+ * first wrong index is T, as in float. */
+static void double_short_grid_in_spans(void **state)
+{
+    (void)state;
+    const uint64_t n = 5000, T = 1280;
+    double *out = malloc((n + GS_GUARD_ELEMS) * sizeof *out);
+    assert_non_null(out);
+    struct gs_launch l = launch_of(GS_K_ADD_MONO, n, 10, 128);
+    l.type = GS_TYPE_DOUBLE;
+    gs_poison_as(GS_TYPE_DOUBLE, out, n);
+    for (uint64_t i = 0; i < T; ++i)
+        out[i] = gs_expected_f64_at(GS_OP_ADD, i);
+    struct gs_verdict v;
+    gs_verify_begin(&l, &v);
+    const uint64_t cuts[] = {0, 3, 1279, 1281, 4000, 5000};
+    for (size_t k = 0; k + 1 < sizeof cuts / sizeof cuts[0]; ++k) {
+        struct gs_vpart p;
+        gs_verify_span_as(GS_TYPE_DOUBLE, out + cuts[k], NULL, GS_OP_ADD, cuts[k],
+                          cuts[k + 1] - cuts[k], &p);
+        gs_verify_merge(&l, &p, &v);
+    }
+    gs_verify_end(&l, out + n, &v);
+    assert_int_equal(v.diag, GS_DIAG_SHORT_GRID);
+    assert_int_equal(v.first_wrong, T);
+    assert_int_equal(v.wrong, n - T);
+    assert_int_equal(v.list[0].index, T);
+    assert_true(v.list[0].unwritten);
+    free(out);
+}
+
+/* Every kernel of the catalogue that is right under any launch, in its
+ * double build as the host compiles it, leaves the exact sums. */
+static void double_host_kernels_compute_exact_sums(void **state)
+{
+    (void)state;
+    const uint64_t n = 32 * 8 * 3 + 5;
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    double *out = malloc((n + GS_GUARD_ELEMS) * sizeof *out);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(out);
+    gs_fill_inputs_f64_at(a, b, 0, n);
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
+        const struct gs_kernel_info *info = gs_kernel_info((enum gs_kernel_id)k);
+        if (info->rule != GS_RULE_ANY)
+            continue;
+        struct gs_launch l = launch_of(info->id, n, 3, 32);
+        l.type = GS_TYPE_DOUBLE;
+        l.param = info->param == GS_PARAM_CHUNK ? (n + l.global - 1) / l.global
+                  : info->param == GS_PARAM_STRIDE ? 8 : 0;
+        gs_poison_as(GS_TYPE_DOUBLE, out, n);
+        for (uint64_t blk = 0; blk < l.grid; ++blk)
+            for (uint64_t t = 0; t < l.block; ++t) {
+                const struct gs_host_thread th = {(unsigned)blk, (unsigned)l.block,
+                                                  (unsigned)l.grid, (unsigned)t, 0};
+                gs_host_f64_kernels[k](&th, a, b, out, l.n, l.param);
+            }
+        struct gs_verdict v;
+        gs_verify(out, NULL, &l, &v);
+        if (v.diag != 0)
+            fail_msg("%s in double: %llu wrong, the first at %llu", info->name,
+                     (unsigned long long)v.wrong, (unsigned long long)v.first_wrong);
+    }
+    free(a);
+    free(b);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +542,11 @@ int main(void)
         cmocka_unit_test(owner_map_matches_the_kernels),
         cmocka_unit_test(closed_form_equals_the_arrays_at_any_offset),
         cmocka_unit_test(spans_merge_into_the_one_pass_verdict),
+        cmocka_unit_test(poison_words_are_nan_as_float_and_as_double),
+        cmocka_unit_test(double_closed_form_is_the_float_one),
+        cmocka_unit_test(double_verification_finds_each_wrong_element),
+        cmocka_unit_test(double_short_grid_in_spans),
+        cmocka_unit_test(double_host_kernels_compute_exact_sums),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

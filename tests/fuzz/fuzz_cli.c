@@ -2,7 +2,7 @@
 /* libFuzzer target: the command line and the environment, through the same
  * functions gridstride's main() calls before it opens any backend
  * (gs_cli_parse, then gs_session_check), and so through every argument and
- * size parser: --sizes, --shape, --grid, --block, --bytes, --reps, the
+ * size parser: --sizes, --shape, --grid, --block, --bytes, --reps, --type, the
  * comma lists, --device indices, GRIDSTRIDE_REQUIRE.
  *
  * Input: NUL-separated strings. The first is GRIDSTRIDE_REQUIRE (empty:
@@ -76,6 +76,8 @@ static void check_accepted(const struct gs_cli *c)
     invariant(c->grid <= 2147483647ull, "--grid is at most 2^31-1 (0: default)", NULL);
     invariant(c->reps == 0 || (c->reps >= 5 && c->reps <= 100000), "--reps is 5 to 100000", NULL);
     invariant(c->bw_bytes <= (1ull << 44), "--bytes is at most 16 TiB (0: default)", NULL);
+    invariant(c->type == GS_TYPE_FLOAT || c->type == GS_TYPE_DOUBLE, "--type is float or double",
+              NULL);
     invariant(c->columns != 0 && c->columns < (1u << GS_COLUMNS), "some known column runs", NULL);
     invariant(c->format <= GS_FMT_JSON, "a known format", NULL);
     invariant(c->backend && *c->backend, "a backend list", NULL);

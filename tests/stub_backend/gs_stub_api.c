@@ -100,9 +100,11 @@ stubError stubLaunch(int kernel, int build, uint64_t gx, uint64_t gy, uint64_t b
 {
     if (stub_mode("refuse"))
         return stubErrorLaunchRefused;
+    /* No double build here (gs_host_builds has no float table for it): the
+     * backend leaves GS_CAP_F64 off, and the API refuses it all the same. */
     if (gx == 0 || gy == 0 || block == 0 || block > STUB_MAX_BLOCK || gx > STUB_MAX_GRID ||
         gy > STUB_MAX_GRID || kernel < 0 || kernel >= GS_KERNEL_COUNT || build < 0 ||
-        build >= GS_BUILDS)
+        build >= GS_BUILDS || !gs_host_builds[build])
         return stubErrorInvalidValue;
     const gs_host_kernel_fn fn = gs_host_builds[build][kernel];
     struct gs_host_thread t = {0, (unsigned)block, (unsigned)gx, 0, 0};
