@@ -245,6 +245,10 @@ BAD(bandwidth_bytes_malformed, "not a size", "bandwidth", "--backend", "host", "
 BAD(bandwidth_too_few_reps, "--reps", "bandwidth", "--backend", "host", "--reps", "2")
 BAD(table_option_in_bandwidth, "belong to the table", "bandwidth", "--backend", "host", "--sizes", "1")
 BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10")
+BAD(sweep_in_double, "--type double: bandwidth --sweep runs the float kernels only", "bandwidth",
+    "--sweep", "--backend", "host", "--type", "double")
+BAD(spread_in_double, "--type double: bandwidth --spread runs the float kernels only", "bandwidth",
+    "--spread", "--backend", "host", "--type", "double")
 BAD(sweep_outside_bandwidth, "--sweep belongs to 'gridstride bandwidth'", "--backend", "host", "--sweep")
 BAD(sweep_in_trace, "--sweep does not apply to 'gridstride trace'", "trace", "--backend", "host",
     "--sweep")
@@ -815,6 +819,8 @@ int main(int argc, char **argv)
         TEST(bandwidth_bytes_malformed),
         TEST(bandwidth_too_few_reps),
         TEST(table_option_in_bandwidth),
+        TEST(sweep_in_double),
+        TEST(spread_in_double),
         TEST(sweep_outside_bandwidth),
         TEST(sweep_in_trace),
         TEST(sweep_bytes_too_small),
