@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Regenerate docs/results/ on an NVIDIA machine: configure with CUDA and
-# OpenCL required, build, run the whole test suite with both backends
-# demanded, the CUDA conformance test under compute-sanitizer, the tables,
-# the bandwidth benchmark, its sweep and its per-SM spread. Every results
-# file records its commands, the device and driver line and the date.
+# OpenCL required, build, then the tables, the bandwidth benchmark (4 GiB,
+# 1 GiB and double), its sweep and its per-SM spread, the whole test suite
+# with both backends demanded (scripts/gpu-ctest.sh) and the CUDA
+# conformance test under compute-sanitizer. Every results file records its
+# commands, the device and driver line and the date, and is written as soon
+# as its command ends, so a run stopped early keeps what it finished.
 #
 #   scripts/gpu-results.sh OUTDIR [BUILD_DIR]
+#
+# GS_RESULTS_STEPS picks steps, comma-separated, in this order: tables,
+# bandwidth, sweep, spread, ctest, conformance-sanitizer (default: all of
+# them). scripts/gpu-sanitizer.sh is the full compute-sanitizer record.
 #
 # The NVIDIA OpenCL driver must be registered with the ICD loader (a
 # nvidia.icd file in /etc/OpenCL/vendors, or OCL_ICD_VENDORS pointing at a
@@ -26,10 +32,14 @@ g="$build/gridstride"
 side="$out/h200-side-by-side.md"; cuda="$out/h200-cuda.md"; ocl="$out/h200-opencl.md"
 bw="$out/h200-bandwidth.md"; sweep="$out/h200-bandwidth-sweep.md"
 spread="$out/h200-bandwidth-spread.md"
-rm -f "$side" "$cuda" "$ocl" "$bw" "$sweep" "$spread"
+steps=${GS_RESULTS_STEPS:-all}
+want() { [ "$steps" = all ] || [[ ",$steps," == *",$1,"* ]]; }
+for s in tables bandwidth sweep spread ctest conformance-sanitizer; do
+  want "$s" && echo "- step: $s"
+done
 
-scripts/gpu-ctest.sh "$out" "$build" || status=1
-
+if want tables; then
+rm -f "$side" "$cuda" "$ocl"
 step "tables"
 record "$side" "host, CUDA and OpenCL side by side" "$g" || status=1
 record "$cuda" "CUDA: the table on the device grid" "$g" --backend cuda || status=1
@@ -43,16 +53,10 @@ record "$ocl" "OpenCL platforms and devices" "$g" --list --backend opencl || sta
 record "$ocl" "OpenCL with the NVIDIA ICD unregistered" \
   env -u OCL_ICD_FILENAMES OCL_ICD_VENDORS=/etc/OpenCL/vendors "$g" --list --backend opencl
 
-step "compute-sanitizer on the CUDA conformance test"
-# The suite refuses launches on purpose (a zero-block grid, a block above
-# the limit); those are API errors by design, so API error reports are off.
-# Memory and initialization errors in kernels are what is checked.
-for tool in memcheck initcheck; do
-  record "$cuda" "compute-sanitizer --tool $tool on the CUDA conformance test" \
-    timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 3 \
-    "$build/tests/test_conformance" cuda || status=1
-done
+fi
 
+if want bandwidth; then
+rm -f "$bw"
 step "bandwidth"
 start=$(date +%s)
 record "$bw" "Bandwidth: CUDA and OpenCL side by side" \
@@ -62,16 +66,43 @@ echo "- wall time of the bandwidth run: $(( $(date +%s) - start )) s" >> "$bw"
 # comparisons use; the default is 4 GiB (cli/gs_cmd_bandwidth.c says why).
 record "$bw" "Bandwidth on 1 GiB buffers (n = 2^28)" \
   "$g" bandwidth --quiet --bytes 1GiB || status=1
+record "$bw" "Bandwidth in double (--type double)" \
+  "$g" bandwidth --quiet --type double --json "$out/h200-bandwidth-double.json" || status=1
+fi
 
+if want sweep; then
+rm -f "$sweep"
 step "bandwidth sweep"
 record "$sweep" "Bandwidth sweep: the cost of the grid-stride loop at small n, CUDA and OpenCL" \
   "$g" bandwidth --sweep --quiet --svg "$out/h200-bandwidth-sweep.svg" \
   --json "$out/h200-bandwidth-sweep.json" || status=1
+fi
 
+if want spread; then
+rm -f "$spread"
 step "bandwidth --spread"
 record "$spread" "Per-SM finish times: one wave and 16 waves of the float4 grid-stride add" \
   "$g" bandwidth --spread --backend cuda,opencl --quiet --svg "$out/h200-bandwidth-spread.svg" \
   --json "$out/h200-bandwidth-spread.json" || status=1
+fi
+
+if want ctest; then
+scripts/gpu-ctest.sh "$out" "$build" || status=1
+fi
+
+if want conformance-sanitizer; then
+csan="$out/h200-conformance-sanitizer.md"
+rm -f "$csan"
+step "compute-sanitizer on the CUDA conformance test"
+# The suite refuses launches on purpose (a zero-block grid, a block above
+# the limit); those are API errors by design, so API error reports are off.
+# Memory and initialization errors in kernels are what is checked.
+for tool in memcheck initcheck; do
+  record "$csan" "compute-sanitizer --tool $tool on the CUDA conformance test" \
+    timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 3 \
+    "$build/tests/test_conformance" cuda || status=1
+done
+fi
 
 step "done (status $status)"
 exit $status
