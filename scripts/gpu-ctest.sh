@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite on an NVIDIA machine, with both GPU backends
 # demanded (a backend without a device fails instead of skipping), recorded
-# in OUTDIR/h200-ctest.md. scripts/gpu-results.sh runs it first.
+# in OUTDIR/h200-ctest.md. scripts/gpu-results.sh runs it after the results.
+# -j 4: the GPU tests hold a resource lock (one at a time on a GPU), and the
+# CPU-only ones run beside them.
 #
 #   scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]
 set -uo pipefail
@@ -17,6 +19,6 @@ tests="$out/h200-ctest.md"
 rm -f "$tests"
 step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite, with both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure || status=1
+  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure -j 4 || status=1
 grep -E "tests passed|Skipped|Failed" "$tests" | tail -12
 exit $status
