@@ -208,16 +208,8 @@ static void crossover_mark(const struct axes *a, const struct gs_sweep *s, int r
     text_at(o, at + 6, PLOT_Y + 22 + 22 * r, 15, "fill=\"#444444\"", label);
 }
 
-/* Run r's device as reports name it (gs_device_label). */
-static const char *run_label(const struct gs_sweep_report_in *in, int r, char *buf,
-                             unsigned size)
-{
-    int same = 0;
-    for (int k = 0; k < in->nruns; ++k)
-        same += in->runs[k]->dev->backend == in->runs[r]->dev->backend;
-    gs_device_label(in->runs[r]->dev, same > 1, buf, size);
-    return buf;
-}
+/* Run r's device as reports name it. */
+GS_DEFINE_RUN_LABEL(run_label, struct gs_sweep_report_in, runs, nruns)
 
 static void legend(const struct gs_sweep_report_in *in, struct gs_str *o)
 {
