@@ -31,19 +31,12 @@ struct progress {
     int quiet;
 };
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* stderr only, and only once the run has taken more than a second. */
 static void show_progress(void *ctx, const char *backend, int row, int rows,
                           const struct gs_bench_row *r)
 {
     struct progress *p = ctx;
-    if (p->quiet || seconds_since(&p->start) < 1.0)
+    if (p->quiet || gs_seconds_since(&p->start) < 1.0)
         return;
     if (r->verified)
         fprintf(stderr, "bandwidth: %s %d/%d %s: %.1f GB/s\n", backend, row, rows, r->label,
