@@ -31,19 +31,12 @@ struct progress {
     int quiet;
 };
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* stderr only, and only once the run has taken more than a second. */
 static void show_progress(void *ctx, const char *backend, int row, int rows,
                           const struct gs_bench_row *r)
 {
     struct progress *p = ctx;
-    if (p->quiet || seconds_since(&p->start) < 1.0)
+    if (p->quiet || gs_seconds_since(&p->start) < 1.0)
         return;
     if (r->verified)
         fprintf(stderr, "bandwidth: %s %d/%d %s: %.1f GB/s\n", backend, row, rows, r->label,
@@ -181,9 +174,7 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     prog.quiet = cli->quiet;
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
 
-    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK ||
-        (cli->svg && gs_outputs_add(&out, cli->svg, "--svg", e) != GS_OK) ||
-        (cli->json && gs_outputs_add(&out, cli->json, "--json", e) != GS_OK)) {
+    if (gs_outputs_add_report(&out, cli->output, cli->svg, cli->json, e) != GS_OK) {
         gs_outputs_abort(&out);
         return 2;
     }
@@ -202,17 +193,12 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
     const struct gs_bench_report_in in = {done, nruns, GS_VERSION_STRING, command, date,
                                           GS_TOOLKIT};
     gs_bench_report(&in, cli->format, &text);
-    const struct gs_str *texts[GS_MAX_OUTPUTS] = {&text};
-    int k = 1;
-    if (cli->svg) {
+    if (cli->svg)
         gs_bench_svg(&in, &chart);
-        texts[k++] = &chart;
-    }
-    if (cli->json) {
+    if (cli->json)
         gs_bench_report(&in, GS_FMT_JSON, &js);
-        texts[k++] = &js;
-    }
-    if (gs_outputs_commit(&out, texts, e) != GS_OK)
+    if (gs_outputs_commit_report(&out, &text, cli->svg ? &chart : NULL, cli->json ? &js : NULL,
+                                 e) != GS_OK)
         goto done;
     code = wrong ? 1 : 0;
 done:

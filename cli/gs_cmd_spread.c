@@ -117,9 +117,7 @@ int gs_cmd_spread(const struct gs_cli *cli, struct gs_session *s, const char *co
     plan.block = cli->block;
     plan.reps = cli->reps;
     plan.progress = cli->quiet ? NULL : &progress;
-    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK ||
-        (cli->svg && gs_outputs_add(&out, cli->svg, "--svg", e) != GS_OK) ||
-        (cli->json && gs_outputs_add(&out, cli->json, "--json", e) != GS_OK))
+    if (gs_outputs_add_report(&out, cli->output, cli->svg, cli->json, e) != GS_OK)
         goto done;
     gs_stderr_progress_start(&prog);
     for (int i = 0; i < nruns; ++i) {
@@ -139,17 +137,12 @@ int gs_cmd_spread(const struct gs_cli *cli, struct gs_session *s, const char *co
     const struct gs_spread_report_in in = {done, nruns, GS_VERSION_STRING, command, date,
                                            GS_TOOLKIT};
     gs_spread_report(&in, cli->format, &text);
-    const struct gs_str *texts[GS_MAX_OUTPUTS] = {&text};
-    int k = 1;
-    if (cli->svg) {
+    if (cli->svg)
         gs_spread_svg(&in, &chart);
-        texts[k++] = &chart;
-    }
-    if (cli->json) {
+    if (cli->json)
         gs_spread_report(&in, GS_FMT_JSON, &js);
-        texts[k++] = &js;
-    }
-    if (gs_outputs_commit(&out, texts, e) != GS_OK)
+    if (gs_outputs_commit_report(&out, &text, cli->svg ? &chart : NULL, cli->json ? &js : NULL,
+                                 e) != GS_OK)
         goto done;
     code = wrong ? 1 : 0;
 done:

@@ -22,18 +22,11 @@ struct progress {
     int quiet;
 };
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* stderr only, and only once the run has taken more than a second. */
 static void show_progress(void *ctx, const char *backend, int size, int sizes, uint64_t n)
 {
     const struct progress *p = ctx;
-    if (!p->quiet && seconds_since(&p->start) >= 1.0)
+    if (!p->quiet && gs_seconds_since(&p->start) >= 1.0)
         fprintf(stderr, "bandwidth --sweep: %s %d/%d n = %llu done\n", backend, size, sizes,
                 (unsigned long long)n);
 }
@@ -42,18 +35,13 @@ static int write_reports(const struct gs_cli *cli, struct gs_outputs *out,
                          const struct gs_sweep_report_in *in, struct gs_err *e)
 {
     struct gs_str text = {0}, chart = {0}, js = {0};
-    const struct gs_str *texts[GS_MAX_OUTPUTS] = {&text};
-    int k = 1;
     gs_sweep_report(in, cli->format, &text);
-    if (cli->svg) {
+    if (cli->svg)
         gs_sweep_svg(in, &chart);
-        texts[k++] = &chart;
-    }
-    if (cli->json) {
+    if (cli->json)
         gs_sweep_report(in, GS_FMT_JSON, &js);
-        texts[k++] = &js;
-    }
-    const int rc = gs_outputs_commit(out, texts, e);
+    const int rc = gs_outputs_commit_report(out, &text, cli->svg ? &chart : NULL,
+                                            cli->json ? &js : NULL, e);
     gs_str_free(&text);
     gs_str_free(&chart);
     gs_str_free(&js);
@@ -72,9 +60,7 @@ int gs_cmd_sweep(const struct gs_cli *cli, struct gs_device *const *devs, int nd
                                        GS_SWEEP_WARMUP, cli->block, cli->grid, show_progress,
                                        &prog};
 
-    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK ||
-        (cli->svg && gs_outputs_add(&out, cli->svg, "--svg", e) != GS_OK) ||
-        (cli->json && gs_outputs_add(&out, cli->json, "--json", e) != GS_OK)) {
+    if (gs_outputs_add_report(&out, cli->output, cli->svg, cli->json, e) != GS_OK) {
         gs_outputs_abort(&out);
         return 2;
     }

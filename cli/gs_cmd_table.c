@@ -89,7 +89,7 @@ static int check_usable(struct gs_device *const *devs, int ndevs, const struct g
     return GS_OK;
 }
 
-static double since(const struct timespec *t0)
+double gs_seconds_since(const struct timespec *t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -106,7 +106,7 @@ void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_
                         uint64_t total)
 {
     struct gs_stderr_progress *p = ctx;
-    if (since(&p->start) < 1.0 || since(&p->last) < 1.0)
+    if (gs_seconds_since(&p->start) < 1.0 || gs_seconds_since(&p->last) < 1.0)
         return;
     clock_gettime(CLOCK_MONOTONIC, &p->last);
     fprintf(stderr, "gridstride: %s: %s %.0f%%\n", label, phase,

@@ -34,6 +34,8 @@ int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *
 int gs_cmd_trace(const struct gs_cli *cli, struct gs_session *s, const char *command,
                  struct gs_err *e);
 
+/* Seconds on CLOCK_MONOTONIC since t0. */
+double gs_seconds_since(const struct timespec *t0);
 /* Progress of long runs on stderr: nothing in the first second, then at
  * most a line a second. fn/ctx for a struct gs_progress. */
 struct gs_stderr_progress {

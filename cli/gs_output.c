@@ -203,6 +203,30 @@ static int write_one(struct gs_outfile *f, const struct gs_str *s, struct gs_err
     return GS_OK;
 }
 
+int gs_outputs_add_report(struct gs_outputs *o, const char *output, const char *svg,
+                          const char *json, struct gs_err *e)
+{
+    int rc = gs_outputs_add(o, output, "--output", e);
+    if (rc == GS_OK && svg)
+        rc = gs_outputs_add(o, svg, "--svg", e);
+    if (rc == GS_OK && json)
+        rc = gs_outputs_add(o, json, "--json", e);
+    return rc;
+}
+
+int gs_outputs_commit_report(struct gs_outputs *o, const struct gs_str *report,
+                             const struct gs_str *chart, const struct gs_str *json,
+                             struct gs_err *e)
+{
+    const struct gs_str *texts[GS_MAX_OUTPUTS] = {report};
+    int k = 1;
+    if (chart)
+        texts[k++] = chart;
+    if (json)
+        texts[k++] = json;
+    return gs_outputs_commit(o, texts, e);
+}
+
 int gs_outputs_commit(struct gs_outputs *o, const struct gs_str *const *texts, struct gs_err *e)
 {
     int rc = GS_OK;

@@ -40,6 +40,15 @@ struct gs_outputs {
 int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, struct gs_err *e);
 /* Write texts[i] to output i, all of them, then move the files into place. */
 int gs_outputs_commit(struct gs_outputs *o, const struct gs_str *const *texts, struct gs_err *e);
+/* The outputs of a report with a chart: the report (output NULL: stdout),
+ * then svg and json where not NULL, in that order. */
+int gs_outputs_add_report(struct gs_outputs *o, const char *output, const char *svg,
+                          const char *json, struct gs_err *e);
+/* gs_outputs_commit of the texts in gs_outputs_add_report's order: the
+ * report, then chart and json where not NULL. */
+int gs_outputs_commit_report(struct gs_outputs *o, const struct gs_str *report,
+                             const struct gs_str *chart, const struct gs_str *json,
+                             struct gs_err *e);
 /* Remove every temporary still held (safe after commit, and to call twice). */
 void gs_outputs_abort(struct gs_outputs *o);
 

@@ -11,16 +11,8 @@ static const char *const group_titles[] = {
     "ceiling", "vector add at G, same bytes", "copy access patterns at G, same bytes",
     "waves: the launch size, from G/4 to a grid sized to the data"};
 
-/* Run i's device as reports name it (gs_device_label). */
-static const char *run_label(const struct gs_bench_report_in *in, int i, char *buf,
-                             unsigned size)
-{
-    int same = 0;
-    for (int k = 0; k < in->nruns; ++k)
-        same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;
-    gs_device_label(in->runs[i]->dev, same > 1, buf, size);
-    return buf;
-}
+/* Run i's device as reports name it. */
+GS_DEFINE_RUN_LABEL(run_label, struct gs_bench_report_in, runs, nruns)
 
 static void header_lines(const struct gs_bench_report_in *in, struct gs_str *o, const char *pre)
 {

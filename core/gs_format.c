@@ -40,6 +40,15 @@ void gs_csv_field(struct gs_str *o, const char *s)
     gs_str_printf(o, "\",");
 }
 
+void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *attrs,
+                 const char *s)
+{
+    gs_str_printf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s%s>", x, y, size,
+                  attrs[0] ? " " : "", attrs);
+    gs_str_xml(o, s);
+    gs_str_printf(o, "</text>\n");
+}
+
 void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
 {
     gs_str_printf(o, "\"%s\": ", key);

@@ -18,5 +18,9 @@ void gs_json_string(struct gs_str *out, const char *s);
 void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma);
 /* A quoted CSV field and its comma. */
 void gs_csv_field(struct gs_str *o, const char *s);
+/* An SVG <text> at (x, y) in font-size `size`, with the extra attributes
+ * `attrs` ("" for none), s escaped for XML. */
+void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *attrs,
+                 const char *s);
 
 #endif

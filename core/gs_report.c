@@ -95,15 +95,8 @@ static void shape_label(const struct gs_plan *plan, int row, char *buf, unsigned
         snprintf(buf, size, "<<<G, %u>>>", plan->block ? plan->block : GS_DEFAULT_BLOCK);
 }
 
-/* Table i's device as reports name it (gs_device_label). */
-static const char *dev_label(const struct gs_report_in *in, int i, char *buf, unsigned size)
-{
-    int same = 0;
-    for (int k = 0; k < in->ntables; ++k)
-        same += in->tables[k]->dev->backend == in->tables[i]->dev->backend;
-    gs_device_label(in->tables[i]->dev, same > 1, buf, size);
-    return buf;
-}
+/* Table i's device as reports name it. */
+GS_DEFINE_RUN_LABEL(dev_label, struct gs_report_in, tables, ntables)
 
 /* ---- text ---------------------------------------------------------------- */
 

@@ -36,4 +36,18 @@ void gs_results_device(struct gs_str *o, const struct gs_device *d);
  * ("cuda [1]"). */
 void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned size);
 
+/* Defines `static const char *fn(const in_type *in, int i, char *buf,
+ * unsigned size)`: the device of in->runs[i] (each run holding its device in
+ * `dev`) as reports name it, gs_device_label qualified when another of the
+ * in->nruns runs has the same backend; returns buf. */
+#define GS_DEFINE_RUN_LABEL(fn, in_type, runs, nruns)                                          \
+    static const char *fn(const in_type *in, int i, char *buf, unsigned size)                  \
+    {                                                                                          \
+        int same = 0;                                                                          \
+        for (int k = 0; k < in->nruns; ++k)                                                    \
+            same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;                    \
+        gs_device_label(in->runs[i]->dev, same > 1, buf, size);                                \
+        return buf;                                                                            \
+    }
+
 #endif

@@ -14,16 +14,8 @@ static double pct(double part, double whole)
     return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-/* Run i's device as reports name it (gs_device_label). */
-static const char *run_label(const struct gs_spread_report_in *in, int i, char *buf,
-                             unsigned size)
-{
-    int same = 0;
-    for (int k = 0; k < in->nruns; ++k)
-        same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;
-    gs_device_label(in->runs[i]->dev, same > 1, buf, size);
-    return buf;
-}
+/* Run i's device as reports name it. */
+GS_DEFINE_RUN_LABEL(run_label, struct gs_spread_report_in, runs, nruns)
 
 /* The first run that has numbers (its n, block and reps head the report). */
 static const struct gs_spread *first_measured(const struct gs_spread_report_in *in)

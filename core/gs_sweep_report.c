@@ -18,16 +18,8 @@ static int log2_of(uint64_t n)
     return k;
 }
 
-/* Run i's device as reports name it (gs_device_label). */
-static const char *run_label(const struct gs_sweep_report_in *in, int i, char *buf,
-                             unsigned size)
-{
-    int same = 0;
-    for (int k = 0; k < in->nruns; ++k)
-        same += in->runs[k]->dev->backend == in->runs[i]->dev->backend;
-    gs_device_label(in->runs[i]->dev, same > 1, buf, size);
-    return buf;
-}
+/* Run i's device as reports name it. */
+GS_DEFINE_RUN_LABEL(run_label, struct gs_sweep_report_in, runs, nruns)
 
 static uint64_t largest_n(const struct gs_sweep_report_in *in)
 {

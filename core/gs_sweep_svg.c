@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gs_format.h"
 #include "gs_results.h"
 #include "gs_sweep.h"
 
@@ -73,15 +74,6 @@ static void find_axes(const struct gs_sweep_report_in *in, struct axes *a)
     a->x_hi = top > (1ull << GS_SWEEP_MIN_LOG2) ? log2_of(top) : GS_SWEEP_MIN_LOG2 + 1;
 }
 
-static void text_at(struct gs_str *o, double x, double y, double size, const char *attrs,
-                    const char *s)
-{
-    gs_str_printf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s%s>", x, y, size,
-                  attrs[0] ? " " : "", attrs);
-    gs_str_xml(o, s);
-    gs_str_printf(o, "</text>\n");
-}
-
 static void decade_label(double us, char *buf, size_t size)
 {
     snprintf(buf, size, us >= 1 ? "%.0f" : "%g", us);
@@ -101,7 +93,7 @@ static void y_axis(const struct axes *a, struct gs_str *o)
             if (m != 1 && m != 2 && m != 5)
                 continue;
             decade_label(us, label, sizeof label);
-            text_at(o, PLOT_X - 10, y + 6, m == 1 ? 18 : 14,
+            gs_svg_text(o, PLOT_X - 10, y + 6, m == 1 ? 18 : 14,
                     m == 1 ? "text-anchor=\"end\"" : "text-anchor=\"end\" fill=\"#777777\"",
                     label);
         }
@@ -125,7 +117,7 @@ static void x_axis(const struct axes *a, struct gs_str *o)
                          "2<tspan dy=\"-8\" font-size=\"13\">%d</tspan></text>\n",
                       x, PLOT_Y + PLOT_H + 28, k);
     }
-    text_at(o, PLOT_X + PLOT_W / 2, PLOT_Y + PLOT_H + 62, 19, "text-anchor=\"middle\"",
+    gs_svg_text(o, PLOT_X + PLOT_W / 2, PLOT_Y + PLOT_H + 62, 19, "text-anchor=\"middle\"",
             "n, floats per buffer (log2 scale)");
 }
 
@@ -205,19 +197,11 @@ static void crossover_mark(const struct axes *a, const struct gs_sweep *s, int r
                   at, PLOT_Y, at, PLOT_Y + PLOT_H, colours[GS_SV_GS_G]);
     snprintf(label, sizeof label, "%s: G within %.0f%% from 2^%.0f", who,
              GS_SWEEP_TOLERANCE * 100, log2_of(s->n[x.index]));
-    text_at(o, at + 6, PLOT_Y + 22 + 22 * r, 15, "fill=\"#444444\"", label);
+    gs_svg_text(o, at + 6, PLOT_Y + 22 + 22 * r, 15, "fill=\"#444444\"", label);
 }
 
-/* Run r's device as reports name it (gs_device_label). */
-static const char *run_label(const struct gs_sweep_report_in *in, int r, char *buf,
-                             unsigned size)
-{
-    int same = 0;
-    for (int k = 0; k < in->nruns; ++k)
-        same += in->runs[k]->dev->backend == in->runs[r]->dev->backend;
-    gs_device_label(in->runs[r]->dev, same > 1, buf, size);
-    return buf;
-}
+/* Run r's device as reports name it. */
+GS_DEFINE_RUN_LABEL(run_label, struct gs_sweep_report_in, runs, nruns)
 
 static void legend(const struct gs_sweep_report_in *in, struct gs_str *o)
 {
@@ -226,9 +210,9 @@ static void legend(const struct gs_sweep_report_in *in, struct gs_str *o)
     for (int r = 0; r < in->nruns; ++r) {
         const struct gs_sweep *s = in->runs[r];
         run_label(in, r, who, sizeof who);
-        text_at(o, LEGEND_X, y, 18, "font-weight=\"bold\"", who);
+        gs_svg_text(o, LEGEND_X, y, 18, "font-weight=\"bold\"", who);
         snprintf(name, sizeof name, "%.52s%s", s->dev->name, strlen(s->dev->name) > 52 ? "..." : "");
-        text_at(o, LEGEND_X, y + 22, 14, "fill=\"#444444\"", name);
+        gs_svg_text(o, LEGEND_X, y + 22, 14, "fill=\"#444444\"", name);
         y += 34;
         for (int v = 0; v < GS_SWEEP_VARIANTS; ++v) {
             const char *dash = dashes[r % STYLES];
@@ -238,7 +222,7 @@ static void legend(const struct gs_sweep_report_in *in, struct gs_str *o)
                           LEGEND_X, y - 6, LEGEND_X + 56, y - 6, colours[v], widths[v],
                           dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
             marker(o, r, LEGEND_X + 28, y - 6, marker_size((enum gs_sweep_variant)v), colours[v]);
-            text_at(o, LEGEND_X + 68, y, 16, "", gs_sweep_variant_label((enum gs_sweep_variant)v));
+            gs_svg_text(o, LEGEND_X + 68, y, 16, "", gs_sweep_variant_label((enum gs_sweep_variant)v));
         }
         y += 34;
     }
@@ -257,13 +241,13 @@ void gs_sweep_svg(const struct gs_sweep_report_in *in, struct gs_str *o)
     gs_str_printf(o, "<title>Microseconds per launch of one vector add against n, monolithic and "
                      "grid-stride</title>\n");
     gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    text_at(o, 20, 38, 26, "font-weight=\"bold\"",
+    gs_svg_text(o, 20, 38, 26, "font-weight=\"bold\"",
             "The cost of the grid-stride loop at small n");
     snprintf(line, sizeof line,
              "one vector add per launch, B = %u threads per block, G = the device grid; each "
              "point verified, then the median of %u launches timed by the API's device timer",
              in->runs[0]->block, in->runs[0]->reps);
-    text_at(o, 20, 68, 17, "", line);
+    gs_svg_text(o, 20, 68, 17, "", line);
     gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
                      "stroke=\"#888888\"/>\n",
                   PLOT_X, PLOT_Y, PLOT_W, PLOT_H);

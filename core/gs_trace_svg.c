@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gs_format.h"
 #include "gs_trace_report.h"
 
 #define FONT "DejaVu Sans, Arial, Helvetica, sans-serif"
@@ -75,15 +76,6 @@ static unsigned cell_colour(const struct gs_trace_kernel *k, const struct gs_tra
 
 /* ---- text helpers -------------------------------------------------------- */
 
-static void text_at(struct gs_str *o, double x, double y, double size, const char *attrs,
-                    const char *s)
-{
-    gs_str_printf(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s%s>", x, y, size,
-                  attrs[0] ? " " : "", attrs);
-    gs_str_xml(o, s);
-    gs_str_printf(o, "</text>\n");
-}
-
 /* s in lines of at most `chars` characters, broken at spaces; returns the y
  * below the last line. */
 static double wrapped(struct gs_str *o, double x, double y, double size, const char *attrs,
@@ -103,7 +95,7 @@ static double wrapped(struct gs_str *o, double x, double y, double size, const c
             len = sizeof line - 1;
         memcpy(line, s, len);
         line[len] = '\0';
-        text_at(o, x, y, size, attrs, line);
+        gs_svg_text(o, x, y, size, attrs, line);
         y += size * 1.35;
         s += len;
         while (*s == ' ')
@@ -235,7 +227,7 @@ static double strip_facts(struct gs_str *o, const struct gs_trace_kernel *k, dou
                   k->passes == 1 ? "pass" : "passes");
     if (k->duplicated)
         gs_str_printf(&s, ", %s written twice or more", gs_trace_num(k->duplicated, ",", a));
-    text_at(o, x, y, 16, "", s.data ? s.data : "");
+    gs_svg_text(o, x, y, 16, "", s.data ? s.data : "");
     gs_str_free(&s);
     if (k->first_unwritten < k->launch.n)
         gs_str_printf(&s, "first hollow: %llu; ", (unsigned long long)k->first_unwritten);
@@ -246,10 +238,10 @@ static double strip_facts(struct gs_str *o, const struct gs_trace_kernel *k, dou
         if ((uint64_t)k->nthread0 < k->thread0_total)
             gs_str_printf(&s, ", ...");
     }
-    text_at(o, x, y + 21, 16, "", s.data ? s.data : "");
+    gs_svg_text(o, x, y + 21, 16, "", s.data ? s.data : "");
     gs_str_free(&s);
     if (!k->held)
-        text_at(o, x, y + 42, 16, "fill=\"#c0392b\" font-weight=\"bold\"",
+        gs_svg_text(o, x, y + 42, 16, "fill=\"#c0392b\" font-weight=\"bold\"",
                 "the map differs from the model");
     return y + (k->held ? 42 : 63);
 }
@@ -292,10 +284,10 @@ static void warp_row(struct gs_str *o, const struct gs_trace_kernel *k, int s, d
     char label[32];
     snprintf(label, sizeof label, "%s %d", gs_kernel_info(k->launch.kernel)->param ==
                                                    GS_PARAM_CHUNK ? "step" : "pass", s);
-    text_at(o, x - 12, y + h - 4, 16, "text-anchor=\"end\"", label);
+    gs_svg_text(o, x - 12, y + h - 4, 16, "text-anchor=\"end\"", label);
     struct gs_str words = {0};
     gs_trace_warp_words(w, ",", &words);
-    text_at(o, x + WARP_W + 16, y + h - 4, 16, "", words.data ? words.data : "");
+    gs_svg_text(o, x + WARP_W + 16, y + h - 4, 16, "", words.data ? words.data : "");
     gs_str_free(&words);
 }
 
@@ -332,10 +324,10 @@ static double warp_view(struct gs_str *o, const struct gs_trace_report_in *in, d
 {
     const struct gs_trace *t0 = in->runs[0];
     const double cw = warp_scale(in);
-    text_at(o, LEFT, y, 22, "font-weight=\"bold\"",
+    gs_svg_text(o, LEFT, y, 22, "font-weight=\"bold\"",
             "Warp 0 (threads 0-31 of block 0), first steps: the elements its lanes wrote");
     y += 26;
-    text_at(o, LEFT, y, 16, "fill=\"#333333\"",
+    gs_svg_text(o, LEFT, y, 16, "fill=\"#333333\"",
             "Read off the recorded map; vertical lines are 128-byte segment boundaries (32 "
             "floats): one memory transaction per segment touched.");
     y += 30;
@@ -347,7 +339,7 @@ static double warp_view(struct gs_str *o, const struct gs_trace_report_in *in, d
         char head[160];
         snprintf(head, sizeof head, "%s (recorded on %s)", gs_kernel_info(tk->launch.kernel)->name,
                  api);
-        text_at(o, LEFT, y + 16, 18, "font-weight=\"bold\"", head);
+        gs_svg_text(o, LEFT, y + 16, 18, "font-weight=\"bold\"", head);
         y += 26;
         for (int s = 0; s < tk->nsteps; ++s, y += WARP_ROW)
             warp_row(o, tk, s, cw, LEFT + LABEL_W, y);
@@ -435,33 +427,33 @@ static double legend(struct gs_str *o, const struct gs_trace_report_in *in, doub
         gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
                       x, y - 16, palette[b]);
         snprintf(label, sizeof label, "block %llu", (unsigned long long)b);
-        text_at(o, x + 26, y, 17, "", label);
+        gs_svg_text(o, x + 26, y, 17, "", label);
     }
     if (t0->plan.grid > COLOURS)
-        text_at(o, x, y, 17, "", "(colours repeat every 8 blocks)"), x += 270;
+        gs_svg_text(o, x, y, 17, "", "(colours repeat every 8 blocks)"), x += 270;
     const int ramp = passes < 4 ? (int)passes : 4;
     x += 20;
     for (int s = 0; s < ramp; ++s, x += 24)
         gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
                       x, y - 16, shade(palette[0], ramp > 1 ? (passes - 1) * (uint64_t)s / (uint64_t)(ramp - 1) : 0, passes));
-    text_at(o, x + 4, y, 17, "", passes > 1 ? "each kernel's passes, first (light) to last (dark)"
+    gs_svg_text(o, x + 4, y, 17, "", passes > 1 ? "each kernel's passes, first (light) to last (dark)"
                                            : "one pass");
     y += 32;
     x = LEFT;
     gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"white\" "
                      "stroke=\"#888888\"/>",
                   x, y - 16);
-    text_at(o, x + 26, y, 17, "", "never written (hollow)");
+    gs_svg_text(o, x + 26, y, 17, "", "never written (hollow)");
     x += 250;
     gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>"
                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"url(#twice)\"/>",
                   x, y - 16, palette[0], x, y - 16);
-    text_at(o, x + 26, y, 17, "", "written more than once (hatched)");
+    gs_svg_text(o, x + 26, y, 17, "", "written more than once (hatched)");
     x += 340;
     gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\" "
                      "stroke=\"#000000\" stroke-width=\"2.5\"/>",
                   x, y - 16, palette[0]);
-    text_at(o, x + 26, y, 17, "", "written by thread 0 (outlined)");
+    gs_svg_text(o, x + 26, y, 17, "", "written by thread 0 (outlined)");
     return y;
 }
 
@@ -482,11 +474,11 @@ static double headers(struct gs_str *o, const struct gs_trace_report_in *in, dou
         const struct gs_device *d = in->runs[r]->dev;
         const double x = LEFT + LABEL_W + r * (PANEL_W + GAP);
         char line[200];
-        text_at(o, x, y, 24, "font-weight=\"bold\"", d->backend->name);
+        gs_svg_text(o, x, y, 24, "font-weight=\"bold\"", d->backend->name);
         snprintf(line, sizeof line, "%.52s", d->name);
-        text_at(o, x, y + 24, 18, "", line);
+        gs_svg_text(o, x, y + 24, 18, "", line);
         snprintf(line, sizeof line, "%.68s", d->api_version);
-        text_at(o, x, y + 45, 14, "fill=\"#444444\"", line);
+        gs_svg_text(o, x, y + 45, 14, "fill=\"#444444\"", line);
     }
     return y + 70;
 }
@@ -496,7 +488,7 @@ static double kernel_row(struct gs_str *o, const struct gs_trace_report_in *in, 
 {
     const struct gs_trace_kernel *k0 = &in->runs[0]->k[k];
     struct gs_str words = {0};
-    text_at(o, LEFT, y + 22, 22, "font-weight=\"bold\"", gs_kernel_info(k0->launch.kernel)->name);
+    gs_svg_text(o, LEFT, y + 22, 22, "font-weight=\"bold\"", gs_kernel_info(k0->launch.kernel)->name);
     gs_trace_launch_words(&k0->launch, ",", &words);
     wrapped(o, LEFT, y + 46, 15, "fill=\"#444444\"", words.data ? words.data : "", 24);
     gs_str_free(&words);
@@ -529,9 +521,9 @@ void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
                           "on the device",
                   (unsigned long long)t0->plan.grid, (unsigned long long)t0->plan.block,
                   gs_trace_num(t0->plan.n, ",", a));
-    text_at(&body, LEFT, y, 30, "font-weight=\"bold\"", title.data ? title.data : "");
+    gs_svg_text(&body, LEFT, y, 30, "font-weight=\"bold\"", title.data ? title.data : "");
     y += 32;
-    text_at(&body, LEFT, y, 18, "fill=\"#333333\"",
+    gs_svg_text(&body, LEFT, y, 18, "fill=\"#333333\"",
             "Each kernel's trace build records, per element, its writes, the lowest-numbered "
             "thread that wrote it and that thread's pass.");
     y += 44;

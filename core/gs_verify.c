@@ -61,17 +61,24 @@ static void residues_at(uint64_t i, uint32_t *ia, uint32_t *ib)
             (ib) -= GS_B_PERIOD;                                                               \
     } while (0)
 
+/* Elements first .. first + count - 1 of a and b (either may be NULL), in
+ * type T: a[i] = 1 + ia, b[i] = 1 + 2 ib. */
+#define GS_FILL_INPUTS(T, a, b, first, count)                                                  \
+    do {                                                                                       \
+        uint32_t ia, ib;                                                                       \
+        residues_at(first, &ia, &ib);                                                          \
+        for (uint64_t i = 0; i < (count); ++i) {                                               \
+            if (a)                                                                             \
+                (a)[i] = (T)(1u + ia);                                                         \
+            if (b)                                                                             \
+                (b)[i] = (T)(1u + 2u * ib);                                                    \
+            GS_NEXT_RESIDUES(ia, ib);                                                          \
+        }                                                                                      \
+    } while (0)
+
 void gs_fill_inputs_at(float *a, float *b, uint64_t first, uint64_t count)
 {
-    uint32_t ia, ib;
-    residues_at(first, &ia, &ib);
-    for (uint64_t i = 0; i < count; ++i) {
-        if (a)
-            a[i] = (float)(1u + ia);
-        if (b)
-            b[i] = (float)(1u + 2u * ib);
-        GS_NEXT_RESIDUES(ia, ib);
-    }
+    GS_FILL_INPUTS(float, a, b, first, count);
 }
 
 void gs_fill_inputs(float *a, float *b, uint64_t n)
@@ -82,15 +89,7 @@ void gs_fill_inputs(float *a, float *b, uint64_t n)
 /* The same integers as doubles: exact. */
 void gs_fill_inputs_f64_at(double *a, double *b, uint64_t first, uint64_t count)
 {
-    uint32_t ia, ib;
-    residues_at(first, &ia, &ib);
-    for (uint64_t i = 0; i < count; ++i) {
-        if (a)
-            a[i] = (double)(1u + ia);
-        if (b)
-            b[i] = (double)(1u + 2u * ib);
-        GS_NEXT_RESIDUES(ia, ib);
-    }
+    GS_FILL_INPUTS(double, a, b, first, count);
 }
 
 /* a + b is an integer below 2^24, so the fp32 sum the kernels compute equals

@@ -25,6 +25,7 @@
 #include "gs_plan.h"
 #include "gs_sweep.h"
 #include "gs_test_log.h"
+#include "test_util.h"
 #include "gs_workspace.h"
 
 #define TOL GS_SWEEP_TOLERANCE
@@ -189,15 +190,11 @@ static void a_wrong_point_is_named_and_leaves_no_crossover(void **state)
 
 static struct gs_device *dev;
 
-static struct gs_launch launch_of(const struct gs_workspace *w, enum gs_kernel_id k, uint64_t n,
-                                  uint64_t grid, uint64_t block)
+/* launch_of (test_util.h) with w's buffers bound. */
+static struct gs_launch bound_launch(const struct gs_workspace *w, enum gs_kernel_id k,
+                                     uint64_t n, uint64_t grid, uint64_t block)
 {
-    struct gs_launch l = {0};
-    l.kernel = k;
-    l.n = n;
-    l.grid = grid;
-    l.block = block;
-    l.global = grid * block;
+    struct gs_launch l = launch_of(k, n, grid, block);
     gs_workspace_bind(w, &l);
     return l;
 }
@@ -215,19 +212,19 @@ static void smaller_n_is_verified_on_fresh_poison(void **state)
     const uint64_t big = 1u << 14, n = 1u << 12;
     if (gs_workspace_open(&w, dev, big, NULL, &e) != GS_OK)
         fail_msg("gs_workspace_open: %s", e.msg);
-    struct gs_launch all = launch_of(&w, GS_K_ADD_GS, big, 4, 256);
+    struct gs_launch all = bound_launch(&w, GS_K_ADD_GS, big, 4, 256);
     assert_int_equal(gs_checked_launch(&w, &all, &r, &v, &e), GS_OK);
     assert_true(r.accepted);
     assert_int_equal(v.diag, 0);
     /* one block short: the last 256 of the n elements stay poison */
-    struct gs_launch short_grid = launch_of(&w, GS_K_ADD_MONO, n, n / 256 - 1, 256);
+    struct gs_launch short_grid = bound_launch(&w, GS_K_ADD_MONO, n, n / 256 - 1, 256);
     assert_int_equal(gs_checked_launch(&w, &short_grid, &r, &v, &e), GS_OK);
     assert_true(r.accepted);
     assert_int_equal(v.unwritten, 256);
     assert_int_equal(v.first_wrong, n - 256);
     assert_int_equal(v.guard_hits, 0);
     /* right: the guard after n holds guard bits, not the earlier results */
-    struct gs_launch right = launch_of(&w, GS_K_ADD_MONO, n, n / 256, 256);
+    struct gs_launch right = bound_launch(&w, GS_K_ADD_MONO, n, n / 256, 256);
     assert_int_equal(gs_checked_launch(&w, &right, &r, &v, &e), GS_OK);
     assert_int_equal(v.diag, 0);
     assert_int_equal(v.guard_hits, 0);
