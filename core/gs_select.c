@@ -30,7 +30,14 @@ struct gs_device *gs_device_list_add(struct gs_device_list *list, struct gs_err 
         list->devs = grown;
         list->cap = cap;
     }
-    struct gs_device *d = calloc(1, list->backend->device_size);
+    /* Never less than the core's whole part: an ABI 2 backend's device may
+     * end before the fields ABI 3 appended (no_f64, no_timeline), which the
+     * core never reads from it; the object is allocated whole all the same,
+     * so that no write to them can fall outside it. */
+    const size_t size = list->backend->device_size > sizeof(struct gs_device)
+                            ? list->backend->device_size
+                            : sizeof(struct gs_device);
+    struct gs_device *d = calloc(1, size);
     if (!d) {
         gs_err_set(e, GS_NOMEM, "%s: out of memory describing a device", list->backend->name);
         return NULL;
