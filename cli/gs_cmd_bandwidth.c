@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride bandwidth`: the benchmark of core/gs_bench.h on each selected
+/* `gridstride bandwidth`: the benchmark of core/run/gs_bench.h on each selected
  * device. Without --backend it measures the GPU APIs only; the host backend
  * runs when named (it is a reference, not a memory system worth timing).
  * --type double runs the double build on the devices that have it. */

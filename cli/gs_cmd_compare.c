@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride compare FILE.json...`: its options, and the command. The
- * comparison itself is core/gs_compare.c. */
+ * comparison itself is core/report/gs_compare.c. */
 #include <string.h>
 
 #include "gs_commands.h"

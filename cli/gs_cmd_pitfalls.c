@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride pitfalls`: the traps of core/gs_pitfalls.h on every selected
+/* `gridstride pitfalls`: the traps of core/run/gs_pitfalls.h on every selected
  * device, side by side. Each trap sets its own sizes and grids; a case
  * that a device cannot hold (memory) or express is reported skipped, with
  * the reason, never dropped. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride --list --format ctest-resources`: the resource spec file for
  * `ctest --resource-spec-file`, listing every GPU any backend sees once
- * (core/gs_resource.h says how GPUs are named). */
+ * (core/device/gs_resource.h says how GPUs are named). */
 #include "gs_commands.h"
 #include "gs_output.h"
 #include "gs_resource.h"

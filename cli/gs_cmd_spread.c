@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride bandwidth --spread`: core/gs_spread.h on each selected device.
+/* `gridstride bandwidth --spread`: core/run/gs_spread.h on each selected device.
  *
  * Devices are chosen as for `bandwidth` (without --backend, the GPU APIs;
  * the reference backend when named), and the size by its rule, from 1 GiB

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride bandwidth --sweep`: the sweep of core/gs_sweep.h on each device
+/* `gridstride bandwidth --sweep`: the sweep of core/run/gs_sweep.h on each device
  * the bandwidth mode selected, up to the size it chose, instead of the row
  * table. Progress on stderr; the report, --svg and --json through
  * gs_output.h, whole or not at all. */

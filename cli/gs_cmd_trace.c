@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride trace`: core/gs_trace.h on every selected device, the maps
+/* `gridstride trace`: core/run/gs_trace.h on every selected device, the maps
  * compared with the model and with each other, reported for a terminal (or
  * as JSON) and drawn with --svg. A device that cannot run the trace (no
  * trace build, or a block or grid beyond its limits) is left out with a

@@ -22,7 +22,7 @@ int gs_cmd_bandwidth(const struct gs_cli *cli, struct gs_session *s, const char 
  * per buffer) that the bandwidth mode chose (gs_cmd_sweep.c). */
 int gs_cmd_sweep(const struct gs_cli *cli, struct gs_device *const *devs, int ndevs,
                  uint64_t max_n, const char *command, struct gs_err *e);
-/* `gridstride bandwidth --spread`: per-SM finish times (core/gs_spread.h). */
+/* `gridstride bandwidth --spread`: per-SM finish times (core/run/gs_spread.h). */
 int gs_cmd_spread(const struct gs_cli *cli, struct gs_session *s, const char *command,
                   struct gs_err *e);
 /* bandwidth's floats per buffer for these devices: --bytes, else gpu_bytes

@@ -127,7 +127,7 @@ function(gs_add_backend_variant name variant)
   set_property(GLOBAL APPEND PROPERTY GS_BACKEND_VARIANTS "${name}|${variant}|${env}")
 endfunction()
 
-# Write the registry (core/gs_registry.h declares it): every backend the
+# Write the registry (core/device/gs_registry.h declares it): every backend the
 # build knows, compiled in or not, with its option and whether it is the
 # reference; and the gs_backends library that links the compiled-in ones.
 function(gs_generate_registry)
@@ -168,7 +168,7 @@ const struct gs_registry_entry gs_registry_known[] = {
 @rows@    {0, 0, 0, 0}
 };
 " @ONLY)
-  add_library(gs_backends STATIC "${out}" "${PROJECT_SOURCE_DIR}/core/gs_registry.c")
+  add_library(gs_backends STATIC "${out}" "${PROJECT_SOURCE_DIR}/core/device/gs_registry.c")
   target_link_libraries(gs_backends PUBLIC gs_core ${targets})
   gs_c_target(gs_backends)
 endfunction()

@@ -27,7 +27,7 @@
  *
  * Every kernel takes the same arguments so that one launch path serves all:
  * (a, b, out, n, param). Copy kernels ignore b; param is described in
- * core/gs_catalog.h, whose rows name these functions. No kernel has a
+ * core/device/gs_catalog.h, whose rows name these functions. No kernel has a
  * barrier, so the host backend may run a block's threads one after another.
  * The traps of the course (a block stride, 32-bit arithmetic, an int loop)
  * are kernels too, in gs_pitfalls.h, written with the same macros.

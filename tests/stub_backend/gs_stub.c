@@ -9,7 +9,7 @@
  * buffer_size), keeps the device list and the live buffers, checks every
  * buffer range and kernel id before calling in, never sends a launch that
  * predicts_accept() marks GS_NOT_SENT, and reaches the optional members only
- * through core/gs_device.c, which answers "unsupported" for a NULL one.
+ * through core/device/gs_device.c, which answers "unsupported" for a NULL one.
  *
  * This stub runs the kernels of kernels/ on the CPU through the pretend API,
  * with its error codes, refusals and timing, and passes the conformance
@@ -40,7 +40,7 @@ static void *ptr_of(const struct gs_buf *b)
 }
 
 /* Every API call goes through this: GS_OK, or the call, file:line and the
- * API's own error name in e (core/gs_backend.h, gs_api_error). */
+ * API's own error name in e (core/device/gs_backend.h, gs_api_error). */
 static int stub_check(stubError rc, const char *call, const char *file, int line,
                       struct gs_err *e)
 {

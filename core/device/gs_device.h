@@ -3,7 +3,7 @@
  * NULL members, and answer GS_UNSUPPORTED rather than crash (the pattern of
  * SQLite's os.c and the Khronos ICD loader's dispatch). Nothing outside a
  * backend calls its function pointers but these wrappers and the open and
- * close of core/gs_select.c. They also do what every backend would
+ * close of core/device/gs_select.c. They also do what every backend would
  * otherwise repeat: buffer records and range checks, kernel-id checks, and
  * never sending a launch marked GS_NOT_SENT. */
 #ifndef GS_DEVICE_H

@@ -34,7 +34,7 @@ enum gs_status {
  * (gs_err_set escapes control characters, so a value from the command line,
  * the environment or a driver can never break the line), e.g.
  * "cudaMalloc(&p, bytes) at backend_cuda/gs_cuda.c:88: cudaErrorMemoryAllocation (2):
- * out of memory" (core/gs_backend.h, gs_api_error). */
+ * out of memory" (core/device/gs_backend.h, gs_api_error). */
 struct gs_err {
     int status;
     char msg[640];

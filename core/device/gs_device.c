@@ -21,7 +21,7 @@ int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
     if (b->abi < 2)
         return gs_err_set(e, GS_ABI,
                           "backend '%s' has ABI %d, whose read and write take no offset; "
-                          "rebuild it against ABI %d (core/gs_backend.h)",
+                          "rebuild it against ABI %d (core/device/gs_backend.h)",
                           b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
     if (!b->name || !b->open || !b->blocks_per_unit || !b->predicts_accept || !b->alloc ||
         !b->write || !b->read || !b->free || !b->launch)
@@ -342,7 +342,7 @@ int gs_dev_timeline_check(const struct gs_device *d, char *why, unsigned why_siz
     const struct gs_backend *b = d->backend;
     if (b->abi < 3)
         snprintf(why, why_size, "the %s backend was built against ABI %d; per-unit finish "
-                 "times came with ABI 3 (core/gs_backend.h)", b->name, b->abi);
+                 "times came with ABI 3 (core/device/gs_backend.h)", b->name, b->abi);
     else if (d->no_timeline[0])
         gs_strlcpy(why, d->no_timeline, why_size);
     else if (!b->timeline)

@@ -62,7 +62,7 @@ enum gs_op {
 };
 
 /* Which elements a launch writes, and how many times: each rule has its
- * exact per-element formula in core/gs_model.c. */
+ * exact per-element formula in core/device/gs_model.c. */
 enum gs_rule {
     GS_RULE_COVER, /* one element per thread: correct only while the launch holds >= n threads */
     GS_RULE_ANY,   /* correct under any launch of at least one thread */

@@ -4,7 +4,7 @@
  *
  * The float4 grid-stride add runs at one wave (grid = G, every block
  * resident at once) and at 16 waves (grid = 16 G) in the timeline build
- * (core/gs_backend.h, struct gs_timeline): per unit, its first start, its
+ * (core/device/gs_backend.h, struct gs_timeline): per unit, its first start, its
  * last warp's finish and its block count, from one device clock. A grid-
  * stride loop gives every block the same work, so at one wave every unit
  * gets an equal static share; if the units do not move bytes equally fast,
