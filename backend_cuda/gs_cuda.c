@@ -63,6 +63,7 @@ struct cuda_buf {
     struct gs_buf base;
     void *ptr;
 };
+GS_BUF_STRUCT(struct cuda_buf);
 
 static void *ptr_of(const struct gs_buf *b)
 {
@@ -78,6 +79,7 @@ struct cuda_device {
     cudaStream_t stream;
     cudaEvent_t start, stop;
 };
+GS_DEVICE_STRUCT(struct cuda_device);
 
 extern const struct gs_backend gs_backend_cuda;
 
@@ -648,7 +650,7 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
     return s;
 }
 
-/* ---- per-SM finish times (ABI 3) ---------------------------------------- */
+/* ---- per-SM finish times ------------------------------------------------ */
 
 /* The timeline build's records (kernels/timeline_cuda.cuh), read back. */
 struct cuda_timeline_records {
@@ -804,7 +806,7 @@ static int cuda_timeline(struct gs_device *dev, const struct gs_launch *l,
     return s;
 }
 
-/* ---- user kernels (ABI 2) ---------------------------------------------- */
+/* ---- user kernels ------------------------------------------------------ */
 
 /* `gridstride check`: a user's CUDA C++ (or the portable dialect after
  * prelude_cuda.cuh) compiled at run time by NVRTC for the device's own
@@ -1070,7 +1072,6 @@ static int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
 }
 
 const struct gs_backend gs_backend_cuda = {
-    .abi = GS_BACKEND_ABI,
     .name = "cuda",
     .description = "CUDA runtime: kernels/ compiled by nvcc, launched with cudaLaunchKernel",
     .device_size = sizeof(struct cuda_device),

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The host backend: the reference implementation of the backend interface,
- * and the template to copy for a new one (README.md, "Adding a backend").
+ * against which every other backend's results are compared. (The template
+ * to copy for a new backend is tests/stub_backend/: CONTRIBUTING.md,
+ * "Adding a backend".)
  *
  * It runs the kernels of kernels/gs_kernels.h as plain C, with CUDA's launch
  * semantics: a launch is grid x block threads, thread (b, t) sees
@@ -41,6 +43,7 @@ struct host_buf {
     struct gs_buf base;
     void *data;
 };
+GS_BUF_STRUCT(struct host_buf);
 
 static void *data_of(const struct gs_buf *b)
 {
@@ -223,7 +226,7 @@ static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
     return GS_OK;
 }
 
-/* ---- user kernels (ABI 2) ------------------------------------------------ */
+/* ---- user kernels -------------------------------------------------------- */
 
 /* `gridstride check` on the host, for the portable dialect only: the file is
  * compiled after prelude_host.h by the system C compiler (GRIDSTRIDE_CC, else
@@ -514,7 +517,6 @@ static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
 }
 
 const struct gs_backend gs_backend_host = {
-    .abi = GS_BACKEND_ABI,
     .name = "host",
     .description = "plain C reference: runs kernels/ on the CPU, one thread at a time",
     .device_size = sizeof(struct gs_device),

@@ -197,6 +197,7 @@ struct ocl_buf {
     struct gs_buf base;
     cl_mem mem; /* at least 4 bytes: clCreateBuffer refuses 0 */
 };
+GS_BUF_STRUCT(struct ocl_buf);
 
 static cl_mem mem_of(const struct gs_buf *b)
 {
@@ -231,6 +232,7 @@ struct ocl_device {
     int ragged;              /* non-uniform work-groups enabled for the built program */
     char uniform_why[96];    /* when not: why not */
 };
+GS_DEVICE_STRUCT(struct ocl_device);
 
 static const char *const ocl_kernel_names[GS_KERNEL_COUNT] = {
 #define OCL_KERNEL_NAME(id, sym, name, op, bytes, rule, param) [GS_K_##id] = #sym,
@@ -717,6 +719,7 @@ static int open_platform(cl_platform_id platform, unsigned p, struct gs_device_l
             }
             aside->base.backend = d->backend;
             aside->base.index = d->index;
+            aside->base.core = d->core;
             memcpy(d, aside, sizeof *aside);
         }
     }
@@ -1431,7 +1434,7 @@ static int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *sr
     return st;
 }
 
-/* ---- User kernels (ABI 2) ------------------------------------------------ */
+/* ---- User kernels --------------------------------------------------------- */
 
 /* `gridstride check`: a user's OpenCL C, or the portable dialect after the
  * OpenCL prelude, built by the driver like the suite's own kernels (same
@@ -1590,7 +1593,6 @@ static int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
 }
 
 const struct gs_backend gs_backend_opencl = {
-    .abi = GS_BACKEND_ABI,
     .name = "opencl",
     .description = "OpenCL 1.2-3.0 through the ICD loader: every platform's devices, "
                    "kernels/ built by the driver at run time",

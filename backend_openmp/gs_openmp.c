@@ -81,11 +81,13 @@ struct omp_device {
     struct omp_grant grants[OMP_GRANTS];
     unsigned ngrants; /* kept so far; past OMP_GRANTS the oldest is replaced */
 };
+GS_DEVICE_STRUCT(struct omp_device);
 
 struct omp_buf {
     struct gs_buf base;
     void *ptr;
 };
+GS_BUF_STRUCT(struct omp_buf);
 
 static void *ptr_of(const struct gs_buf *b)
 {
@@ -512,7 +514,6 @@ static int openmp_mem_available(struct gs_device *dev, uint64_t *bytes, struct g
 }
 
 const struct gs_backend gs_backend_openmp = {
-    .abi = GS_BACKEND_ABI,
     .name = "openmp",
     .description = "OpenMP target offload (GCC, nvptx): kernels/ in a target teams + parallel "
                    "region; the runtime grants the launch, read inside it",

@@ -18,7 +18,7 @@
     X(NO_DEVICE, "no usable device")                                           \
     X(API, "a GPU API call failed")                                            \
     X(UNSUPPORTED, "not supported by this backend")                            \
-    X(ABI, "backend ABI version mismatch")                                     \
+    X(BAD_BACKEND, "a backend lacks a required member")                        \
     X(IO, "input/output error")                                                \
     X(BUILD, "the kernel did not compile")                                     \
     X(FAULT, "the kernel faulted")
