@@ -19,7 +19,10 @@
  *
  * Contexts are created lazily, on the first call that needs a device
  * (alloc, launch, occupancy), so that opening the backend creates none:
- * a device that is never used (another --device was chosen) never gets one. */
+ * a device that is never used (another --device was chosen) never gets one.
+ *
+ * The timeline and the user kernels are in files of their own
+ * (gs_cuda_private.h lists them). */
 #include "gs_cuda_private.h"
 
 /* cudaMalloc of 0 bytes succeeds with a NULL pointer. An empty buffer still

@@ -15,7 +15,10 @@
  *   - a local size above the kernel's or device's limit is refused.
  *
  * Each device gets its own context and in-order queue with profiling on, so
- * launches and copies can be timed by the device's own clock. */
+ * launches and copies can be timed by the device's own clock.
+ *
+ * This file holds the backend's table; gs_opencl_private.h lists the files
+ * that hold its parts. */
 #include "gs_opencl_private.h"
 
 const struct gs_backend gs_backend_opencl = {

@@ -6,6 +6,9 @@
 
 #include "gs_opencl_private.h"
 
+#define OCL_MAX_GRID 0x7fffffffull /* CUDA's grid limit; OpenCL has none of its own */
+#define OCL_NVIDIA_ICD "libnvidia-opencl.so.1"
+
 const char *const ocl_kernel_names[GS_KERNEL_COUNT] = {
 #define OCL_KERNEL_NAME(id, sym, name, op, bytes, rule, param) [GS_K_##id] = #sym,
     GS_KERNEL_LIST(OCL_KERNEL_NAME)

@@ -52,11 +52,6 @@
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
 
-#define OCL_MAX_GRID 0x7fffffffull     /* CUDA's grid limit; OpenCL has none of its own */
-#define OCL_GPU_RESIDENT_ITEMS 2048u   /* assumed per compute unit on a non-NVIDIA GPU */
-#define OCL_GPU_MAX_GROUPS_PER_UNIT 32u
-#define OCL_NVIDIA_ICD "libnvidia-opencl.so.1"
-
 extern const char gs_opencl_source[]; /* kernels/, embedded by embed.cmake */
 extern const char gs_opencl_prelude[]; /* kernels/prelude_opencl.h, embedded */
 

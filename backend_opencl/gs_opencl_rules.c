@@ -4,6 +4,9 @@
  * reports. */
 #include "gs_opencl_private.h"
 
+#define OCL_GPU_RESIDENT_ITEMS 2048u /* assumed per compute unit on a non-NVIDIA GPU */
+#define OCL_GPU_MAX_GROUPS_PER_UNIT 32u
+
 /* ---- Occupancy ----------------------------------------------------------- */
 
 /* Per-SM residency limits by compute capability (CUDA C Programming Guide,
