@@ -19,34 +19,18 @@
  *
  * Contexts are created lazily, on the first call that needs a device
  * (alloc, launch, occupancy), so that opening the backend creates none:
- * a device that is never used (another --device was chosen) never gets one. */
-#include <ctype.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cuda_runtime_api.h>
-
-#include "gs_backend.h"
-#include "gs_cuda_kernels.h"
-#include "gs_user.h"
+ * a device that is never used (another --device was chosen) never gets one.
+ *
+ * The timeline and the user kernels are in files of their own
+ * (gs_cuda_private.h lists them). */
+#include "gs_cuda_private.h"
 
 /* cudaMalloc of 0 bytes succeeds with a NULL pointer. An empty buffer still
  * gets a real allocation, so that every buffer is a distinct valid address;
  * gs_buf.bytes keeps the size that was asked for. */
 #define CUDA_MIN_ALLOC 256u
 
-_Static_assert(GS_KERNEL_COUNT <= 32, "cuda_device.loaded holds one bit per kernel");
-
-/* The builds of kernels/: those of enum gs_build, which launch() runs, and
- * the timeline build, which only timeline() runs. */
-#define CUDA_BUILD_TIMELINE GS_BUILDS
-#define CUDA_BUILDS (GS_BUILDS + 1)
-
-/* The kernel a launch runs: the normal, count, trace or double build (enum
- * gs_build), or the timeline build. */
-static const void *cuda_symbol(enum gs_kernel_id k, int build)
+const void *cuda_symbol(enum gs_kernel_id k, int build)
 {
     static const void *const *const tables[CUDA_BUILDS] = {
         [GS_BUILD_PLAIN] = gs_cuda_kernel_symbols,
@@ -58,29 +42,6 @@ static const void *cuda_symbol(enum gs_kernel_id k, int build)
     return tables[build][k];
 }
 
-/* The backend's buffer: the core's record first (size, list), then ours. */
-struct cuda_buf {
-    struct gs_buf base;
-    void *ptr;
-};
-
-static void *ptr_of(const struct gs_buf *b)
-{
-    return b ? ((const struct cuda_buf *)b)->ptr : NULL;
-}
-
-struct cuda_device {
-    struct gs_device base; /* first member: the core holds a struct gs_device * */
-    int ordinal;           /* the runtime's device number */
-    int ready;             /* stream and events exist */
-    unsigned loaded[CUDA_BUILDS]; /* bit k: kernel k of that build is loaded on this device */
-    uint64_t max_grid_y;   /* maxGridSize[1] */
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
-};
-
-extern const struct gs_backend gs_backend_cuda;
-
 /* ---- error handling ---------------------------------------------------- */
 
 /* Errors after which the context is unusable: the runtime returns the same
@@ -88,7 +49,7 @@ extern const struct gs_backend gs_backend_cuda;
  * the one driver_types.h documents as "the process must be terminated and
  * relaunched"). Kernel faults are of this kind; launch-configuration errors
  * are not. */
-static int cuda_is_sticky(cudaError_t rc)
+int cuda_is_sticky(cudaError_t rc)
 {
     switch (rc) {
     case cudaErrorContained:
@@ -126,8 +87,8 @@ static int cuda_status(cudaError_t rc)
     }
 }
 
-static int cuda_check(cudaError_t rc, const char *call, const char *file, int line,
-                      struct gs_err *e)
+int cuda_check(cudaError_t rc, const char *call, const char *file, int line,
+               struct gs_err *e)
 {
     if (rc == cudaSuccess)
         return GS_OK;
@@ -143,10 +104,6 @@ static int cuda_check(cudaError_t rc, const char *call, const char *file, int li
     return gs_api_error(e, cuda_status(rc), call, file, line, cudaGetErrorName(rc), (long)rc,
                         message);
 }
-
-/* Every CUDA call goes through this: GS_OK, or the call's text, file:line and
- * the runtime's error name and description in e (which may be NULL). */
-#define CUDA_CHECK(e, call) cuda_check((call), #call, __FILE__, __LINE__, (e))
 
 /* ---- discovery --------------------------------------------------------- */
 
@@ -325,7 +282,7 @@ static void cuda_release(struct gs_device *dev)
 /* Make d the calling thread's current device (several may exist, and the
  * current device is per thread), creating its stream and timing events on
  * first use. */
-static int cuda_prepare(struct cuda_device *d, struct gs_err *e)
+int cuda_prepare(struct cuda_device *d, struct gs_err *e)
 {
     int s = CUDA_CHECK(e, cudaSetDevice(d->ordinal));
     if (s != GS_OK || d->ready)
@@ -354,8 +311,8 @@ out:
 /* With lazy loading (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2)
  * a kernel's module is loaded by its first launch, inside the first timed
  * interval. Querying its attributes loads it now instead. */
-static int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, int build,
-                            struct gs_err *e)
+int cuda_load_kernel(struct cuda_device *d, enum gs_kernel_id k, int build,
+                     struct gs_err *e)
 {
     unsigned *loaded = &d->loaded[build];
     if (*loaded & (1u << k))
@@ -552,7 +509,7 @@ static void cuda_free(struct gs_device *dev, struct gs_buf *buf)
 /* Shapes that cudaLaunchKernel cannot even be asked for: a ragged global
  * size, or a count that does not fit dim3's unsigned int (it would be
  * truncated into a different, valid launch). Returns 1 when refused. */
-static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result *r)
+int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result *r)
 {
     char msg[160];
     if (l->grid > 0xffffffffull || l->block > 0xffffffffull || l->grid_y > 0xffffffffull)
@@ -574,8 +531,8 @@ static int cuda_inexpressible(const struct gs_launch *l, struct gs_launch_result
  * returns it. An earlier fault can also surface at this launch, so after the
  * reset we probe the stream: a sticky error fails the probe, and the launch
  * is then an error (context lost), not a refusal. */
-static int cuda_refused(struct cuda_device *d, cudaError_t rc, struct gs_launch_result *r,
-                        struct gs_err *e)
+int cuda_refused(struct cuda_device *d, cudaError_t rc, struct gs_launch_result *r,
+                 struct gs_err *e)
 {
     gs_refusal(r, (long)rc, cudaGetErrorName(rc), "%s", cudaGetErrorString(rc));
     if (cuda_is_sticky(rc))
@@ -648,429 +605,8 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
     return s;
 }
 
-/* ---- per-SM finish times (ABI 3) ---------------------------------------- */
-
-/* The timeline build's records (kernels/timeline_cuda.cuh), read back. */
-struct cuda_timeline_records {
-    unsigned long long *start, *end;
-    unsigned *blocks;
-    unsigned overflow;
-};
-
-/* Before the launch: every SM's start all ones (atomicMin lowers it), its
- * finish and block count zero, no overflow. */
-static int cuda_timeline_reset(struct cuda_device *d, struct gs_err *e)
-{
-    const struct gs_cuda_timeline_vars *v = &gs_cuda_timeline_vars;
-    void *start = NULL, *end = NULL, *blocks = NULL, *overflow = NULL;
-    int s = CUDA_CHECK(e, cudaGetSymbolAddress(&start, v->start));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaGetSymbolAddress(&end, v->end));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaGetSymbolAddress(&blocks, v->blocks));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaGetSymbolAddress(&overflow, v->overflow));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemsetAsync(start, 0xff, v->slots * sizeof(unsigned long long),
-                                          d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemsetAsync(end, 0, v->slots * sizeof(unsigned long long),
-                                          d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemsetAsync(blocks, 0, v->slots * sizeof(unsigned), d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemsetAsync(overflow, 0, sizeof(unsigned), d->stream));
-    return s;
-}
-
-/* After the launch: the records, on the host. */
-static int cuda_timeline_fetch(struct cuda_device *d, struct cuda_timeline_records *rec,
-                               struct gs_err *e)
-{
-    const struct gs_cuda_timeline_vars *v = &gs_cuda_timeline_vars;
-    int s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(rec->start, v->start,
-                                                    v->slots * sizeof *rec->start, 0,
-                                                    cudaMemcpyDeviceToHost, d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(rec->end, v->end, v->slots * sizeof *rec->end,
-                                                    0, cudaMemcpyDeviceToHost, d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(rec->blocks, v->blocks,
-                                                    v->slots * sizeof *rec->blocks, 0,
-                                                    cudaMemcpyDeviceToHost, d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaMemcpyFromSymbolAsync(&rec->overflow, v->overflow,
-                                                    sizeof rec->overflow, 0,
-                                                    cudaMemcpyDeviceToHost, d->stream));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaStreamSynchronize(d->stream));
-    return s;
-}
-
-/* The records as the core's timeline: each SM that ran a block, its times
- * after the first start of any. */
-static int cuda_timeline_convert(const struct cuda_timeline_records *rec,
-                                 struct gs_timeline *t, struct gs_err *e)
-{
-    const unsigned slots = gs_cuda_timeline_vars.slots;
-    unsigned long long first = ~0ull;
-    if (rec->overflow)
-        return gs_err_set(e, GS_API, "cuda: a block ran on an SM numbered %u or more (%%smid), "
-                                     "beyond the timeline build's records", slots);
-    for (unsigned sm = 0; sm < slots; ++sm)
-        if (rec->blocks[sm] && rec->start[sm] < first)
-            first = rec->start[sm];
-    for (unsigned sm = 0; sm < slots; ++sm) {
-        if (!rec->blocks[sm])
-            continue;
-        if (rec->end[sm] < rec->start[sm])
-            return gs_err_set(e, GS_API, "cuda: SM %u ran %u blocks from %llu ns but recorded "
-                                         "its finish at %llu ns (%%globaltimer)",
-                              sm, rec->blocks[sm], rec->start[sm], rec->end[sm]);
-        if (t->nunits == GS_TIMELINE_MAX_UNITS)
-            return gs_err_set(e, GS_API, "cuda: more than %u SMs ran blocks",
-                              GS_TIMELINE_MAX_UNITS);
-        t->unit[t->nunits++] = (struct gs_timeline_unit){
-            sm, rec->blocks[sm], rec->start[sm] - first, rec->end[sm] - first};
-    }
-    gs_strlcpy(t->clock, "%globaltimer (ns), read by each block's first thread and each "
-                         "warp's lane 0", sizeof t->clock);
-    return GS_OK;
-}
-
-/* The launch itself, between the two events; a refusal is a result in r. */
-static int cuda_timeline_launch(struct cuda_device *d, const struct gs_launch *l,
-                                const void *kernel, struct gs_launch_result *r, float *ms,
-                                struct gs_err *e)
-{
-    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
-    unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
-    void *args[] = {&a, &b, &out, &n, &param};
-    const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
-    int s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream));
-    if (s != GS_OK)
-        return s;
-    const cudaError_t rc = cudaLaunchKernel(kernel, grid, block, args, 0, d->stream);
-    if (rc != cudaSuccess)
-        return cuda_refused(d, rc, r, e);
-    if ((s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream))) != GS_OK ||
-        (s = CUDA_CHECK(e, cudaStreamSynchronize(d->stream))) != GS_OK ||
-        (s = CUDA_CHECK(e, cudaEventElapsedTime(ms, d->start, d->stop))) != GS_OK)
-        return s;
-    r->accepted = 1;
-    return GS_OK;
-}
-
-/* One launch of the timeline build, timed by events like launch(), with
- * the records reset before and read after. */
-static int cuda_timeline(struct gs_device *dev, const struct gs_launch *l,
-                         struct gs_launch_result *r, struct gs_timeline *t, struct gs_err *e)
-{
-    struct cuda_device *d = (struct cuda_device *)dev;
-    const unsigned slots = gs_cuda_timeline_vars.slots;
-    const void *kernel = cuda_symbol(l->kernel, CUDA_BUILD_TIMELINE);
-    struct cuda_timeline_records rec = {0};
-    int s = GS_OK, resident = 0;
-    float ms = 0.0f;
-    memset(r, 0, sizeof *r);
-    if (cuda_inexpressible(l, r))
-        return GS_OK;
-    rec.start = malloc(slots * sizeof *rec.start);
-    rec.end = malloc(slots * sizeof *rec.end);
-    rec.blocks = malloc(slots * sizeof *rec.blocks);
-    if (!rec.start || !rec.end || !rec.blocks)
-        s = gs_err_set(e, GS_NOMEM, "cuda: out of memory for the timeline's records");
-    if (s == GS_OK)
-        s = cuda_prepare(d, e);
-    if (s == GS_OK)
-        s = cuda_load_kernel(d, l->kernel, CUDA_BUILD_TIMELINE, e);
-    /* The guard may cost the kernel registers: how many of its blocks an SM
-     * holds at once is asked of the instrumented kernel itself. */
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel,
-                                                                         (int)l->block, 0));
-    if (s == GS_OK)
-        s = cuda_timeline_reset(d, e);
-    if (s == GS_OK)
-        s = cuda_timeline_launch(d, l, kernel, r, &ms, e);
-    if (s == GS_OK && r->accepted && (s = cuda_timeline_fetch(d, &rec, e)) == GS_OK &&
-        (s = cuda_timeline_convert(&rec, t, e)) == GS_OK) {
-        t->resident_per_unit = resident > 0 ? (unsigned)resident : 0u;
-        t->ms = r->ms = (double)ms;
-    }
-    free(rec.start);
-    free(rec.end);
-    free(rec.blocks);
-    return s;
-}
-
-/* ---- user kernels (ABI 2) ---------------------------------------------- */
-
-/* `gridstride check`: a user's CUDA C++ (or the portable dialect after
- * prelude_cuda.cuh) compiled at run time by NVRTC for the device's own
- * architecture, loaded with the runtime's library API (cudaLibraryLoadData,
- * cudaLibraryGetKernel) and launched with cudaLaunchKernel: no link against
- * the driver library. user_compile() runs NVRTC alone, for any target, so
- * that a machine without a GPU still proves the compile path. */
-#include <nvrtc.h>
-
-extern const char gs_cuda_prelude[]; /* kernels/prelude_cuda.cuh, embedded */
-
-struct gs_user_kernel {
-    cudaLibrary_t lib;
-    cudaKernel_t kernel;
-};
-
-/* What one NVRTC compilation produced. */
-struct nvrtc_result {
-    int refused;       /* NVRTC_ERROR_COMPILATION: the log says why */
-    char *log;         /* malloc'd, or NULL */
-    char *cubin;       /* malloc'd, or NULL */
-    char lowered[512]; /* the entry's name in the cubin (mangled unless extern "C") */
-};
-
-static int nvrtc_check(nvrtcResult rc, const char *call, struct gs_err *e)
-{
-    if (rc == NVRTC_SUCCESS)
-        return GS_OK;
-    return gs_err_set(e, rc == NVRTC_ERROR_OUT_OF_MEMORY ? GS_NOMEM : GS_API, "%s: %s", call,
-                      nvrtcGetErrorString(rc));
-}
-
-#define NVRTC_CHECK(e, call) nvrtc_check((call), #call, (e))
-
-static char *nvrtc_log(nvrtcProgram p)
-{
-    size_t len = 0;
-    char *log = NULL;
-    if (nvrtcGetProgramLogSize(p, &len) == NVRTC_SUCCESS && (log = calloc(1, len + 1)))
-        nvrtcGetProgramLog(p, log);
-    return log;
-}
-
-/* The cubin and the entry's lowered name, after a successful compilation. */
-static int nvrtc_take(nvrtcProgram p, const char *entry, struct nvrtc_result *out,
-                      struct gs_err *e)
-{
-    const char *lowered = NULL;
-    size_t size = 0;
-    int st = NVRTC_CHECK(e, nvrtcGetLoweredName(p, entry, &lowered));
-    if (st == GS_OK)
-        st = NVRTC_CHECK(e, nvrtcGetCUBINSize(p, &size));
-    if (st == GS_OK && !(out->cubin = malloc(size ? size : 1)))
-        st = gs_err_set(e, GS_NOMEM, "cuda: out of memory for a cubin of %zu bytes", size);
-    if (st == GS_OK)
-        st = NVRTC_CHECK(e, nvrtcGetCUBIN(p, out->cubin));
-    if (st == GS_OK)
-        gs_strlcpy(out->lowered, lowered, sizeof out->lowered);
-    return st;
-}
-
-/* One compilation for target ("sm_90"). With the entry as a name
- * expression, NVRTC also refuses an entry that is missing or not __global__. */
-static int nvrtc_compile(const char *text, const struct gs_user_source *src, const char *target,
-                         int with_entry, struct nvrtc_result *out, struct gs_err *e)
-{
-    char arch[64];
-    snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
-    const char *opts[] = {arch, "-std=c++17"};
-    nvrtcProgram p;
-    int st = NVRTC_CHECK(e, nvrtcCreateProgram(&p, text, src->path, 0, NULL, NULL));
-    if (st != GS_OK)
-        return st;
-    if (with_entry)
-        st = NVRTC_CHECK(e, nvrtcAddNameExpression(p, src->entry));
-    const nvrtcResult rc = st == GS_OK ? nvrtcCompileProgram(p, 2, opts) : NVRTC_SUCCESS;
-    out->log = nvrtc_log(p);
-    out->refused = rc == NVRTC_ERROR_COMPILATION;
-    if (st == GS_OK && !out->refused)
-        st = NVRTC_CHECK(e, rc);
-    if (st == GS_OK && !out->refused && with_entry)
-        st = nvrtc_take(p, src->entry, out, e);
-    nvrtcDestroyProgram(&p);
-    return st;
-}
-
-static void nvrtc_result_free(struct nvrtc_result *r)
-{
-    free(r->log);
-    free(r->cubin);
-    r->log = r->cubin = NULL;
-}
-
-/* GS_USAGE unless NVRTC compiles for target ("sm_75"). */
-static int nvrtc_target(const char *target, struct gs_err *e)
-{
-    int count = 0, archs[64], major = 0, minor = 0;
-    char list[400] = "";
-    unsigned sm = 0;
-    char tail = 0;
-    nvrtcVersion(&major, &minor);
-    if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count > 64 ||
-        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
-        count = 0;
-    const int parsed = sscanf(target, "sm_%u%c", &sm, &tail) == 1;
-    for (int i = 0; i < count; ++i) {
-        if (parsed && archs[i] == (int)sm)
-            return GS_OK;
-        const size_t len = strlen(list);
-        snprintf(list + len, sizeof list - len, "%ssm_%d", i ? ", " : "", archs[i]);
-    }
-    return gs_err_set(e, GS_USAGE, "--arch: NVRTC %d.%d does not compile for '%s'; choose one of %s",
-                      major, minor, target, list);
-}
-
-/* Compile src for target: the cubin and the entry's name in out->cubin and
- * out->lowered, or GS_BUILD with the user's own errors in info->log. */
-static int nvrtc_build(const struct gs_user_source *src, const char *target,
-                       struct nvrtc_result *out, struct gs_build_info *info, struct gs_err *e)
-{
-    int major = 0, minor = 0;
-    if (src->dialect == GS_DIALECT_OPENCL)
-        return gs_err_set(e, GS_UNSUPPORTED, "cuda cannot build OpenCL C (%s)", src->path);
-    int st = nvrtc_target(target, e);
-    if (st != GS_OK)
-        return st;
-    char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_cuda_prelude : NULL);
-    if (!text)
-        return gs_err_set(e, GS_NOMEM, "cuda: out of memory");
-    nvrtcVersion(&major, &minor);
-    snprintf(info->compiler, sizeof info->compiler, "NVRTC %d.%d for %s, -std=c++17", major, minor,
-             target);
-    st = nvrtc_compile(text, src, target, 1, out, e);
-    if (st == GS_OK && out->refused) {
-        /* Again without the entry: the log then holds the file's own errors
-         * only, and a clean build means that the entry was the problem. */
-        nvrtc_result_free(out);
-        st = nvrtc_compile(text, src, target, 0, out, e);
-        if (st == GS_OK)
-            st = out->refused ? gs_err_set(e, GS_BUILD, "%s does not compile as CUDA C++ for %s",
-                                           src->path, target)
-                              : gs_user_no_entry(src, NULL, e);
-    }
-    free(text);
-    info->log = out->log;
-    out->log = NULL;
-    return st;
-}
-
-static int cuda_user_compile(const struct gs_user_source *src, const char *target,
-                             struct gs_build_info *info, struct gs_err *e)
-{
-    struct nvrtc_result out = {0};
-    const int st = nvrtc_build(src, target, &out, info, e);
-    nvrtc_result_free(&out);
-    return st;
-}
-
-/* The parameters the loaded kernel takes: 4, of 8 bytes each. The runtime
- * reports them (cudaFuncGetParamInfo, CUDA 12.4 and later); where it cannot,
- * the check is skipped rather than guessed. */
-static int cuda_user_params(const struct gs_user_kernel *k, const struct gs_user_source *src,
-                            struct gs_err *e)
-{
-    int count = 0, bad = -1;
-    for (; count < 32; ++count) {
-        size_t offset = 0, size = 0;
-        const cudaError_t rc = cudaFuncGetParamInfo((const void *)k->kernel, (size_t)count,
-                                                    &offset, &size);
-        (void)cudaGetLastError();
-        if (rc == cudaErrorInvalidValue)
-            break;
-        if (rc != cudaSuccess)
-            return GS_OK;
-        if (size != 8 && bad < 0 && count < 4)
-            bad = count;
-    }
-    /* No parameter at all is what a runtime that cannot tell would say too. */
-    if (count > 0 && (count != 4 || bad >= 0))
-        return gs_user_bad_params(src, count, bad, e);
-    return GS_OK;
-}
-
-static void cuda_user_free(struct gs_device *dev, struct gs_user_kernel *k)
-{
-    struct cuda_device *d = (struct cuda_device *)dev;
-    if (!k)
-        return;
-    if (k->lib && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK)
-        (void)CUDA_CHECK(NULL, cudaLibraryUnload(k->lib));
-    free(k);
-}
-
-static int cuda_user_load(const struct nvrtc_result *out, struct gs_user_kernel *k,
-                          struct gs_err *e)
-{
-    int s = CUDA_CHECK(e, cudaLibraryLoadData(&k->lib, out->cubin, NULL, NULL, 0, NULL, NULL, 0));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaLibraryGetKernel(&k->kernel, k->lib, out->lowered));
-    return s;
-}
-
-static int cuda_user_build(struct gs_device *dev, const struct gs_user_source *src,
-                           struct gs_user_kernel **kernel, struct gs_build_info *info,
-                           struct gs_err *e)
-{
-    struct cuda_device *d = (struct cuda_device *)dev;
-    struct nvrtc_result out = {0};
-    int major = 0, minor = 0;
-    char target[32];
-    int s = cuda_prepare(d, e);
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                                 d->ordinal));
-    if (s == GS_OK)
-        s = CUDA_CHECK(e, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
-                                                 d->ordinal));
-    snprintf(target, sizeof target, "sm_%d%d", major, minor);
-    if (s == GS_OK)
-        s = nvrtc_build(src, target, &out, info, e);
-    struct gs_user_kernel *k = s == GS_OK ? calloc(1, sizeof *k) : NULL;
-    if (s == GS_OK && !k)
-        s = gs_err_set(e, GS_NOMEM, "cuda: out of memory");
-    if (s == GS_OK && (s = cuda_user_load(&out, k, e)) == GS_OK)
-        s = cuda_user_params(k, src, e);
-    nvrtc_result_free(&out);
-    if (s != GS_OK) {
-        cuda_user_free(dev, k);
-        return s;
-    }
-    *kernel = k;
-    return GS_OK;
-}
-
-/* launch() for a user kernel, with one difference: a kernel that faults is
- * GS_FAULT, the runtime's error in e (the context is then lost). */
-static int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
-                            struct gs_launch_result *r, struct gs_err *e)
-{
-    struct cuda_device *d = (struct cuda_device *)dev;
-    if (cuda_inexpressible(l, r))
-        return GS_OK;
-    int s = cuda_prepare(d, e);
-    if (s != GS_OK)
-        return s;
-    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
-    unsigned long long n = l->n; /* size_t on every 64-bit CUDA platform */
-    void *args[] = {&a, &b, &out, &n};
-    const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
-    cudaError_t rc = cudaLaunchKernel((const void *)l->user->kernel, grid, block, args, 0,
-                                      d->stream);
-    if (rc != cudaSuccess)
-        return cuda_refused(d, rc, r, e);
-    rc = cudaStreamSynchronize(d->stream);
-    s = cuda_check(rc, "cudaStreamSynchronize(stream) after the kernel", __FILE__, __LINE__, e);
-    if (s != GS_OK && cuda_is_sticky(rc)) {
-        s = GS_FAULT; /* e keeps the runtime's words */
-        if (e)
-            e->status = GS_FAULT;
-    }
-    r->accepted = s == GS_OK;
-    return s;
-}
 
 const struct gs_backend gs_backend_cuda = {
-    .abi = GS_BACKEND_ABI,
     .name = "cuda",
     .description = "CUDA runtime: kernels/ compiled by nvcc, launched with cudaLaunchKernel",
     .device_size = sizeof(struct cuda_device),

@@ -3,7 +3,7 @@
  * trace and double builds), and the tables that let the C side of the
  * backend reach them. This is the only C++ in the
  * backend: no launch logic lives here, so that every API call is made (and
- * checked) in one place, gs_cuda.c. */
+ * checked) in one place, gs_cuda.c and its parts. */
 #include <cuda_runtime.h>
 
 #include "gs_cuda_kernels.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The seam between the C host side of the CUDA backend (gs_cuda.c) and the
+/* The seam between the C host side of the CUDA backend (gs_cuda*.c) and the
  * one translation unit nvcc compiles (gs_cuda_kernels.cu).
  *
  * Only the .cu file can name a __global__ function; everything else happens

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The host backend: the reference implementation of the backend interface,
- * and the template to copy for a new one (README.md, "Adding a backend").
+ * against which every other backend's results are compared. (The template
+ * to copy for a new backend is tests/stub_backend/: CONTRIBUTING.md,
+ * "Adding a backend".)
  *
  * It runs the kernels of kernels/gs_kernels.h as plain C, with CUDA's launch
  * semantics: a launch is grid x block threads, thread (b, t) sees
@@ -23,24 +25,23 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gs_backend.h"
+#include "gs_common.h"
 #include "gs_host_kernels.h"
 #include "gs_sysmem.h"
 #include "gs_user.h"
 
 #define HOST_MAX_BLOCK 1024u
-#define HOST_MAX_GRID (1ull << 20)    /* blocks in all, x times y */
 #define HOST_MAX_GRID_Y 65535ull       /* CUDA's maxGridSize[1] */
-#define HOST_BLOCKS_PER_CORE 4u
 
 /* The backend's buffer: the core's record first (size, list), then ours. */
 struct host_buf {
     struct gs_buf base;
     void *data;
 };
+GS_BUF_STRUCT(struct host_buf);
 
 static void *data_of(const struct gs_buf *b)
 {
@@ -62,7 +63,7 @@ static int host_open(struct gs_device_list *list, char *notice, unsigned notice_
     g->compute_units = gs_host_cpus();
     g->max_block = HOST_MAX_BLOCK;
     g->max_block_device = HOST_MAX_BLOCK;
-    g->max_grid = HOST_MAX_GRID;
+    g->max_grid = GS_CPU_MAX_GRID;
     g->global_mem = gs_host_total_memory();
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE | GS_CAP_F64;
@@ -84,7 +85,7 @@ static int host_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kernel,
     if (block == 0 || block > HOST_MAX_BLOCK)
         return gs_err_set(e, GS_USAGE, "host: block of %u threads is outside 1..%u", block,
                           HOST_MAX_BLOCK);
-    *blocks = HOST_BLOCKS_PER_CORE;
+    *blocks = GS_CPU_BLOCKS_PER_UNIT;
     gs_strlcpy(rule, "no occupancy on a CPU: 4 blocks per core, as the T4 ran 4 per SM", rule_size);
     return GS_OK;
 }
@@ -104,7 +105,7 @@ static int host_predicts_accept(const struct gs_device *dev, const struct gs_lau
         rule = "block size outside 1..1024 (host follows CUDA)";
     else if (l->global != l->grid * l->block)
         rule = "global size must be grid x block on this backend";
-    else if (l->grid > HOST_MAX_GRID || rows > HOST_MAX_GRID / l->grid)
+    else if (l->grid > GS_CPU_MAX_GRID || rows > GS_CPU_MAX_GRID / l->grid)
         rule = "more than 2^20 blocks: the host runs one thread at a time, so the suite caps "
                "its grid to keep a launch to seconds",
         answer = GS_NOT_SENT;
@@ -170,13 +171,6 @@ static void host_free(struct gs_device *dev, struct gs_buf *buf)
     free(data_of(buf));
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static int host_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                        struct gs_launch_result *r, struct gs_err *e)
 {
@@ -193,7 +187,7 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
                                                              : NULL;
     const uint64_t rows = l->grid_y ? l->grid_y : 1;
     struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
-    const double t0 = timed ? now_ms() : 0.0;
+    const double t0 = timed ? gs_common_clock_ms() : 0.0;
     for (uint64_t y = 0; y < rows; ++y) {
         t.block_idx_y = (unsigned)y;
         for (uint64_t b = 0; b < l->grid; ++b) {
@@ -208,7 +202,7 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
         }
     }
     r->accepted = 1;
-    r->ms = timed ? now_ms() - t0 : 0.0;
+    r->ms = timed ? gs_common_clock_ms() - t0 : 0.0;
     return GS_OK;
 }
 
@@ -217,13 +211,13 @@ static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
 {
     (void)dev;
     (void)e;
-    const double t0 = now_ms();
+    const double t0 = gs_common_clock_ms();
     memcpy(data_of(dst), data_of(src), bytes);
-    *ms = now_ms() - t0;
+    *ms = gs_common_clock_ms() - t0;
     return GS_OK;
 }
 
-/* ---- user kernels (ABI 2) ------------------------------------------------ */
+/* ---- user kernels -------------------------------------------------------- */
 
 /* `gridstride check` on the host, for the portable dialect only: the file is
  * compiled after prelude_host.h by the system C compiler (GRIDSTRIDE_CC, else
@@ -514,7 +508,6 @@ static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
 }
 
 const struct gs_backend gs_backend_host = {
-    .abi = GS_BACKEND_ABI,
     .name = "host",
     .description = "plain C reference: runs kernels/ on the CPU, one thread at a time",
     .device_size = sizeof(struct gs_device),

@@ -62,11 +62,10 @@
 #include <strings.h>
 
 #include "gs_backend.h"
+#include "gs_common.h"
 #include "gs_openmp_kernels.h"
 #include "gs_sysmem.h"
 
-#define OMP_FALLBACK_MAX_TEAMS (1ull << 20)
-#define OMP_TEAMS_PER_CORE 4u
 #define OMP_GRANTS 64 /* shapes whose grant is kept: a run asks a dozen */
 
 /* One shape's grant, as the probe launch measured it. */
@@ -81,11 +80,13 @@ struct omp_device {
     struct omp_grant grants[OMP_GRANTS];
     unsigned ngrants; /* kept so far; past OMP_GRANTS the oldest is replaced */
 };
+GS_DEVICE_STRUCT(struct omp_device);
 
 struct omp_buf {
     struct gs_buf base;
     void *ptr;
 };
+GS_BUF_STRUCT(struct omp_buf);
 
 static void *ptr_of(const struct gs_buf *b)
 {
@@ -344,7 +345,7 @@ static int openmp_blocks_per_unit(struct gs_device *dev, enum gs_kernel_id kerne
     if (block == 0 || block > INT_MAX)
         return gs_err_set(e, GS_USAGE, "openmp: thread_limit(%u) is not a positive int", block);
     if (d->fallback) {
-        *blocks = OMP_TEAMS_PER_CORE;
+        *blocks = GS_CPU_BLOCKS_PER_UNIT;
         gs_strlcpy(rule, "no occupancy on a CPU: 4 teams per core, as the host backend",
                    rule_size);
         return GS_OK;
@@ -376,7 +377,7 @@ static int openmp_predicts_accept(const struct gs_device *dev, const struct gs_l
         rule = "num_teams and thread_limit take an int: the shape does not fit";
     else if (!l->asked_grid && l->global != grid * block)
         rule = "a global size other than teams x threads cannot be asked of OpenMP";
-    else if (d->fallback && grid > OMP_FALLBACK_MAX_TEAMS)
+    else if (d->fallback && grid > GS_CPU_MAX_GRID)
         rule = "more than 2^20 teams on the host fallback: its teams run one after another, so "
                "the suite caps the grid to keep a launch to seconds",
         answer = GS_NOT_SENT;
@@ -512,7 +513,6 @@ static int openmp_mem_available(struct gs_device *dev, uint64_t *bytes, struct g
 }
 
 const struct gs_backend gs_backend_openmp = {
-    .abi = GS_BACKEND_ABI,
     .name = "openmp",
     .description = "OpenMP target offload (GCC, nvptx): kernels/ in a target teams + parallel "
                    "region; the runtime grants the launch, read inside it",

@@ -164,8 +164,8 @@ static int compile_only(const struct gs_cli *cli, const struct gs_user_source *s
     for (int i = 0; rc == GS_OK && i < gs_registry_count(); ++i) {
         const struct gs_backend *b = gs_registry_at(i);
         /* Under "all", only the backends that compile with no device at all. */
-        if (!names(cli->backend, b->name) || !(b->abi >= 2 && (b->user_dialects >> src->dialect & 1u)) ||
-            (strcmp(cli->backend, "all") == 0 && !b->user_compile))
+        if (!names(cli->backend, b->name) || !(gs_backend_user_dialects(b) >> src->dialect & 1u) ||
+            (strcmp(cli->backend, "all") == 0 && !gs_backend_can_compile_user(b)))
             continue;
         gs_strlcpy(targets, cli->arch, sizeof targets);
         char *save = NULL;
@@ -205,7 +205,7 @@ struct check_state {
 
 static int builds_dialect(const struct gs_backend *b, enum gs_dialect d)
 {
-    return b->abi >= 2 && (b->user_dialects >> d & 1u) && gs_backend_has_user_kernels(b);
+    return gs_backend_builds_dialect(b, d);
 }
 
 static void note(struct check_state *st, const char *backend, const char *what, const char *text)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gs_commands.h"
+#include "gs_device.h"
 #include "gs_output.h"
 #include "gs_registry.h"
 #include "gs_run.h"
@@ -31,7 +32,7 @@ static void recording_backends(char *buf, size_t size)
     buf[0] = '\0';
     for (int i = 0; i < gs_registry_count(); ++i) {
         const struct gs_backend *b = gs_registry_at(i);
-        if (b->abi >= 3 && b->timeline && len < size)
+        if (gs_backend_has_timeline(b) && len < size)
             len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " or " : "", b->name);
     }
 }

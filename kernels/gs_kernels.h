@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Every kernel of the suite, written once.
  *
- * This file is compiled three ways: as plain C by the host backend
- * (prelude_host.h), as CUDA by nvcc (prelude_cuda.cuh), and as OpenCL C by the
+ * This file is compiled four ways: as plain C by the host backend
+ * (prelude_host.h), as CUDA by nvcc (prelude_cuda.cuh), as OpenCL C by the
  * driver at run time from a copy embedded into the binary at build time
- * (prelude_opencl.h). It must therefore stay in the common subset of C99,
- * C++ and OpenCL C, and use only the GS_* macros of the preludes:
+ * (prelude_opencl.h), and as C with OpenMP target regions by the OpenMP
+ * backend's offloading compiler (prelude_openmp.h). It must therefore stay
+ * in the common subset of C99, C++ and OpenCL C, and use only the GS_*
+ * macros of the preludes:
  *
  *   GS_KERNEL           marks a kernel entry point (before its void)
  *   GS_GLOBAL           address-space qualifier of a device buffer
@@ -32,8 +34,8 @@
  * The traps of the course (a block stride, 32-bit arithmetic, an int loop)
  * are kernels too, in gs_pitfalls.h, written with the same macros.
  *
- * One kernel text, three builds (and CUDA's timeline build, GS_TIMELINE_BUILD,
- * below). Every store to `out` goes through GS_STORE,
+ * One kernel text, four builds: normal, count, trace and double (and CUDA's
+ * timeline build, GS_TIMELINE_BUILD, below). Every store to `out` goes through GS_STORE,
  * and every kernel opens with GS_TRACE_STATE. Built normally GS_STORE is the
  * store and GS_TRACE_STATE declares nothing. Built with GS_COUNT_BUILD
  * defined, each kernel is named <name>_count and GS_STORE instead adds one to

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The backend kit: what the core does for every backend, tested on the
- * template backend (stub_backend/) made to misbehave, made old, or stripped
+ * template backend (stub_backend/) made to misbehave, malformed, or stripped
  * of its optional members. No GPU is involved. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +22,6 @@
 #include "gs_workspace.h"
 
 extern const struct gs_backend gs_backend_stub;
-extern const struct gs_backend gs_backend_host;
 
 static struct gs_opened open_copy(const struct gs_backend *b)
 {
@@ -31,25 +30,28 @@ static struct gs_opened open_copy(const struct gs_backend *b)
     return o;
 }
 
-/* ---- versions: an older or malformed backend is refused, with the reason */
+/* ---- registration: a backend without a required member is refused ----- */
 
-static void older_or_malformed_backends_are_refused(void **state)
+/* The compiler checks each backend against gs_backend.h; what it cannot see
+ * (a required member left NULL, a device or buffer size below the core's
+ * part) is refused when the backend is opened, with the reason. */
+static void malformed_backends_are_refused(void **state)
 {
     (void)state;
-    struct gs_backend old = gs_backend_stub, future = gs_backend_stub, small = gs_backend_stub,
+    struct gs_backend small = gs_backend_stub, small_buf = gs_backend_stub,
                       missing = gs_backend_stub;
-    old.abi = 1; /* its read and write take no offset: calling them would be wrong */
-    future.abi = GS_BACKEND_ABI + 1;
     small.device_size = sizeof(struct gs_device) - 1;
+    small_buf.buffer_size = sizeof(struct gs_buf) - 1;
     missing.launch = NULL;
     const struct {
         const struct gs_backend *b;
         const char *says;
-    } cases[] = {{&old, "has ABI 1"}, {&future, "this build understands"},
-                 {&small, "smaller than the core's part"}, {&missing, "lacks a required method"}};
+    } cases[] = {{&small, "smaller than the core's part"},
+                 {&small_buf, "smaller than the core's part"},
+                 {&missing, "lacks a required method"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         struct gs_opened o = open_copy(cases[i].b);
-        assert_int_equal(o.status, GS_ABI);
+        assert_int_equal(o.status, GS_BAD_BACKEND);
         assert_non_null(strstr(o.err.msg, cases[i].says));
         assert_null(o.devs);
         gs_close_backend(&o);
@@ -113,7 +115,7 @@ static void api_errors_carry_the_apis_name_and_a_relative_place(void **state)
     assert_int_equal(gs_dev_alloc(o.devs[0], 1024, &buf, &e), GS_NOMEM);
     unsetenv("GRIDSTRIDE_STUB");
     assert_null(buf);
-    assert_null(o.devs[0]->buffers);
+    assert_int_equal(gs_dev_buffers_held(o.devs[0]), 0);
     assert_non_null(strstr(e.msg, "stubErrorOutOfMemory (2): out of memory"));
     assert_non_null(strstr(e.msg, " at tests/stub_backend/gs_stub.c:"));
     gs_close_backend(&o);
@@ -143,7 +145,7 @@ static void ranges_and_kernel_ids_are_checked_by_the_core(void **state)
     assert_int_equal(gs_dev_launch(d, &l, 0, &r, &e), GS_USAGE);
     assert_non_null(strstr(e.msg, "unknown kernel"));
     gs_dev_free(d, buf);
-    assert_null(d->buffers);
+    assert_int_equal(gs_dev_buffers_held(d), 0);
     gs_close_backend(&o);
 }
 
@@ -215,7 +217,7 @@ static void not_sent_launches_never_reach_the_backend(void **state)
     gs_close_backend(&o);
 }
 
-/* ---- ABI 3: per-unit finish times, gated like every optional member ----- */
+/* ---- per-unit finish times, gated like every optional member ----------- */
 
 static int timeline_must_not_be_called(struct gs_device *dev, const struct gs_launch *l,
                                        struct gs_launch_result *r, struct gs_timeline *t,
@@ -241,23 +243,20 @@ static struct gs_launch spread_launch(void)
     return l;
 }
 
-/* The member NULL, a backend of ABI 2, a device without the clock: each is
+/* The member NULL, a device without the clock: each is
  * "unsupported" with its reason, the member is never called, and the
  * spread runs nothing on such a device (no buffer is allocated). */
 static void timeline_is_gated_like_every_optional_member(void **state)
 {
     (void)state;
-    struct gs_backend none = gs_backend_stub, old = gs_backend_stub, clockless = gs_backend_stub;
+    struct gs_backend none = gs_backend_stub, clockless = gs_backend_stub;
     none.timeline = NULL;
-    old.abi = 2;
-    old.timeline = timeline_must_not_be_called;
     clockless.timeline = timeline_must_not_be_called;
     const struct {
         const struct gs_backend *b;
         const char *env; /* GRIDSTRIDE_STUB while it is opened */
         const char *says;
     } cases[] = {{&none, "timeline", "does not record per-unit finish times (no timeline member)"},
-                 {&old, "timeline", "built against ABI 2; per-unit finish times came with ABI 3"},
                  {&clockless, NULL, "has no per-unit clock"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (cases[i].env)
@@ -282,7 +281,7 @@ static void timeline_is_gated_like_every_optional_member(void **state)
         assert_int_equal(gs_spread_run(d, &p, &s, &e), GS_OK);
         assert_false(s.available);
         assert_non_null(strstr(s.why, cases[i].says));
-        assert_null(d->buffers);
+        assert_int_equal(gs_dev_buffers_held(d), 0);
         gs_spread_free(&s);
         gs_close_backend(&o);
     }
@@ -382,7 +381,7 @@ static void stub_timeline_through_the_core_gives_the_idle_times(void **state)
     assert_int_equal(one->timeline->unit[1].end_ns, 24576);
     assert_int_equal(many->timeline->unit[0].blocks, 76);
     assert_int_equal(one->timeline->resident_per_unit, 4);
-    assert_null(d->buffers); /* the workspace is closed */
+    assert_int_equal(gs_dev_buffers_held(d), 0); /* the workspace is closed */
     gs_spread_free(&s);
     gs_close_backend(&o);
 }
@@ -426,7 +425,7 @@ static void an_unwritten_output_is_wrong_not_measured(void **state)
     gs_close_backend(&o);
 }
 
-/* ---- the double build (ABI 3): only where a device has GS_CAP_F64 -------- */
+/* ---- the double build: only where a device has GS_CAP_F64 --------------- */
 
 /* The template has no double build: the core refuses a double launch, a
  * double workspace and a double benchmark before the backend sees one, and
@@ -484,43 +483,10 @@ static void double_is_refused_without_the_build_with_the_reason(void **state)
     gs_close_backend(&o);
 }
 
-/* A backend built against ABI 2 still opens (its device struct may end
- * before no_f64: the host backend's is the core's part alone), and never
- * gets a double launch, even with the bit set: the bit meant nothing
- * before ABI 3. */
-static void abi2_backend_opens_and_never_runs_double(void **state)
-{
-    (void)state;
-    struct gs_backend old = gs_backend_host;
-    old.abi = 2;
-    old.device_size = offsetof(struct gs_device, no_f64);
-    old.launch = launch_must_not_be_called;
-    struct gs_opened o = open_copy(&old);
-    assert_int_equal(o.status, GS_OK);
-    struct gs_device *d = o.devs[0];
-    struct gs_err e = {0};
-    char why[200];
-    assert_true(d->caps & GS_CAP_F64); /* the host sets it, whatever abi says */
-    assert_false(gs_dev_has_f64(d, why, sizeof why));
-    assert_non_null(strstr(why, "ABI 2, before the double build (ABI 3)"));
-    struct gs_launch l = {0};
-    struct gs_launch_result r;
-    l.kernel = GS_K_ADD_GS;
-    l.grid = l.block = l.global = 1;
-    l.type = GS_TYPE_DOUBLE;
-    assert_int_equal(gs_dev_launch(d, &l, 0, &r, &e), GS_UNSUPPORTED);
-    gs_close_backend(&o);
-    /* one byte short of even ABI 2's part is still refused */
-    old.device_size = offsetof(struct gs_device, no_f64) - 1;
-    o = open_copy(&old);
-    assert_int_equal(o.status, GS_ABI);
-    gs_close_backend(&o);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(older_or_malformed_backends_are_refused),
+        cmocka_unit_test(malformed_backends_are_refused),
         cmocka_unit_test(missing_optional_members_degrade_and_stay_correct),
         cmocka_unit_test(api_errors_carry_the_apis_name_and_a_relative_place),
         cmocka_unit_test(ranges_and_kernel_ids_are_checked_by_the_core),
@@ -531,7 +497,6 @@ int main(void)
         cmocka_unit_test(stub_timeline_through_the_core_gives_the_idle_times),
         cmocka_unit_test(an_unwritten_output_is_wrong_not_measured),
         cmocka_unit_test(double_is_refused_without_the_build_with_the_reason),
-        cmocka_unit_test(abi2_backend_opens_and_never_runs_double),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

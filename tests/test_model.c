@@ -171,18 +171,21 @@ static int fake_accepts(const struct gs_device *dev, const struct gs_launch *l, 
 
 /* A GPU that takes any launch, whose kernels compute T in `bits` bits as
  * the grid probe would report it. Only the members gs_predict reaches. */
-static const struct gs_backend fake = {.abi = GS_BACKEND_ABI, .name = "fake",
+static const struct gs_backend fake = {.name = "fake",
                                        .predicts_accept = fake_accepts};
 
 static struct gs_device fake_gpu(unsigned bits)
 {
+    static struct gs_device_core cores[2]; /* the core's state: one per width */
     struct gs_device d = {0};
     d.backend = &fake;
     d.is_gpu = 1;
-    d.probed = 1;
-    d.probe.status = GS_OK;
-    d.probe.global = (1ull << 32) + 256;
-    d.probe.prelude_T = bits == 64 ? d.probe.global : d.probe.global & 0xffffffffu;
+    d.core = &cores[bits == 64];
+    *d.core = (struct gs_device_core){0};
+    d.core->probed = 1;
+    d.core->probe.status = GS_OK;
+    d.core->probe.global = (1ull << 32) + 256;
+    d.core->probe.prelude_T = bits == 64 ? d.core->probe.global : d.core->probe.global & 0xffffffffu;
     return d;
 }
 
@@ -234,7 +237,7 @@ static void backends_t_width(void **state)
     assert_int_equal(gs_model_t_bits(host.devs[0]), 64);
     assert_int_equal(gs_model_t_bits(&right), 64);
     assert_int_equal(gs_model_t_bits(&wrapped), 32);
-    right.probe.status = GS_UNSUPPORTED; /* a CPU device, not probed */
+    right.core->probe.status = GS_UNSUPPORTED; /* a CPU device, not probed */
     assert_int_equal(gs_model_t_bits(&right), 64);
 }
 

@@ -15,8 +15,8 @@
 #include "gs_json_read.h"
 #include "gs_resource.h"
 
-static const struct gs_backend cuda_like = {.abi = GS_BACKEND_ABI, .name = "cuda"};
-static const struct gs_backend opencl_like = {.abi = GS_BACKEND_ABI, .name = "opencl"};
+static const struct gs_backend cuda_like = {.name = "cuda"};
+static const struct gs_backend opencl_like = {.name = "opencl"};
 
 static struct gs_device gpu(const struct gs_backend *b, int index, const char *pci)
 {

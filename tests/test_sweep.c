@@ -97,7 +97,7 @@ static void a_missing_median_leaves_it_uncomputed(void **state)
 
 /* ---- the report, from made-up points -------------------------------------- */
 
-static const struct gs_backend fake_backend = {.abi = GS_BACKEND_ABI, .name = "fake"};
+static const struct gs_backend fake_backend = {.name = "fake"};
 
 /* Six sizes, 2^10 .. 2^15: the loop on G costs 3 to 3.5 us more up to 2^12 and is
  * as fast from 2^13; the fitted grid is as fast everywhere but at 2^15. */

@@ -5,32 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const status_names[] = {
-#define GS_STATUS_NAME(name, msg) "GS_" #name,
-    GS_STATUS_MAP(GS_STATUS_NAME)
-#undef GS_STATUS_NAME
-};
-
-static const char *const status_messages[] = {
-#define GS_STATUS_MSG(name, msg) msg,
-    GS_STATUS_MAP(GS_STATUS_MSG)
-#undef GS_STATUS_MSG
-};
-
-const char *gs_status_name(int status)
-{
-    if (status < 0 || status >= GS_STATUS_COUNT)
-        return "GS_UNKNOWN";
-    return status_names[status];
-}
-
-const char *gs_status_message(int status)
-{
-    if (status < 0 || status >= GS_STATUS_COUNT)
-        return "unknown status";
-    return status_messages[status];
-}
-
 int gs_err_set(struct gs_err *e, int status, const char *fmt, ...)
 {
     if (e) {

@@ -1,33 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /* Status codes and the error context every library call fills.
  *
- * One X-macro list gives the enum, the names and the default messages, so the
- * three can never drift apart (the pattern of libuv's UV_ERRNO_MAP).
- * Library code returns a gs_status and never prints or exits; the CLI decides
- * what the user sees and which exit code follows. */
+ * A status says which kind of failure it was; what the user reads is the
+ * one line in gs_err.msg, which the function that failed writes. Library
+ * code returns a gs_status and never prints or exits; the CLI decides what
+ * the user sees and which exit code follows. */
 #ifndef GS_STATUS_H
 #define GS_STATUS_H
 
 #include <stddef.h>
 #include <string.h>
 
-#define GS_STATUS_MAP(X)                                                       \
-    X(OK, "success")                                                           \
-    X(USAGE, "invalid argument")                                               \
-    X(NOMEM, "out of memory")                                                  \
-    X(NO_DEVICE, "no usable device")                                           \
-    X(API, "a GPU API call failed")                                            \
-    X(UNSUPPORTED, "not supported by this backend")                            \
-    X(ABI, "backend ABI version mismatch")                                     \
-    X(IO, "input/output error")                                                \
-    X(BUILD, "the kernel did not compile")                                     \
-    X(FAULT, "the kernel faulted")
-
 enum gs_status {
-#define GS_STATUS_ENUM(name, msg) GS_##name,
-    GS_STATUS_MAP(GS_STATUS_ENUM)
-#undef GS_STATUS_ENUM
-    GS_STATUS_COUNT
+    GS_OK,          /* success */
+    GS_USAGE,       /* invalid argument */
+    GS_NOMEM,       /* out of memory */
+    GS_NO_DEVICE,   /* no usable device */
+    GS_API,         /* a GPU API call failed */
+    GS_UNSUPPORTED, /* not supported by this backend */
+    GS_BAD_BACKEND, /* a backend lacks a required member */
+    GS_IO,          /* input/output error */
+    GS_BUILD,       /* the kernel did not compile */
+    GS_FAULT        /* the kernel faulted */
 };
 
 /* Filled by the function that failed: status plus one human-readable line
@@ -39,9 +33,6 @@ struct gs_err {
     int status;
     char msg[640];
 };
-
-const char *gs_status_name(int status);    /* "GS_NO_DEVICE" */
-const char *gs_status_message(int status); /* "no usable device" */
 
 /* Record status and a printf-style message into e (e may be NULL). Returns status. */
 int gs_err_set(struct gs_err *e, int status, const char *fmt, ...)

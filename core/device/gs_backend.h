@@ -2,9 +2,10 @@
 /* The backend interface: everything a GPU API has to provide to the suite.
  *
  * A backend is one `const struct gs_backend` of function pointers, defined in
- * its own folder (backend_host/ is the template to copy) and registered by
- * its CMakeLists.txt: gs_add_backend(<name> <library> <symbol>). The core never
- * includes a GPU header; backends never include each other or the reports.
+ * its own folder (tests/stub_backend/ is the template to copy) and registered
+ * by its CMakeLists.txt: gs_add_backend(<name> <library> <symbol>). The core
+ * never includes a GPU header; backends never include each other or the
+ * reports. What several backends share is in backend_common/.
  *
  * Conventions for every method:
  *   - returns GS_OK or another gs_status, and on failure fills `e` with one
@@ -12,56 +13,38 @@
  *   - never prints, never exits, never aborts;
  *   - every call blocks until its work is complete unless it says otherwise.
  *
- * Versioning (SQLite's iVersion, PoCL's optional device ops): `abi` comes
- * first and says which members the backend fills. Members above the line
- * "optional" are required at every ABI. Each optional member is marked with
- * the ABI that added it ("ABI 2"); it may be NULL, and the core reaches it only
- * through the wrappers in gs_device.h, which answer GS_UNSUPPORTED for a NULL
- * member or for a backend whose `abi` is older than the member.
- *
- *   ABI 1: open .. launch, copy.
- *   ABI 2: read and write take a byte offset (so very large buffers move in
- *          chunks); predicts_accept answers an enum gs_accept; fill32,
- *          staging_alloc/staging_free, mem_available, probe_grid; 2D
- *          launches and the count build (gs_launch.grid_y and .count, behind
- *          GS_CAP_2D and GS_CAP_COUNT); user kernels for `gridstride check`
- *          (user_dialects, user_build, user_launch, user_free, user_compile,
- *          gs_launch.user); grant, for an API whose launch shape is only an
- *          upper bound (gs_launch.asked_grid and .asked_block,
- *          gs_launch_result.granted_grid and .granted_block); the trace
- *          build (gs_launch.trace, behind GS_CAP_TRACE), for `gridstride
- *          trace`.
- *   ABI 3: timeline, when each compute unit finished its share of a
- *          launch (struct gs_timeline), for `gridstride bandwidth
- *          --spread`; gs_device.no_timeline says why a device cannot. The
- *          element type of a launch (gs_launch.type): double runs the
- *          double build of kernels/ (GS_BUILD_F64, behind GS_CAP_F64), and
- *          gs_device.no_f64 says why a device has none. */
+ * There is no version number. Every backend is compiled in this tree and
+ * linked into the same program, so the compiler checks each one against this
+ * header: a member that changes its type breaks the backend's build, not a
+ * run. Members above the line "optional" are required (the core refuses a
+ * backend without one when it opens it); an optional member may be NULL, and
+ * the core reaches it only through the wrappers in gs_device.h, which answer
+ * GS_UNSUPPORTED for a NULL member. */
 #ifndef GS_BACKEND_H
 #define GS_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gs_catalog.h"
 #include "gs_status.h"
 
-#define GS_BACKEND_ABI 3
-
 struct gs_backend;
 struct gs_device_list; /* the core's list that open() adds devices to */
-struct gs_user_kernel; /* a user kernel built by user_build() (ABI 2), defined by each backend */
+struct gs_user_kernel; /* a user kernel built by user_build(), defined by each backend */
+struct gs_device_core; /* the core's own state of a device (core/device/gs_device.h) */
 
 /* Capability bits in gs_device.caps. */
 #define GS_CAP_TIMING 0x1u       /* launch() can time with device timers */
 #define GS_CAP_COPY 0x2u         /* copy(): the API's own device-to-device copy */
 #define GS_CAP_RAGGED_GLOBAL 0x4u /* the API can express a global size that is not a
                                      multiple of the block (OpenCL's NDRange) */
-#define GS_CAP_2D 0x8u            /* ABI 2: launch() honours gs_launch.grid_y */
-#define GS_CAP_COUNT 0x10u        /* ABI 2: launch() runs the count build for gs_launch.count */
-#define GS_CAP_TRACE 0x20u        /* ABI 2: launch() runs the trace build for gs_launch.trace */
-#define GS_CAP_F64 0x80u          /* ABI 3: launch() runs the double build for gs_launch.type */
+#define GS_CAP_2D 0x8u            /* launch() honours gs_launch.grid_y */
+#define GS_CAP_COUNT 0x10u        /* launch() runs the count build for gs_launch.count */
+#define GS_CAP_TRACE 0x20u        /* launch() runs the trace build for gs_launch.trace */
+#define GS_CAP_F64 0x80u          /* launch() runs the double build for gs_launch.type */
 
-/* ABI 3. The element type of a launch's a, b and out: float (4 bytes) or
+/* The element type of a launch's a, b and out: float (4 bytes) or
  * double (8 bytes). The kernels' text is the same (kernels/gs_kernels.h's
  * gs_real); the double build is compiled with GS_F64_BUILD defined. */
 enum gs_type { GS_TYPE_FLOAT, GS_TYPE_DOUBLE };
@@ -106,10 +89,15 @@ struct gs_buf {
 
 /* The core's view of one device. A backend's device struct starts with this
  * as its first member, so the core can hold it without knowing the backend
- * (SQLite's `sqlite3_file base`). Strings are empty when unknown. */
+ * (SQLite's `sqlite3_file base`); GS_DEVICE_STRUCT() below checks that when
+ * the backend compiles. The backend's open() writes every field but the
+ * first two, which the core sets; the core keeps its own state of the device
+ * (the grid probe's answer, the live buffers) apart, behind `core`. Strings
+ * are empty when unknown. */
 struct gs_device {
-    const struct gs_backend *backend;
-    int index;              /* position in the backend's list, as --device takes it */
+    const struct gs_backend *backend; /* set by the core */
+    int index;              /* set by the core: position in the backend's list, as --device
+                               takes it */
     char id[32];            /* how --device names it: "0", or "1:0" for platform:device */
     char name[128];         /* "NVIDIA H200" */
     char platform[128];     /* OpenCL platform, "CUDA", "host" */
@@ -133,20 +121,14 @@ struct gs_device {
     char no_bandwidth[200]; /* why `gridstride bandwidth` leaves this device out (its
                                times would not compare with the other APIs'); empty:
                                it is measured when it has GS_CAP_TIMING */
-    /* Kept by the core, never written by a backend. */
-    int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
-    struct gs_grid_probe probe;
-    struct gs_buf *buffers;     /* live buffers */
-    /* ABI 3, written by the backend, after the core's part so that it keeps
-     * its place for ABI 2 (whose devices end before no_f64; the core reads
-     * neither field of them). no_f64: why the device has no GS_CAP_F64 when
-     * the API says so ("the device reports no double precision"); empty
-     * when it has the cap, or when the backend has no double build at all.
-     * no_timeline: why this device cannot record a timeline (the backend
-     * has timeline() but this device cannot serve it, or the backend has
-     * none and says why); empty: it can when the backend has timeline(). */
-    char no_f64[160];
-    char no_timeline[200];
+    char no_f64[160];       /* why the device has no GS_CAP_F64 when the API says so ("the
+                               device reports no double precision"); empty when it has the
+                               cap, or when the backend has no double build at all */
+    char no_timeline[200];  /* why this device cannot record a timeline (the backend has
+                               timeline() but this device cannot serve it, or the backend
+                               has none and says why); empty: it can when the backend has
+                               timeline() */
+    struct gs_device_core *core; /* the core's; a backend never touches it */
 };
 
 /* One launch: kernel, shape and arguments. */
@@ -158,31 +140,31 @@ struct gs_launch {
     uint64_t n;      /* elements */
     uint64_t param;  /* see gs_catalog.h: chunk or stride */
     struct gs_buf *a, *b, *out;
-    /* ABI 2, each behind a capability bit; the core sends none of them to a
-     * backend without it. */
+    /* Each behind a capability bit; the core sends none of them to a
+     * device without it. */
     uint64_t grid_y; /* blocks along y (GS_CAP_2D); 0 or 1: a 1D launch */
     int count;       /* run the count build (GS_CAP_COUNT): out holds 32-bit counters
                         that each GS_STORE increments (kernels/gs_kernels.h) */
     int trace;       /* run the trace build (GS_CAP_TRACE): out holds a record of four
                         32-bit words per element, the write count and the lowest
                         writer and its pass (kernels/gs_kernels.h); never with count */
-    /* ABI 2: when set, launch this user kernel (user_launch) with (a, b, out, n);
+    /* When set, launch this user kernel (user_launch) with (a, b, out, n);
      * `kernel` then only names the owner map the verifier uses. */
     struct gs_user_kernel *user;
-    /* ABI 2, set by the core (gs_dev_grant) for a backend with grant(): the
+    /* Set by the core (gs_dev_grant) for a backend with grant(): the
      * shape asked of the API, whose runtime treats it as an upper bound.
      * grid, block and global above are then the grant measured before the
      * launch, which the model predicts from and the verifier maps owners
      * with; launch() asks for asked_grid x asked_block. 0: run as above. */
     uint64_t asked_grid, asked_block;
-    /* ABI 3: the element type of a, b and out (GS_CAP_F64 for double): the
+    /* The element type of a, b and out (GS_CAP_F64 for double): the
      * double build runs, over n elements of 8 bytes. Never with count or
      * trace, which count in 32-bit words. 0 (GS_TYPE_FLOAT): float. */
     enum gs_type type;
 };
 
 /* Which build of kernels/ a launch runs: backends keep one kernel table per
- * build and index it with gs_launch_build(). GS_BUILD_F64 (ABI 3) is the
+ * build and index it with gs_launch_build(). GS_BUILD_F64 is the
  * plain build in double (GS_F64_BUILD); there is no count or trace build in
  * double. */
 enum gs_build { GS_BUILD_PLAIN, GS_BUILD_COUNT, GS_BUILD_TRACE, GS_BUILD_F64, GS_BUILDS };
@@ -196,7 +178,7 @@ static inline enum gs_build gs_launch_build(const struct gs_launch *l)
     return l->type == GS_TYPE_DOUBLE ? GS_BUILD_F64 : GS_BUILD_PLAIN;
 }
 
-/* ABI 3: when each compute unit (an SM) finished its share of one launch,
+/* When each compute unit (an SM) finished its share of one launch,
  * recorded on the device by the timeline build of kernels/ (CUDA:
  * kernels/timeline_cuda.cuh): the first block that starts on a unit records
  * the unit's start and counts its blocks, and every warp records its finish,
@@ -238,14 +220,14 @@ struct gs_launch_result {
     char api_error[64];      /* its name: "cudaErrorInvalidConfiguration", "CL_INVALID_GLOBAL_WORK_SIZE" */
     char api_message[160];   /* its description, as the API gives it, or the rule that refused */
     double ms;               /* device-timed duration, when timing was asked for; else 0 */
-    /* ABI 2, from a backend with grant(): the grid and block the runtime
+    /* From a backend with grant(): the grid and block the runtime
      * really ran, read inside the launch (granted_block 0: its blocks were
      * not all the same size). The prediction holds only if they are the
      * grant it was made from. 0 for other backends. */
     uint64_t granted_grid, granted_block;
 };
 
-/* ABI 2: a user's kernel, as `gridstride check` read it from a file. */
+/* A user's kernel, as `gridstride check` read it from a file. */
 enum gs_dialect {
     GS_DIALECT_PORTABLE, /* kernels/' GS_* macros: the backend prepends its own prelude */
     GS_DIALECT_OPENCL,   /* OpenCL C; n is ulong */
@@ -259,19 +241,18 @@ struct gs_user_source {
     enum gs_dialect dialect;
 };
 
-/* ABI 2: what building a user kernel said. */
+/* What building a user kernel said. */
 struct gs_build_info {
     char compiler[256]; /* which compiler, version and target: "NVRTC 13.0 for sm_90" */
     char *log;          /* the compiler's messages (malloc'd, the caller frees), or NULL */
 };
 
 struct gs_backend {
-    int abi;                 /* GS_BACKEND_ABI the backend was built against */
     const char *name;        /* "host", "cuda", "opencl": the --backend name */
     const char *description; /* one line for --list */
-    /* ABI 2. Sizes of the backend's device and buffer structs, whose first
-     * members are struct gs_device and struct gs_buf: the core allocates
-     * (zeroed) and frees both (SQLite's szOsFile). */
+    /* Sizes of the backend's device and buffer structs, whose first members
+     * are struct gs_device and struct gs_buf (GS_DEVICE_STRUCT and GS_BUF_STRUCT check it):
+     * the core allocates (zeroed) and frees both (SQLite's szOsFile). */
     size_t device_size;
     size_t buffer_size;
 
@@ -320,8 +301,8 @@ struct gs_backend {
      * lost) is an error status in e. With `timed` (and GS_CAP_TIMING), r->ms
      * is the kernel's duration measured by device timers. A refusal must not
      * leave state behind that fails the next call. The kernel is that of the
-     * build gs_launch_build(l) names: the normal, count, trace or (ABI 3)
-     * double build. */
+     * build gs_launch_build(l) names: the normal, count, trace or double
+     * build. */
     int (*launch)(struct gs_device *dev, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
 
@@ -333,30 +314,30 @@ struct gs_backend {
     int (*copy)(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
 
-    /* ABI 2. Fill `bytes` (a multiple of 4) at byte `offset` with the 32-bit
+    /* Fill `bytes` (a multiple of 4) at byte `offset` with the 32-bit
      * `pattern`, with the API's own fill (cuMemsetD32, clEnqueueFillBuffer),
      * blocking. The core proves the fill by reading a sample back. */
     int (*fill32)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
                   uint32_t pattern, struct gs_err *e);
-    /* ABI 2. Host memory for transfers that the API moves at full speed
+    /* Host memory for transfers that the API moves at full speed
      * (page-locked). *ptr is owned by the backend until staging_free(ptr,
      * handle); handle is the backend's, opaque to the core. */
     int (*staging_alloc)(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
                          struct gs_err *e);
     void (*staging_free)(struct gs_device *dev, void *ptr, void *handle);
-    /* ABI 2. Device memory free for new buffers now, in bytes. */
+    /* Device memory free for new buffers now, in bytes. */
     int (*mem_available)(struct gs_device *dev, uint64_t *bytes, struct gs_err *e);
-    /* ABI 2. Launch the grid probe (2^32 threads or more) and fill *p; or set
+    /* Launch the grid probe (2^32 threads or more) and fill *p; or set
      * p->status = GS_UNSUPPORTED with why, when the device should not run it
      * (a CPU device, a grid beyond the device). Errors are API failures. */
     int (*probe_grid)(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err *e);
-    /* ---- ABI 2, optional: user kernels (`gridstride check`) ---- */
+    /* ---- optional: user kernels (`gridstride check`) ---- */
 
-    /* ABI 2. Bit (1u << enum gs_dialect) for each dialect user_build() takes;
+    /* Bit (1u << enum gs_dialect) for each dialect user_build() takes;
      * 0 when the backend builds no user kernel. */
     unsigned user_dialects;
 
-    /* ABI 2. Build src's kernel for dev. GS_OK: *k is owned by the caller until
+    /* Build src's kernel for dev. GS_OK: *k is owned by the caller until
      * user_free(). GS_BUILD: the compiler refused the source; info->log has its
      * messages, line numbers pointing into src->path. GS_USAGE: it compiled, but
      * the entry is missing, is not a kernel, or takes other parameters (e says
@@ -364,22 +345,22 @@ struct gs_backend {
      * dialect (e says why). info->compiler is filled whenever a compiler ran. */
     int (*user_build)(struct gs_device *dev, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
-    /* ABI 2. launch() for l->user, with arguments (a, b, out, n), untimed.
+    /* launch() for l->user, with arguments (a, b, out, n), untimed.
      * One outcome more: a kernel that faulted (an illegal address) is GS_FAULT
      * with the API's error in e, and the device may refuse every later call. */
     int (*user_launch)(struct gs_device *dev, const struct gs_launch *l,
                        struct gs_launch_result *r, struct gs_err *e);
-    /* ABI 2. Free what user_build() made; accepts NULL. */
+    /* Free what user_build() made; accepts NULL. */
     void (*user_free)(struct gs_device *dev, struct gs_user_kernel *k);
-    /* ABI 2. Compile src for a named target ("sm_75") with no device or
+    /* Compile src for a named target ("sm_75") with no device or
      * driver, and discard the result: proves the compile path where no GPU
      * is. Statuses as user_build(). */
     int (*user_compile)(const struct gs_user_source *src, const char *target,
                         struct gs_build_info *info, struct gs_err *e);
 
-    /* ---- ABI 2, optional: a launch shape that is only an upper bound ---- */
+    /* ---- optional: a launch shape that is only an upper bound ---- */
 
-    /* ABI 2. For an API whose runtime chooses the final launch (OpenMP:
+    /* For an API whose runtime chooses the final launch (OpenMP:
      * num_teams and thread_limit are upper bounds), the *grid and *block it
      * will run for l's grid x block, measured before l is launched (a
      * launch of the same code that only reads them, kept per shape), never
@@ -389,9 +370,9 @@ struct gs_backend {
     int (*grant)(struct gs_device *dev, const struct gs_launch *l, uint64_t *grid,
                  uint64_t *block, struct gs_err *e);
 
-    /* ---- ABI 3, optional: per-unit finish times ---- */
+    /* ---- optional: per-unit finish times ---- */
 
-    /* ABI 3. Run l (a 1D launch of the normal kernel's arguments, which
+    /* Run l (a 1D launch of the normal kernel's arguments, which
      * predicts_accept() accepts) in the timeline build, timed by the API's
      * own timer too, and fill *t (zeroed by the core) with every unit that
      * ran a block. The output is written as by launch(): the core verifies
@@ -402,6 +383,21 @@ struct gs_backend {
     int (*timeline)(struct gs_device *dev, const struct gs_launch *l,
                     struct gs_launch_result *r, struct gs_timeline *t, struct gs_err *e);
 };
+
+/* A backend's device and buffer structs, checked when it compiles: each
+ * starts with the core's part (`base`), so that the core's pointer to it is
+ * the backend's. Write one line after each struct definition and set
+ * device_size and buffer_size to their sizes:
+ *   GS_DEVICE_STRUCT(struct stub_device);
+ *   GS_BUF_STRUCT(struct stub_buf); */
+#define GS_DEVICE_STRUCT(type)                                                               \
+    _Static_assert(offsetof(type, base) == 0 &&                                              \
+                       _Generic(&((type *)0)->base, struct gs_device *: 1, default: 0),       \
+                   #type " must start with struct gs_device base")
+#define GS_BUF_STRUCT(type)                                                                  \
+    _Static_assert(offsetof(type, base) == 0 &&                                              \
+                       _Generic(&((type *)0)->base, struct gs_buf *: 1, default: 0),          \
+                   #type " must start with struct gs_buf base")
 
 /* ---- services of the core for backends ---------------------------------- */
 

@@ -7,32 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether member `m`, added in ABI `v`, may be read and called: a backend
- * built against an older ABI has no such member at all. */
-#define GS_HAS(b, v, m) ((b)->abi >= (v) && (b)->m != NULL)
-
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
 {
     if (!b)
-        return gs_err_set(e, GS_ABI, "no backend");
-    if (b->abi < 1 || b->abi > GS_BACKEND_ABI)
-        return gs_err_set(e, GS_ABI, "backend '%s' has ABI %d; this build understands 1..%d",
-                          b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
-    if (b->abi < 2)
-        return gs_err_set(e, GS_ABI,
-                          "backend '%s' has ABI %d, whose read and write take no offset; "
-                          "rebuild it against ABI %d (core/device/gs_backend.h)",
-                          b->name ? b->name : "?", b->abi, GS_BACKEND_ABI);
+        return gs_err_set(e, GS_BAD_BACKEND, "no backend");
     if (!b->name || !b->open || !b->blocks_per_unit || !b->predicts_accept || !b->alloc ||
         !b->write || !b->read || !b->free || !b->launch)
-        return gs_err_set(e, GS_ABI, "backend '%s' lacks a required method",
+        return gs_err_set(e, GS_BAD_BACKEND, "backend '%s' lacks a required method",
                           b->name ? b->name : "?");
-    /* ABI 3 appended no_f64 and no_timeline to the device; an ABI 2 device
-     * ends before them. */
-    const size_t device_part =
-        b->abi >= 3 ? sizeof(struct gs_device) : offsetof(struct gs_device, no_f64);
-    if (b->device_size < device_part || b->buffer_size < sizeof(struct gs_buf))
-        return gs_err_set(e, GS_ABI,
+    if (b->device_size < sizeof(struct gs_device) || b->buffer_size < sizeof(struct gs_buf))
+        return gs_err_set(e, GS_BAD_BACKEND,
                           "backend '%s' declares a device or buffer struct smaller than the "
                           "core's part (device_size %zu, buffer_size %zu)",
                           b->name, b->device_size, b->buffer_size);
@@ -41,19 +25,64 @@ int gs_backend_check(const struct gs_backend *b, struct gs_err *e)
 
 int gs_dev_has_f64(const struct gs_device *d, char *why, unsigned why_size)
 {
-    if (d->backend->abi >= 3 && (d->caps & GS_CAP_F64))
+    if (d->caps & GS_CAP_F64)
         return 1;
     if (!why_size)
         return 0;
-    if (d->backend->abi < 3)
-        snprintf(why, why_size, "the %s backend is built against ABI %d, before the double build "
-                 "(ABI 3)", d->backend->name, d->backend->abi);
-    else if (d->no_f64[0])
+    if (d->no_f64[0])
         snprintf(why, why_size, "%s", d->no_f64);
     else
         snprintf(why, why_size, "the %s backend has no double build of the kernels",
                  d->backend->name);
     return 0;
+}
+
+/* ---- what a backend offers, for the core and the CLI -------------------- */
+
+int gs_backend_has_timeline(const struct gs_backend *b)
+{
+    return b->timeline != NULL;
+}
+
+int gs_backend_has_user_kernels(const struct gs_backend *b)
+{
+    return b->user_build && b->user_launch && b->user_free;
+}
+
+unsigned gs_backend_user_dialects(const struct gs_backend *b)
+{
+    return b->user_dialects;
+}
+
+int gs_backend_builds_dialect(const struct gs_backend *b, enum gs_dialect d)
+{
+    return (gs_backend_user_dialects(b) >> d & 1u) && gs_backend_has_user_kernels(b);
+}
+
+int gs_backend_can_compile_user(const struct gs_backend *b)
+{
+    return b->user_compile != NULL;
+}
+
+/* ---- the core's own state of a device ----------------------------------- */
+
+const struct gs_grid_probe *gs_dev_probed(const struct gs_device *d)
+{
+    return d->core && d->core->probed ? &d->core->probe : NULL;
+}
+
+int gs_dev_buffers_held(const struct gs_device *d)
+{
+    int n = 0;
+    for (const struct gs_buf *b = d->core ? d->core->buffers : NULL; b; b = b->next)
+        ++n;
+    return n;
+}
+
+void gs_dev_free_all(struct gs_device *d)
+{
+    while (d->core && d->core->buffers)
+        gs_dev_free(d, d->core->buffers);
 }
 
 /* ---- services for backends ---------------------------------------------- */
@@ -128,10 +157,10 @@ int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **out, struc
         free(buf);
         return rc;
     }
-    buf->next = d->buffers;
-    if (d->buffers)
-        d->buffers->prev = buf;
-    d->buffers = buf;
+    buf->next = d->core->buffers;
+    if (d->core->buffers)
+        d->core->buffers->prev = buf;
+    d->core->buffers = buf;
     *out = buf;
     return GS_OK;
 }
@@ -158,7 +187,7 @@ int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *
 int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
                   uint32_t pattern, struct gs_err *e)
 {
-    if (!GS_HAS(d->backend, 2, fill32))
+    if (!d->backend->fill32)
         return unsupported(d, "fill32", e);
     if (offset % 4 || bytes % 4)
         return gs_err_set(e, GS_USAGE, "fill32: offset %llu and size %llu must be multiples of 4",
@@ -174,7 +203,7 @@ int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void *
 {
     *ptr = *handle = NULL;
     *pinned = 0;
-    if (GS_HAS(d->backend, 2, staging_alloc) && GS_HAS(d->backend, 2, staging_free)) {
+    if (d->backend->staging_alloc && d->backend->staging_free) {
         int rc = d->backend->staging_alloc(d, bytes, ptr, handle, e);
         if (rc != GS_NOMEM) {
             *pinned = rc == GS_OK;
@@ -203,28 +232,29 @@ void gs_dev_staging_free(struct gs_device *d, void *ptr, void *handle, int pinne
 int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e)
 {
     *bytes = 0;
-    if (!GS_HAS(d->backend, 2, mem_available))
+    if (!d->backend->mem_available)
         return unsupported(d, "mem_available", e);
     return d->backend->mem_available(d, bytes, e);
 }
 
 int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struct gs_err *e)
 {
-    *p = &d->probe;
-    if (d->probed)
+    struct gs_device_core *c = d->core;
+    *p = &c->probe;
+    if (c->probed)
         return GS_OK;
-    memset(&d->probe, 0, sizeof d->probe);
-    if (!GS_HAS(d->backend, 2, probe_grid)) {
-        d->probe.status = GS_UNSUPPORTED;
-        snprintf(d->probe.why, sizeof d->probe.why,
+    memset(&c->probe, 0, sizeof c->probe);
+    if (!d->backend->probe_grid) {
+        c->probe.status = GS_UNSUPPORTED;
+        snprintf(c->probe.why, sizeof c->probe.why,
                  "the %s backend has no grid probe: its prelude computes T in 64 bits",
                  d->backend->name);
     } else {
-        int rc = d->backend->probe_grid(d, &d->probe, e);
+        int rc = d->backend->probe_grid(d, &c->probe, e);
         if (rc != GS_OK)
             return rc;
     }
-    d->probed = 1;
+    c->probed = 1;
     return GS_OK;
 }
 
@@ -236,7 +266,7 @@ void gs_dev_free(struct gs_device *d, struct gs_buf *buf)
     if (buf->prev)
         buf->prev->next = buf->next;
     else
-        d->buffers = buf->next;
+        d->core->buffers = buf->next;
     if (buf->next)
         buf->next->prev = buf->prev;
     free(buf);
@@ -250,7 +280,7 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
     if (l->user) {
-        if (timed || !GS_HAS(d->backend, 2, user_launch))
+        if (timed || !d->backend->user_launch)
             return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
         return d->backend->user_launch(d, l, r, e);
     }
@@ -288,7 +318,7 @@ int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e)
     char why[8];
     uint64_t grid = 0, block = 0;
     /* Nothing is granted for a launch that never reaches the API. */
-    if (!GS_HAS(d->backend, 2, grant) || l->user || l->asked_grid ||
+    if (!d->backend->grant || l->user || l->asked_grid ||
         (l->grid_y > 1 && !(d->caps & GS_CAP_2D)) || (l->count && !(d->caps & GS_CAP_COUNT)) ||
         (l->trace && !(d->caps & GS_CAP_TRACE)) ||
         (l->type == GS_TYPE_DOUBLE && !gs_dev_has_f64(d, NULL, 0)) ||
@@ -340,12 +370,9 @@ int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, u
 int gs_dev_timeline_check(const struct gs_device *d, char *why, unsigned why_size)
 {
     const struct gs_backend *b = d->backend;
-    if (b->abi < 3)
-        snprintf(why, why_size, "the %s backend was built against ABI %d; per-unit finish "
-                 "times came with ABI 3 (core/device/gs_backend.h)", b->name, b->abi);
-    else if (d->no_timeline[0])
+    if (d->no_timeline[0])
         gs_strlcpy(why, d->no_timeline, why_size);
-    else if (!b->timeline)
+    else if (!gs_backend_has_timeline(b))
         snprintf(why, why_size, "the %s backend does not record per-unit finish times (no "
                  "timeline member)", b->name);
     else
@@ -414,11 +441,6 @@ int gs_dev_timeline(struct gs_device *d, const struct gs_launch *l, struct gs_la
     return timeline_consistent(d, l, t, e);
 }
 
-int gs_backend_has_user_kernels(const struct gs_backend *b)
-{
-    return GS_HAS(b, 2, user_build) && GS_HAS(b, 2, user_launch) && GS_HAS(b, 2, user_free);
-}
-
 int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e)
 {
@@ -437,7 +459,7 @@ void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k)
 int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
                             const char *target, struct gs_build_info *info, struct gs_err *e)
 {
-    if (!GS_HAS(b, 2, user_compile))
+    if (!gs_backend_can_compile_user(b))
         return gs_err_set(e, GS_UNSUPPORTED, "backend '%s' cannot compile without a device",
                           b->name);
     return b->user_compile(src, target, info, e);

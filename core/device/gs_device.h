@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* How the core calls a backend: small wrappers that check the ABI version and
- * NULL members, and answer GS_UNSUPPORTED rather than crash (the pattern of
+/* How the core calls a backend: small wrappers that check for NULL members
+ * and answer GS_UNSUPPORTED rather than crash (the pattern of
  * SQLite's os.c and the Khronos ICD loader's dispatch). Nothing outside a
  * backend calls its function pointers but these wrappers and the open and
  * close of core/device/gs_select.c. They also do what every backend would
@@ -11,10 +11,46 @@
 
 #include "gs_backend.h"
 
-/* GS_OK when the backend's ABI is one the core understands. */
+/* The core's own state of a device, which no backend reads or writes
+ * (gs_device.core): allocated with the device by gs_device_list_add() and
+ * freed with it. Read it through the functions below. */
+struct gs_device_core {
+    int probed;                 /* probe holds the answer (gs_dev_probe_grid) */
+    struct gs_grid_probe probe;
+    struct gs_buf *buffers;     /* live buffers */
+};
+
+/* GS_OK when the backend has every required member and its device and
+ * buffer structs hold at least the core's part; else GS_BAD_BACKEND with
+ * what it lacks. The compiler has checked the rest (gs_backend.h). */
 int gs_backend_check(const struct gs_backend *b, struct gs_err *e);
 
-/* 1 when d runs the double build (ABI 3, GS_CAP_F64); else 0, and why gets
+/* ---- what a backend offers: the CLI asks these, never the members ------- */
+
+/* 1 when the backend records per-unit finish times (timeline()). */
+int gs_backend_has_timeline(const struct gs_backend *b);
+/* 1 when the backend can build user kernels at all. */
+int gs_backend_has_user_kernels(const struct gs_backend *b);
+/* Bit (1u << enum gs_dialect) for each dialect the backend's user_build()
+ * takes; 0 when it builds none. */
+unsigned gs_backend_user_dialects(const struct gs_backend *b);
+/* 1 when the backend builds and runs user kernels of dialect d. */
+int gs_backend_builds_dialect(const struct gs_backend *b, enum gs_dialect d);
+/* 1 when the backend compiles user kernels with no device
+ * (gs_backend_user_compile). */
+int gs_backend_can_compile_user(const struct gs_backend *b);
+
+/* ---- the core's state of a device ---------------------------------------- */
+
+/* The grid probe's answer once gs_dev_probe_grid() has measured it; NULL
+ * before (or for a device not opened through the core). */
+const struct gs_grid_probe *gs_dev_probed(const struct gs_device *d);
+/* How many buffers the device holds now. */
+int gs_dev_buffers_held(const struct gs_device *d);
+/* Free every buffer the device still holds. */
+void gs_dev_free_all(struct gs_device *d);
+
+/* 1 when d runs the double build (GS_CAP_F64); else 0, and why gets
  * the reason in words: what the API reports (gs_device.no_f64), or that
  * the backend has no double build. gs_dev_launch() refuses a double launch
  * with the same reason. */
@@ -32,7 +68,7 @@ int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf);
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
-/* The launch that will really run for l (ABI 2, grant): for a backend whose
+/* The launch that will really run for l (grant): for a backend whose
  * API treats the shape as an upper bound, l's grid, block and global become
  * the grant the backend measured for that shape, and asked_grid and
  * asked_block keep what is asked. Unchanged for every other backend, for a
@@ -42,7 +78,7 @@ int gs_dev_grant(struct gs_device *d, struct gs_launch *l, struct gs_err *e);
 int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uint64_t bytes,
                 double *ms, struct gs_err *e);
 
-/* Optional members (ABI 2): GS_UNSUPPORTED when the backend lacks them. */
+/* Optional members: GS_UNSUPPORTED when the backend lacks them. */
 int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint64_t bytes,
                   uint32_t pattern, struct gs_err *e);
 /* Page-locked host memory where the backend has it, else plain malloc'ed
@@ -55,12 +91,10 @@ int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e)
  * into d. p->status says whether it was measured. Errors are API failures. */
 int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struct gs_err *e);
 
-/* ---- ABI 2: user kernels. Each answers GS_UNSUPPORTED for a backend built
- * before ABI 2 or one that leaves the member NULL. gs_dev_launch() sends a
- * launch whose `user` is set to user_launch(). */
+/* ---- user kernels. Each answers GS_UNSUPPORTED for a backend that leaves
+ * the member NULL. gs_dev_launch() sends a launch whose `user` is set to
+ * user_launch(). */
 
-/* 1 when the backend can build user kernels at all. */
-int gs_backend_has_user_kernels(const struct gs_backend *b);
 int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
 void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k);
@@ -69,11 +103,11 @@ int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_sou
                             const char *target, struct gs_build_info *info, struct gs_err *e);
 void gs_build_info_free(struct gs_build_info *info);
 
-/* ---- ABI 3: per-unit finish times (`gridstride bandwidth --spread`) ---- */
+/* ---- per-unit finish times (`gridstride bandwidth --spread`) ---- */
 
 /* GS_OK when d can record a timeline; else GS_UNSUPPORTED, with the reason
  * in why: the device's own no_timeline when it gives one, else that the
- * backend has no timeline member or predates ABI 3. */
+ * backend has no timeline member. */
 int gs_dev_timeline_check(const struct gs_device *d, char *why, unsigned why_size);
 /* Run l in the timeline build (GS_UNSUPPORTED as above, with the reason in
  * e). l must be a 1D launch of a catalogue kernel that predicts_accept()

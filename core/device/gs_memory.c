@@ -62,11 +62,6 @@ int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e)
     return GS_OK;
 }
 
-uint64_t gs_memory_max_n(struct gs_device *dev, uint64_t want)
-{
-    return gs_memory_max_n_of(dev, want, GS_TYPE_FLOAT);
-}
-
 uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type type)
 {
     char source[128];

@@ -22,9 +22,8 @@ uint64_t gs_memory_available(struct gs_device *dev, char *source, unsigned sourc
  * the bytes needed, the bytes available, and the fix. */
 int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e);
 
-/* The largest n that fits dev, at most `want`; 0 when none does. */
-uint64_t gs_memory_max_n(struct gs_device *dev, uint64_t want);
-/* The same for elements of `type` (floats above). */
+/* The largest n of elements of `type` that fits dev, at most `want`; 0 when
+ * none does. */
 uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type type);
 
 #endif

@@ -42,8 +42,8 @@ uint64_t gs_model_trips(uint64_t n, uint64_t T, uint64_t s)
 
 unsigned gs_model_t_bits(const struct gs_device *dev)
 {
-    const struct gs_grid_probe *p = &dev->probe;
-    if (dev->probed && p->status == GS_OK && p->prelude_T != p->global)
+    const struct gs_grid_probe *p = gs_dev_probed(dev);
+    if (p && p->status == GS_OK && p->prelude_T != p->global)
         return 32;
     return 64;
 }

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,18 +31,16 @@ struct gs_device *gs_device_list_add(struct gs_device_list *list, struct gs_err 
         list->devs = grown;
         list->cap = cap;
     }
-    /* Never less than the core's whole part: an ABI 2 backend's device may
-     * end before the fields ABI 3 appended (no_f64, no_timeline), which the
-     * core never reads from it; the object is allocated whole all the same,
-     * so that no write to them can fall outside it. */
-    const size_t size = list->backend->device_size > sizeof(struct gs_device)
-                            ? list->backend->device_size
-                            : sizeof(struct gs_device);
-    struct gs_device *d = calloc(1, size);
+    /* One allocation: the backend's device object, then the core's own
+     * state of it at the next suitably aligned offset. */
+    const size_t align = _Alignof(max_align_t);
+    const size_t at = (list->backend->device_size + align - 1) / align * align;
+    struct gs_device *d = calloc(1, at + sizeof(struct gs_device_core));
     if (!d) {
         gs_err_set(e, GS_NOMEM, "%s: out of memory describing a device", list->backend->name);
         return NULL;
     }
+    d->core = (struct gs_device_core *)((char *)d + at);
     d->backend = list->backend;
     d->index = list->count;
     list->devs[list->count++] = d;
@@ -58,8 +57,7 @@ int gs_device_list_count(const struct gs_device_list *list)
 static void close_devices(const struct gs_backend *b, struct gs_device **devs, int count)
 {
     for (int i = 0; i < count; ++i) {
-        while (devs[i]->buffers)
-            gs_dev_free(devs[i], devs[i]->buffers);
+        gs_dev_free_all(devs[i]);
         if (b->release)
             b->release(devs[i]);
         free(devs[i]);

@@ -14,7 +14,7 @@ struct gs_opened {
     char notice[512];  /* a non-fatal problem the backend found, or "" */
 };
 
-/* Check the backend's ABI and open it. Never fails outright: o->status says. */
+/* Check the backend's required members and open it. Never fails outright: o->status says. */
 void gs_open_backend(const struct gs_backend *b, struct gs_opened *o);
 void gs_close_backend(struct gs_opened *o);
 

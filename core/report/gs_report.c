@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gs_device.h"
 #include "gs_results.h"
 
 #define CELL 14
@@ -58,8 +59,8 @@ static int total_deviations(const struct gs_report_in *in)
  * returned past 2^32, against the true T. */
 void gs_probe_line(const struct gs_device *d, char *buf, unsigned size)
 {
-    const struct gs_grid_probe *p = &d->probe;
-    if (!d->probed) {
+    const struct gs_grid_probe *p = gs_dev_probed(d);
+    if (!p) {
         snprintf(buf, size, "not probed");
     } else if (p->status != GS_OK) {
         snprintf(buf, size, "not probed: %s", p->why);
@@ -127,7 +128,7 @@ static void text_devices(const struct gs_report_in *in, struct gs_str *o)
         gs_str_printf(o, "        device grid G = %llu blocks x %u threads = T = %llu threads (%s)\n",
                       (unsigned long long)t->grid, t->block, (unsigned long long)t->threads,
                       t->grid_rule);
-        if (d->probed && d->probe.status == GS_OK) {
+        if (gs_dev_probed(d) && gs_dev_probed(d)->status == GS_OK) {
             char probe[512];
             gs_probe_line(d, probe, sizeof probe);
             gs_str_printf(o, "        grid probe: %s\n", probe);
@@ -396,7 +397,7 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_device *d = in->tables[i]->dev;
         char probe[512];
-        if (!d->probed || d->probe.status != GS_OK)
+        if (!gs_dev_probed(d) || gs_dev_probed(d)->status != GS_OK)
             continue;
         gs_probe_line(d, probe, sizeof probe);
         gs_str_printf(o, "\n- %s %s grid probe: %s", d->backend->name, d->name, probe);
@@ -609,16 +610,17 @@ static void report_json(const struct gs_report_in *in, struct gs_str *o)
         gs_json_kv(o, "grid_rule", t->grid_rule, 1);
         gs_str_printf(o, "\"granted_grid\": %llu, \"granted_block\": %llu, ",
                       (unsigned long long)t->granted_grid, (unsigned long long)t->granted_block);
-        if (d->probed && d->probe.status == GS_OK)
+        const struct gs_grid_probe *probe = gs_dev_probed(d);
+        if (probe && probe->status == GS_OK)
             gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
                              "\"get_global_size\": %llu, \"get_global_id\": %llu, "
                              "\"groups_x_local\": %llu, \"prelude_T\": %llu}, ",
-                          (unsigned long long)d->probe.global, (unsigned long long)d->probe.local,
-                          (unsigned long long)d->probe.item,
-                          (unsigned long long)d->probe.global_size,
-                          (unsigned long long)d->probe.global_id,
-                          (unsigned long long)d->probe.groups_x_local,
-                          (unsigned long long)d->probe.prelude_T);
+                          (unsigned long long)probe->global, (unsigned long long)probe->local,
+                          (unsigned long long)probe->item,
+                          (unsigned long long)probe->global_size,
+                          (unsigned long long)probe->global_id,
+                          (unsigned long long)probe->groups_x_local,
+                          (unsigned long long)probe->prelude_T);
         gs_str_printf(o, "\"failed\": %d, \"deviations\": %d,\n      \"cases\": [\n", t->failed,
                       t->deviations);
         for (int k = 0; k < t->ncases; ++k) {

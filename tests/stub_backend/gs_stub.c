@@ -16,23 +16,25 @@
  * body (tests/test_conformance.c) like every backend. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "gs_backend.h"
+#include "gs_common.h"
 #include "gs_stub_api.h"
 
-/* Your device: the core's part first. */
+/* Your device: the core's part first (the compiler checks it). */
 struct stub_device {
     struct gs_device base;
     int ordinal;       /* the API's device number */
     unsigned resident; /* blocks a unit holds at once, as the API reports it */
 };
+GS_DEVICE_STRUCT(struct stub_device);
 
 /* Your buffer: the core's part first (it knows the size and checks ranges). */
 struct stub_buf {
     struct gs_buf base;
     void *ptr;
 };
+GS_BUF_STRUCT(struct stub_buf);
 
 static void *ptr_of(const struct gs_buf *b)
 {
@@ -74,7 +76,7 @@ static int stub_describe(struct stub_device *d, int ordinal, struct gs_err *e)
     gs_strlcpy(g->peak_rule, "unknown: the stub API reports no memory clock", sizeof g->peak_rule);
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE;
     d->resident = p.resident_blocks;
-    /* ABI 3: a device that cannot serve timeline() says why, and the core
+    /* A device that cannot serve timeline() says why, and the core
      * never asks it (an API without any such clock leaves timeline NULL
      * and says so here for every device). */
     if (!p.unit_clock)
@@ -201,15 +203,13 @@ static int stub_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
     (void)dev;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double t0 = gs_common_clock_ms(); /* the pretend API has no timer for copies */
     const int st = STUB_CHECK(e, stubMemcpy(ptr_of(dst), ptr_of(src), (size_t)bytes));
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    *ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    *ms = gs_common_clock_ms() - t0;
     return st;
 }
 
-/* ABI 3: per-unit finish times (`gridstride bandwidth --spread`), from the
+/* Per-unit finish times (`gridstride bandwidth --spread`), from the
  * pretend API's per-unit clock. The core has checked the launch (1D, a
  * catalogue kernel, accepted by predicts_accept) and zeroed t, and checks
  * the record afterwards (every block counted once). The output is the
@@ -250,7 +250,6 @@ static int stub_timeline(struct gs_device *dev, const struct gs_launch *l,
  * query and the grid probe stay NULL, and the core degrades for them
  * (plain malloc'd staging, the device's memory size, "not probed"). */
 const struct gs_backend gs_backend_stub = {
-    .abi = GS_BACKEND_ABI,
     .name = "stub",
     .description = "the template backend: a pretend API running kernels/ on the CPU",
     .device_size = sizeof(struct stub_device),

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* The CUDA backend's user kernels (`gridstride check`): a user's CUDA C++ (or the portable dialect after
+ * prelude_cuda.cuh) compiled at run time by NVRTC for the device's own
+ * architecture, loaded with the runtime's library API (cudaLibraryLoadData,
+ * cudaLibraryGetKernel) and launched with cudaLaunchKernel: no link against
+ * the driver library. user_compile() runs NVRTC alone, for any target, so
+ * that a machine without a GPU still proves the compile path. */
+#include <nvrtc.h>
+
+#include "gs_cuda_private.h"
+
+extern const char gs_cuda_prelude[]; /* kernels/prelude_cuda.cuh, embedded */
+
+struct gs_user_kernel {
+    cudaLibrary_t lib;
+    cudaKernel_t kernel;
+};
+
+/* What one NVRTC compilation produced. */
+struct nvrtc_result {
+    int refused;       /* NVRTC_ERROR_COMPILATION: the log says why */
+    char *log;         /* malloc'd, or NULL */
+    char *cubin;       /* malloc'd, or NULL */
+    char lowered[512]; /* the entry's name in the cubin (mangled unless extern "C") */
+};
+
+static int nvrtc_check(nvrtcResult rc, const char *call, struct gs_err *e)
+{
+    if (rc == NVRTC_SUCCESS)
+        return GS_OK;
+    return gs_err_set(e, rc == NVRTC_ERROR_OUT_OF_MEMORY ? GS_NOMEM : GS_API, "%s: %s", call,
+                      nvrtcGetErrorString(rc));
+}
+
+#define NVRTC_CHECK(e, call) nvrtc_check((call), #call, (e))
+
+static char *nvrtc_log(nvrtcProgram p)
+{
+    size_t len = 0;
+    char *log = NULL;
+    if (nvrtcGetProgramLogSize(p, &len) == NVRTC_SUCCESS && (log = calloc(1, len + 1)))
+        nvrtcGetProgramLog(p, log);
+    return log;
+}
+
+/* The cubin and the entry's lowered name, after a successful compilation. */
+static int nvrtc_take(nvrtcProgram p, const char *entry, struct nvrtc_result *out,
+                      struct gs_err *e)
+{
+    const char *lowered = NULL;
+    size_t size = 0;
+    int st = NVRTC_CHECK(e, nvrtcGetLoweredName(p, entry, &lowered));
+    if (st == GS_OK)
+        st = NVRTC_CHECK(e, nvrtcGetCUBINSize(p, &size));
+    if (st == GS_OK && !(out->cubin = malloc(size ? size : 1)))
+        st = gs_err_set(e, GS_NOMEM, "cuda: out of memory for a cubin of %zu bytes", size);
+    if (st == GS_OK)
+        st = NVRTC_CHECK(e, nvrtcGetCUBIN(p, out->cubin));
+    if (st == GS_OK)
+        gs_strlcpy(out->lowered, lowered, sizeof out->lowered);
+    return st;
+}
+
+/* One compilation for target ("sm_90"). With the entry as a name
+ * expression, NVRTC also refuses an entry that is missing or not __global__. */
+static int nvrtc_compile(const char *text, const struct gs_user_source *src, const char *target,
+                         int with_entry, struct nvrtc_result *out, struct gs_err *e)
+{
+    char arch[64];
+    snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
+    const char *opts[] = {arch, "-std=c++17"};
+    nvrtcProgram p;
+    int st = NVRTC_CHECK(e, nvrtcCreateProgram(&p, text, src->path, 0, NULL, NULL));
+    if (st != GS_OK)
+        return st;
+    if (with_entry)
+        st = NVRTC_CHECK(e, nvrtcAddNameExpression(p, src->entry));
+    const nvrtcResult rc = st == GS_OK ? nvrtcCompileProgram(p, 2, opts) : NVRTC_SUCCESS;
+    out->log = nvrtc_log(p);
+    out->refused = rc == NVRTC_ERROR_COMPILATION;
+    if (st == GS_OK && !out->refused)
+        st = NVRTC_CHECK(e, rc);
+    if (st == GS_OK && !out->refused && with_entry)
+        st = nvrtc_take(p, src->entry, out, e);
+    nvrtcDestroyProgram(&p);
+    return st;
+}
+
+static void nvrtc_result_free(struct nvrtc_result *r)
+{
+    free(r->log);
+    free(r->cubin);
+    r->log = r->cubin = NULL;
+}
+
+/* GS_USAGE unless NVRTC compiles for target ("sm_75"). */
+static int nvrtc_target(const char *target, struct gs_err *e)
+{
+    int count = 0, archs[64], major = 0, minor = 0;
+    char list[400] = "";
+    unsigned sm = 0;
+    char tail = 0;
+    nvrtcVersion(&major, &minor);
+    if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count > 64 ||
+        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+        count = 0;
+    const int parsed = sscanf(target, "sm_%u%c", &sm, &tail) == 1;
+    for (int i = 0; i < count; ++i) {
+        if (parsed && archs[i] == (int)sm)
+            return GS_OK;
+        const size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%ssm_%d", i ? ", " : "", archs[i]);
+    }
+    return gs_err_set(e, GS_USAGE, "--arch: NVRTC %d.%d does not compile for '%s'; choose one of %s",
+                      major, minor, target, list);
+}
+
+/* Compile src for target: the cubin and the entry's name in out->cubin and
+ * out->lowered, or GS_BUILD with the user's own errors in info->log. */
+static int nvrtc_build(const struct gs_user_source *src, const char *target,
+                       struct nvrtc_result *out, struct gs_build_info *info, struct gs_err *e)
+{
+    int major = 0, minor = 0;
+    if (src->dialect == GS_DIALECT_OPENCL)
+        return gs_err_set(e, GS_UNSUPPORTED, "cuda cannot build OpenCL C (%s)", src->path);
+    int st = nvrtc_target(target, e);
+    if (st != GS_OK)
+        return st;
+    char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_cuda_prelude : NULL);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "cuda: out of memory");
+    nvrtcVersion(&major, &minor);
+    snprintf(info->compiler, sizeof info->compiler, "NVRTC %d.%d for %s, -std=c++17", major, minor,
+             target);
+    st = nvrtc_compile(text, src, target, 1, out, e);
+    if (st == GS_OK && out->refused) {
+        /* Again without the entry: the log then holds the file's own errors
+         * only, and a clean build means that the entry was the problem. */
+        nvrtc_result_free(out);
+        st = nvrtc_compile(text, src, target, 0, out, e);
+        if (st == GS_OK)
+            st = out->refused ? gs_err_set(e, GS_BUILD, "%s does not compile as CUDA C++ for %s",
+                                           src->path, target)
+                              : gs_user_no_entry(src, NULL, e);
+    }
+    free(text);
+    info->log = out->log;
+    out->log = NULL;
+    return st;
+}
+
+int cuda_user_compile(const struct gs_user_source *src, const char *target,
+                      struct gs_build_info *info, struct gs_err *e)
+{
+    struct nvrtc_result out = {0};
+    const int st = nvrtc_build(src, target, &out, info, e);
+    nvrtc_result_free(&out);
+    return st;
+}
+
+/* The parameters the loaded kernel takes: 4, of 8 bytes each. The runtime
+ * reports them (cudaFuncGetParamInfo, CUDA 12.4 and later); where it cannot,
+ * the check is skipped rather than guessed. */
+static int cuda_user_params(const struct gs_user_kernel *k, const struct gs_user_source *src,
+                            struct gs_err *e)
+{
+    int count = 0, bad = -1;
+    for (; count < 32; ++count) {
+        size_t offset = 0, size = 0;
+        const cudaError_t rc = cudaFuncGetParamInfo((const void *)k->kernel, (size_t)count,
+                                                    &offset, &size);
+        (void)cudaGetLastError();
+        if (rc == cudaErrorInvalidValue)
+            break;
+        if (rc != cudaSuccess)
+            return GS_OK;
+        if (size != 8 && bad < 0 && count < 4)
+            bad = count;
+    }
+    /* No parameter at all is what a runtime that cannot tell would say too. */
+    if (count > 0 && (count != 4 || bad >= 0))
+        return gs_user_bad_params(src, count, bad, e);
+    return GS_OK;
+}
+
+void cuda_user_free(struct gs_device *dev, struct gs_user_kernel *k)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (!k)
+        return;
+    if (k->lib && CUDA_CHECK(NULL, cudaSetDevice(d->ordinal)) == GS_OK)
+        (void)CUDA_CHECK(NULL, cudaLibraryUnload(k->lib));
+    free(k);
+}
+
+static int cuda_user_load(const struct nvrtc_result *out, struct gs_user_kernel *k,
+                          struct gs_err *e)
+{
+    int s = CUDA_CHECK(e, cudaLibraryLoadData(&k->lib, out->cubin, NULL, NULL, 0, NULL, NULL, 0));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaLibraryGetKernel(&k->kernel, k->lib, out->lowered));
+    return s;
+}
+
+int cuda_user_build(struct gs_device *dev, const struct gs_user_source *src,
+                    struct gs_user_kernel **kernel, struct gs_build_info *info,
+                    struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    struct nvrtc_result out = {0};
+    int major = 0, minor = 0;
+    char target[32];
+    int s = cuda_prepare(d, e);
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                                 d->ordinal));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
+                                                 d->ordinal));
+    snprintf(target, sizeof target, "sm_%d%d", major, minor);
+    if (s == GS_OK)
+        s = nvrtc_build(src, target, &out, info, e);
+    struct gs_user_kernel *k = s == GS_OK ? calloc(1, sizeof *k) : NULL;
+    if (s == GS_OK && !k)
+        s = gs_err_set(e, GS_NOMEM, "cuda: out of memory");
+    if (s == GS_OK && (s = cuda_user_load(&out, k, e)) == GS_OK)
+        s = cuda_user_params(k, src, e);
+    nvrtc_result_free(&out);
+    if (s != GS_OK) {
+        cuda_user_free(dev, k);
+        return s;
+    }
+    *kernel = k;
+    return GS_OK;
+}
+
+/* launch() for a user kernel, with one difference: a kernel that faults is
+ * GS_FAULT, the runtime's error in e (the context is then lost). */
+int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
+                     struct gs_launch_result *r, struct gs_err *e)
+{
+    struct cuda_device *d = (struct cuda_device *)dev;
+    if (cuda_inexpressible(l, r))
+        return GS_OK;
+    int s = cuda_prepare(d, e);
+    if (s != GS_OK)
+        return s;
+    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
+    unsigned long long n = l->n; /* size_t on every 64-bit CUDA platform */
+    void *args[] = {&a, &b, &out, &n};
+    const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
+    cudaError_t rc = cudaLaunchKernel((const void *)l->user->kernel, grid, block, args, 0,
+                                      d->stream);
+    if (rc != cudaSuccess)
+        return cuda_refused(d, rc, r, e);
+    rc = cudaStreamSynchronize(d->stream);
+    s = cuda_check(rc, "cudaStreamSynchronize(stream) after the kernel", __FILE__, __LINE__, e);
+    if (s != GS_OK && cuda_is_sticky(rc)) {
+        s = GS_FAULT; /* e keeps the runtime's words */
+        if (e)
+            e->status = GS_FAULT;
+    }
+    r->accepted = s == GS_OK;
+    return s;
+}
