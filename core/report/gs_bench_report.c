@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gs_bench.h"
-#include "gs_results.h"
+#include "gs_report_kit.h"
 
 static const char *const group_titles[] = {
     "ceiling", "vector add at G, same bytes", "copy access patterns at G, same bytes",
@@ -263,65 +263,84 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
     }
 }
 
+static void json_row(struct gs_jw *w, const struct gs_bench *b, const struct gs_bench_row *r)
+{
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, NULL);
+    gs_jw_str(w, "group", group_titles[r->group]);
+    gs_jw_str(w, GS_RK(ROW_VARIANT), r->label);
+    gs_jw_str(w, "kernel", r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name);
+    gs_jw_u64(w, "grid", r->launch.grid);
+    gs_jw_u64(w, "block", r->launch.block);
+    gs_jw_u64(w, "param", r->launch.param);
+    gs_jw_u64(w, "bytes", r->bytes);
+    gs_jw_fixed(w, "trips", 4, r->is_copy ? 0.0 : r->trips);
+    gs_jw_u64(w, "inflight_bytes_per_thread", r->inflight);
+    gs_jw_fixed(w, "inflight_bytes_per_sm", 0, r->inflight_per_sm);
+    gs_jw_bool(w, GS_RK(ROW_VERIFIED), r->verified);
+    if (!r->verified) {
+        gs_jw_str(w, "wrong", r->wrong);
+        gs_jw_end(w, "");
+        return;
+    }
+    gs_jw_fixed(w, "min_ms", 6, r->min_ms);
+    gs_jw_fixed(w, "median_ms", 6, r->med_ms);
+    gs_jw_fixed(w, "max_ms", 6, r->max_ms);
+    gs_jw_fixed(w, "mean_ms", 6, r->mean_ms);
+    gs_jw_fixed(w, "stddev_ms", 6, r->stddev_ms);
+    gs_jw_fixed(w, GS_RK(ROW_GBPS), 3, r->gbps);
+    gs_jw_fixed(w, "pct_of_copy", 2, r->pct_copy);
+    gs_jw_fixed(w, "pct_of_best", 2, r->pct_best);
+    if (r->pct_peak > 0)
+        gs_jw_fixed(w, "pct_of_peak", 2, r->pct_peak);
+    else
+        gs_jw_null(w, "pct_of_peak");
+    gs_jw_array(w, "samples_ms");
+    for (unsigned j = 0; j < b->reps && r->samples_ms; ++j)
+        gs_jw_fixed(w, NULL, 6, r->samples_ms[j]);
+    gs_jw_end(w, "");
+    gs_jw_end(w, "");
+}
+
 static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
-    gs_results_header(o, "bandwidth", &run);
-    gs_str_printf(o, ",\n  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / 1e9\",\n"
-                     "  \"runs\": [\n");
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_results_header(&w, "bandwidth", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "gbps_definition", "(bytes read + bytes written) / median seconds / 1e9");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, GS_RK(RUNS));
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
-        gs_str_printf(o, "    {");
-        gs_results_device(o, d);
-        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, \"type\": \"%s\", "
-                         "\"n\": %llu, \"reps\": %u, \"warmup\": %u, \"peak_gbps\": %.1f, \"peak_rule\": ",
-                      b->block, (unsigned long long)b->grid, (unsigned long long)b->threads,
-                      gs_type_name(b->type), (unsigned long long)b->n, b->reps, b->warmup,
-                      (double)d->peak_bytes_per_s / 1e9);
-        gs_json_string(o, d->peak_rule);
-        gs_str_printf(o, ", \"copy_gbps\": %.3f, \"best_gbps\": %.3f, \"best_variant\": ",
-                      b->copy_gbps, b->best_row >= 0 ? b->rows[b->best_row].gbps : 0.0);
-        gs_json_string(o, b->best_row >= 0 ? b->rows[b->best_row].label : "");
-        gs_str_printf(o, ", \"chunked_over_coalesced\": %.4f, "
-                         "\"stride32_over_coalesced\": %.4f,\n      \"rows\": [\n",
-                      b->chunked_ratio, b->stride32_ratio);
-        for (int k = 0; k < b->nrows; ++k) {
-            const struct gs_bench_row *r = &b->rows[k];
-            gs_str_printf(o, "        {\"group\": \"%s\", \"variant\": ", group_titles[r->group]);
-            gs_json_string(o, r->label);
-            gs_str_printf(o, ", \"kernel\": \"%s\", \"grid\": %llu, \"block\": %llu, \"param\": %llu, "
-                             "\"bytes\": %llu, \"trips\": %.4f, \"inflight_bytes_per_thread\": %u, "
-                             "\"inflight_bytes_per_sm\": %.0f, \"verified\": %s, ",
-                          r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
-                          (unsigned long long)r->launch.grid, (unsigned long long)r->launch.block,
-                          (unsigned long long)r->launch.param, (unsigned long long)r->bytes,
-                          r->is_copy ? 0.0 : r->trips, r->inflight, r->inflight_per_sm,
-                          r->verified ? "true" : "false");
-            if (r->verified) {
-                gs_str_printf(o, "\"min_ms\": %.6f, \"median_ms\": %.6f, \"max_ms\": %.6f, "
-                                 "\"mean_ms\": %.6f, \"stddev_ms\": %.6f, \"gbps\": %.3f, "
-                                 "\"pct_of_copy\": %.2f, \"pct_of_best\": %.2f, ",
-                              r->min_ms, r->med_ms, r->max_ms, r->mean_ms, r->stddev_ms, r->gbps,
-                              r->pct_copy, r->pct_best);
-                if (r->pct_peak > 0)
-                    gs_str_printf(o, "\"pct_of_peak\": %.2f, ", r->pct_peak);
-                else
-                    gs_str_printf(o, "\"pct_of_peak\": null, ");
-                gs_str_printf(o, "\"samples_ms\": [");
-                for (unsigned j = 0; j < b->reps && r->samples_ms; ++j)
-                    gs_str_printf(o, "%s%.6f", j ? ", " : "", r->samples_ms[j]);
-                gs_str_printf(o, "]}");
-            } else {
-                gs_str_printf(o, "\"wrong\": ");
-                gs_json_string(o, r->wrong);
-                gs_str_printf(o, "}");
-            }
-            gs_str_printf(o, "%s\n", k + 1 < b->nrows ? "," : "");
-        }
-        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_results_device(&w, d);
+        gs_jw_u64(&w, "block", b->block);
+        gs_jw_u64(&w, "G", b->grid);
+        gs_jw_u64(&w, "T", b->threads);
+        gs_jw_str(&w, GS_RK(RUN_TYPE), gs_type_name(b->type));
+        gs_jw_u64(&w, GS_RK(RUN_N), b->n);
+        gs_jw_u64(&w, "reps", b->reps);
+        gs_jw_u64(&w, "warmup", b->warmup);
+        gs_jw_fixed(&w, "peak_gbps", 1, (double)d->peak_bytes_per_s / 1e9);
+        gs_jw_str(&w, "peak_rule", d->peak_rule);
+        gs_jw_fixed(&w, "copy_gbps", 3, b->copy_gbps);
+        gs_jw_fixed(&w, "best_gbps", 3, b->best_row >= 0 ? b->rows[b->best_row].gbps : 0.0);
+        gs_jw_str(&w, "best_variant", b->best_row >= 0 ? b->rows[b->best_row].label : "");
+        gs_jw_fixed(&w, "chunked_over_coalesced", 4, b->chunked_ratio);
+        gs_jw_fixed(&w, "stride32_over_coalesced", 4, b->stride32_ratio);
+        gs_jw_space(&w, "\n      ");
+        gs_jw_array(&w, GS_RK(RUN_ROWS));
+        for (int k = 0; k < b->nrows; ++k)
+            json_row(&w, b, &b->rows[k]);
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, struct gs_str *out)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gs_catalog.h"
-#include "gs_results.h"
+#include "gs_report_kit.h"
 #include "gs_spread.h"
 
 static double pct(double part, double whole)
@@ -211,94 +211,113 @@ static void report_text(const struct gs_spread_report_in *in, struct gs_str *o)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_stats(struct gs_str *o, const struct gs_spread_stats *st)
+static void json_stats(struct gs_jw *w, const char *key, const struct gs_spread_stats *st)
 {
-    gs_str_printf(o, "\"units\": %u, \"span_us\": %.3f, \"first_finish_us\": %.3f, "
-                     "\"median_finish_us\": %.3f, \"first_idle_us\": %.3f, "
-                     "\"median_idle_us\": %.3f, \"start_skew_us\": %.3f, \"blocks_min\": %u, "
-                     "\"blocks_max\": %u, \"clock_step_ns\": %.0f, \"event_ms\": %.6f",
-                  st->units, st->span_us, st->first_finish_us, st->median_finish_us,
-                  st->first_idle_us, st->median_idle_us, st->start_skew_us, st->blocks_min,
-                  st->blocks_max, st->clock_step_ns, st->event_ms);
+    gs_jw_object(w, key);
+    gs_jw_u64(w, "units", st->units);
+    gs_jw_fixed(w, "span_us", 3, st->span_us);
+    gs_jw_fixed(w, "first_finish_us", 3, st->first_finish_us);
+    gs_jw_fixed(w, "median_finish_us", 3, st->median_finish_us);
+    gs_jw_fixed(w, "first_idle_us", 3, st->first_idle_us);
+    gs_jw_fixed(w, "median_idle_us", 3, st->median_idle_us);
+    gs_jw_fixed(w, "start_skew_us", 3, st->start_skew_us);
+    gs_jw_u64(w, "blocks_min", st->blocks_min);
+    gs_jw_u64(w, "blocks_max", st->blocks_max);
+    gs_jw_fixed(w, "clock_step_ns", 0, st->clock_step_ns);
+    gs_jw_fixed(w, "event_ms", 6, st->event_ms);
+    gs_jw_end(w, "");
 }
 
-static void json_launch(struct gs_str *o, const struct gs_spread_launch *row)
+static void json_launch(struct gs_jw *w, const struct gs_spread_launch *row)
 {
-    gs_str_printf(o, "        {\"waves\": %u, \"grid\": %llu, \"block\": %llu, \"n\": %llu, "
-                     "\"verified\": %s, ",
-                  row->waves, (unsigned long long)row->launch.grid,
-                  (unsigned long long)row->launch.block, (unsigned long long)row->launch.n,
-                  row->verified ? "true" : "false");
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, NULL);
+    gs_jw_u64(w, "waves", row->waves);
+    gs_jw_u64(w, "grid", row->launch.grid);
+    gs_jw_u64(w, "block", row->launch.block);
+    gs_jw_u64(w, "n", row->launch.n);
+    gs_jw_bool(w, "verified", row->verified);
     if (!row->verified) {
-        gs_str_printf(o, "\"wrong\": ");
-        gs_json_string(o, row->wrong);
-        gs_str_printf(o, "}");
+        gs_jw_str(w, "wrong", row->wrong);
+        gs_jw_end(w, "");
         return;
     }
     const struct gs_timeline *t = row->timeline;
-    gs_str_printf(o, "\"reps\": %u, \"shown\": %u, \"resident_blocks_per_unit\": %u,\n"
-                     "         \"stats\": {",
-                  row->made, row->kept + 1, t->resident_per_unit);
-    json_stats(o, &row->stats);
-    gs_str_printf(o, "},\n         \"each_rep\": [");
+    gs_jw_u64(w, "reps", row->made);
+    gs_jw_u64(w, "shown", row->kept + 1);
+    gs_jw_u64(w, "resident_blocks_per_unit", t->resident_per_unit);
+    gs_jw_space(w, "\n         ");
+    json_stats(w, "stats", &row->stats);
+    gs_jw_space(w, "\n         ");
+    gs_jw_array(w, "each_rep");
     for (unsigned r = 0; r < row->made; ++r) {
-        gs_str_printf(o, "%s\n           {", r ? "," : "");
-        json_stats(o, &row->rep[r]);
-        gs_str_printf(o, "}");
+        gs_jw_space(w, "\n           ");
+        json_stats(w, NULL, &row->rep[r]);
     }
-    /* The shown launch, unit by unit, in finish order. */
+    gs_jw_end(w, "");
+    /* The shown launch, unit by unit, in finish order, 16 to a line. */
     static const char *const members[] = {"finish_us", "start_us", "unit", "blocks"};
     for (int m = 0; m < 4; ++m) {
-        gs_str_printf(o, "],\n         \"%s\": [", members[m]);
+        gs_jw_space(w, "\n         ");
+        gs_jw_array(w, members[m]);
         for (unsigned u = 0; u < t->nunits; ++u) {
             const struct gs_timeline_unit *x = &t->unit[u];
-            const char *sep = u ? (u % 16 ? ", " : ",\n           ") : "";
+            if (u && u % 16 == 0)
+                gs_jw_space(w, "\n           ");
             if (m == 0)
-                gs_str_printf(o, "%s%.3f", sep, (double)x->end_ns / 1e3);
+                gs_jw_fixed(w, NULL, 3, (double)x->end_ns / 1e3);
             else if (m == 1)
-                gs_str_printf(o, "%s%.3f", sep, (double)x->start_ns / 1e3);
+                gs_jw_fixed(w, NULL, 3, (double)x->start_ns / 1e3);
             else
-                gs_str_printf(o, "%s%u", sep, m == 2 ? x->id : x->blocks);
+                gs_jw_u64(w, NULL, m == 2 ? x->id : x->blocks);
         }
+        gs_jw_end(w, "");
     }
-    gs_str_printf(o, "]}");
+    gs_jw_end(w, "");
 }
 
 static void report_json(const struct gs_spread_report_in *in, struct gs_str *o)
 {
     const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
-    gs_results_header(o, "bandwidth-spread", &run);
-    gs_str_printf(o, ",\n  \"kernel\": \"%s\", \"time_unit\": \"microseconds after the "
-                     "launch's first start, by the device's clock\",\n"
-                     "  \"shown\": \"of the repetitions, the launch of median span (the lower "
-                     "middle for an even count)\",\n  \"runs\": [\n",
-                  gs_kernel_info(GS_SPREAD_KERNEL)->name);
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_results_header(&w, "bandwidth-spread", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "kernel", gs_kernel_info(GS_SPREAD_KERNEL)->name);
+    gs_jw_str(&w, "time_unit", "microseconds after the launch's first start, by the device's "
+                               "clock");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "shown", "of the repetitions, the launch of median span (the lower middle for "
+                           "an even count)");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "runs");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_spread *s = in->runs[i];
-        gs_str_printf(o, "    {");
-        gs_results_device(o, s->dev);
-        gs_str_printf(o, "\"available\": %s", s->available ? "true" : "false");
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_results_device(&w, s->dev);
+        gs_jw_bool(&w, "available", s->available);
         if (!s->available) {
-            gs_str_printf(o, ", \"not_available\": ");
-            gs_json_string(o, s->why);
-            gs_str_printf(o, "}%s\n", i + 1 < in->nruns ? "," : "");
+            gs_jw_str(&w, "not_available", s->why);
+            gs_jw_end(&w, "");
             continue;
         }
         const struct gs_timeline *t = s->launch[0].timeline ? s->launch[0].timeline
                                                             : s->launch[1].timeline;
-        gs_str_printf(o, ", \"n\": %llu, \"block\": %u, \"G\": %llu, \"grid_rule\": ",
-                      (unsigned long long)s->n, s->block, (unsigned long long)s->grid);
-        gs_json_string(o, s->grid_rule);
-        gs_str_printf(o, ", \"clock\": ");
-        gs_json_string(o, t ? t->clock : "");
-        gs_str_printf(o, ",\n      \"launches\": [\n");
-        for (int k = 0; k < GS_SPREAD_LAUNCHES; ++k) {
-            json_launch(o, &s->launch[k]);
-            gs_str_printf(o, "%s\n", k + 1 < GS_SPREAD_LAUNCHES ? "," : "");
-        }
-        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+        gs_jw_u64(&w, "n", s->n);
+        gs_jw_u64(&w, "block", s->block);
+        gs_jw_u64(&w, "G", s->grid);
+        gs_jw_str(&w, "grid_rule", s->grid_rule);
+        gs_jw_str(&w, "clock", t ? t->clock : "");
+        gs_jw_space(&w, "\n      ");
+        gs_jw_array(&w, "launches");
+        for (int k = 0; k < GS_SPREAD_LAUNCHES; ++k)
+            json_launch(&w, &s->launch[k]);
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_spread_report(const struct gs_spread_report_in *in, enum gs_format f, struct gs_str *out)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gs_format.h"
-#include "gs_results.h"
+#include "gs_report_kit.h"
 #include "gs_sweep.h"
 
 #define FONT "DejaVu Sans, Arial, Helvetica, sans-serif"
