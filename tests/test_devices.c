@@ -130,8 +130,8 @@ static void a_failing_device_is_named_in_the_summary(void **state)
     t[1]->failed = 1;
     snprintf(t[1]->cases[0].mismatch, sizeof t[1]->cases[0].mismatch, "marked by the test");
     struct gs_str text = {0};
-    const struct gs_table_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test", "test",
-                                    NULL, NULL};
+    const struct gs_table_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test",
+                                          "test", NULL, NULL};
     gs_table_report(&in, GS_FMT_TEXT, &text);
     const char *summary = line_starting(text.data, "PREDICTION FAILED");
     assert_non_null(summary);

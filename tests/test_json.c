@@ -314,7 +314,9 @@ static void the_writer_escapes_what_json_requires(void **state)
     assert_string_equal(gs_json_str(v, "all", NULL), all);
     assert_string_equal(gs_json_str(v, "utf8", NULL), "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80");
     assert_string_equal(gs_json_str(v, "bad", NULL),
-                        "a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                        "a\xef\xbf\xbd"
+                        "b\xef\xbf\xbd\xef\xbf\xbd"
+                        "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
                         "d\xef\xbf\xbd\xef\xbf\xbd");
     assert_string_equal(gs_json_str(v, "null", NULL), "");
     gs_json_free(v);

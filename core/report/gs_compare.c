@@ -51,7 +51,8 @@ static int check_case(const struct gs_json *c, const char *where, struct gs_err 
                                     "not launched");
     if (strcmp(outcome, "wrong") == 0 && !gs_json_u64(obs, GS_RK(OBSERVED_FIRST_WRONG), &first))
         return incomplete(e, where, "a wrong result without \"first_wrong\"");
-    if (strcmp(gs_json_str(c, GS_RK(CASE_SECTION), ""), "shapes") == 0 && !gs_json_str(c, GS_RK(CASE_SHAPE), NULL))
+    if (strcmp(gs_json_str(c, GS_RK(CASE_SECTION), ""), "shapes") == 0 &&
+        !gs_json_str(c, GS_RK(CASE_SHAPE), NULL))
         return incomplete(e, where, "a shapes case without \"shape\"");
     return GS_OK;
 }
@@ -60,7 +61,8 @@ static int check_row(const struct gs_json *r, const char *where, struct gs_err *
 {
     double gbps;
     int rc = gs_results_check(r, 1u << GS_RO_ROW, where, e);
-    if (rc == GS_OK && gs_json_bool(r, GS_RK(ROW_VERIFIED), 0) && !gs_json_num(r, GS_RK(ROW_GBPS), &gbps))
+    if (rc == GS_OK && gs_json_bool(r, GS_RK(ROW_VERIFIED), 0) &&
+        !gs_json_num(r, GS_RK(ROW_GBPS), &gbps))
         return incomplete(e, where, "a verified row without \"gbps\"");
     return rc;
 }
@@ -167,7 +169,8 @@ static int collect_groups(struct cmp *c, struct gs_err *e)
 {
     for (int f = 0; f < c->nfiles; ++f) {
         const int table = strcmp(c->files[f].mode, "table") == 0;
-        const struct gs_json *list = gs_json_get(c->files[f].root, table ? GS_RK(DEVICES) : GS_RK(RUNS));
+        const struct gs_json *list =
+            gs_json_get(c->files[f].root, table ? GS_RK(DEVICES) : GS_RK(RUNS));
         for (int g = 0; g < list->count; ++g) {
             if (c->ngroups == MAX_GROUPS)
                 return gs_err_set(e, GS_USAGE, "more than %d devices in the files; compare fewer",
@@ -320,7 +323,9 @@ static void case_cell(const struct gs_json *it, char *buf, unsigned size)
 {
     const struct gs_json *obs = gs_json_get(it, GS_RK(CASE_OBSERVED));
     const char *outcome = gs_json_str(obs, GS_RK(OBSERVED_OUTCOME), "");
-    const char *mark = !gs_json_bool(it, GS_RK(CASE_HELD), 1) ? "*" : gs_json_bool(it, GS_RK(CASE_DEVIATION), 0) ? "!" : "";
+    const char *mark = !gs_json_bool(it, GS_RK(CASE_HELD), 1)          ? "*"
+                       : gs_json_bool(it, GS_RK(CASE_DEVIATION), 0) ? "!"
+                                                                    : "";
     uint64_t first = 0;
     if (strcmp(outcome, "wrong") == 0 && gs_json_u64(obs, GS_RK(OBSERVED_FIRST_WRONG), &first))
         snprintf(buf, size, "wrong@%llu%s", (unsigned long long)first, mark);
@@ -534,7 +539,8 @@ static void bandwidth_row(struct cmp *c, const struct row *r, struct gs_str *o,
     gs_str_printf(o, "%-40.40s", r->key);
     for (int g = 0; g < c->ngroups; ++g) {
         const struct gs_json *it = find_item(&c->groups[g], r, NULL, 0);
-        const int ok = it && gs_json_bool(it, GS_RK(ROW_VERIFIED), 0) && gs_json_num(it, GS_RK(ROW_GBPS), &gbps);
+        const int ok = it && gs_json_bool(it, GS_RK(ROW_VERIFIED), 0) &&
+                       gs_json_num(it, GS_RK(ROW_GBPS), &gbps);
         verified += ok;
         wrong += it && !ok;
         if (!it)

@@ -34,7 +34,10 @@ enum gs_results_object {
     GS_RO_ROW           /* one of a run's "rows" */
 };
 
-enum gs_results_type { GS_RT_STRING, GS_RT_UINT, GS_RT_NUMBER, GS_RT_BOOL, GS_RT_ARRAY, GS_RT_OBJECT };
+enum gs_results_type {
+    GS_RT_STRING, GS_RT_UINT /* a non-negative integer */, GS_RT_NUMBER, GS_RT_BOOL, GS_RT_ARRAY,
+    GS_RT_OBJECT
+};
 
 /* X(name, object, key, type, required). Required members of the header
  * and of "observed" are checked by compare with messages of their own

@@ -93,7 +93,8 @@ void gs_spread_finding(const struct gs_spread *s, char *buf, size_t size)
              "%.1f us launch (%.1f%%, against %.1f%% at one wave) and the median unit %.1f us "
              "(%.1f%%).",
              many->waves, b->blocks_min, b->blocks_max, b->first_idle_us, b->span_us,
-             gs_spread_pct(b->first_idle_us, b->span_us), gs_spread_pct(a->first_idle_us, a->span_us),
+             gs_spread_pct(b->first_idle_us, b->span_us),
+             gs_spread_pct(a->first_idle_us, a->span_us),
              b->median_idle_us, gs_spread_pct(b->median_idle_us, b->span_us));
 }
 
