@@ -91,23 +91,49 @@ static void all_seen(const int *seen, unsigned objects, int table)
                      gs_results_members[m].key, table ? "table" : "bandwidth");
 }
 
-static void load_ok(const char *name, const struct gs_str *text)
+/* A table's or a bandwidth run's JSON holds every member gs_results.h
+ * lists for its objects, each of its type, and compare loads it. */
+static void written_as_described(const struct gs_str *text, const char *name, int table)
 {
+    const unsigned group = 1u << GS_RO_DEVICE | 1u << (table ? GS_RO_TABLE_DEVICE : GS_RO_RUN);
+    const unsigned item = 1u << (table ? GS_RO_CASE : GS_RO_ROW);
+    int seen[GS_RESULTS_NMEMBERS] = {0};
+    struct gs_json *root = NULL;
+    struct gs_err e = {0};
+    assert_false(text->failed);
+    assert_int_equal(gs_json_parse(text->data, text->len, &root, &e), GS_OK);
+    members_as_described(root, 1u << GS_RO_HEADER, seen);
+    const struct gs_json *groups = gs_json_get(root, table ? GS_RK(DEVICES) : GS_RK(RUNS));
+    assert_non_null(groups);
+    for (int g = 0; g < groups->count; ++g) {
+        const struct gs_json *grp = gs_json_at(groups, g);
+        members_as_described(grp, group, seen);
+        const struct gs_json *items =
+            gs_json_get(grp, table ? GS_RK(TABLE_CASES) : GS_RK(RUN_ROWS));
+        for (int k = 0; k < items->count; ++k) {
+            members_as_described(gs_json_at(items, k), item, seen);
+            if (table)
+                members_as_described(gs_json_get(gs_json_at(items, k), GS_RK(CASE_OBSERVED)),
+                                     1u << GS_RO_OBSERVED, seen);
+        }
+    }
+    all_seen(seen, 1u << GS_RO_HEADER | group | item | (table ? 1u << GS_RO_OBSERVED : 0), table);
+    gs_json_free(root);
+
     const char *path = raw_file(name, text->data);
     struct gs_compare_file f;
-    struct gs_err e = {0};
     if (gs_compare_load(path, &f, &e) != GS_OK)
         fail_msg("compare refuses what the writer wrote: %s", e.msg);
     gs_compare_free(&f);
 }
 
-/* The table's and bandwidth's JSON, from runs on the host backend, hold
- * every member the description lists, each of its type; compare reads them. */
+/* The table's and bandwidth's JSON, from runs on the host backend. */
 static void the_writers_write_what_the_description_lists(void **state)
 {
     (void)state;
     struct gs_opened o;
     struct gs_err e = {0};
+    struct gs_str text = {0};
     const struct gs_run_info run = {"9.9", "test", "2026-01-01T00:00:00Z", "cc"};
     gs_open_backend(gs_registry_find("host"), &o);
     assert_int_equal(o.status, GS_OK);
@@ -119,28 +145,8 @@ static void the_writers_write_what_the_description_lists(void **state)
     assert_int_equal(gs_table_run(o.devs[0], &plan, &t, &e), GS_OK);
     const struct gs_table_report_in tin = {(const struct gs_table *const *)&t, 1, &plan,
                                            run.version, run.command, run.date, run.toolkit};
-    struct gs_str text = {0};
-    struct gs_json *root = NULL;
-    int seen[GS_RESULTS_NMEMBERS] = {0};
     gs_table_report(&tin, GS_FMT_JSON, &text);
-    assert_false(text.failed);
-    assert_int_equal(gs_json_parse(text.data, text.len, &root, &e), GS_OK);
-    members_as_described(root, 1u << GS_RO_HEADER, seen);
-    const struct gs_json *devices = gs_json_get(root, GS_RK(DEVICES));
-    for (int d = 0; d < devices->count; ++d) {
-        const struct gs_json *dev = gs_json_at(devices, d);
-        members_as_described(dev, 1u << GS_RO_DEVICE | 1u << GS_RO_TABLE_DEVICE, seen);
-        const struct gs_json *cases = gs_json_get(dev, GS_RK(TABLE_CASES));
-        for (int k = 0; k < cases->count; ++k) {
-            const struct gs_json *c = gs_json_at(cases, k);
-            members_as_described(c, 1u << GS_RO_CASE, seen);
-            members_as_described(gs_json_get(c, GS_RK(CASE_OBSERVED)), 1u << GS_RO_OBSERVED, seen);
-        }
-    }
-    all_seen(seen, 1u << GS_RO_HEADER | 1u << GS_RO_DEVICE | 1u << GS_RO_TABLE_DEVICE |
-                       1u << GS_RO_CASE | 1u << GS_RO_OBSERVED, 1);
-    load_ok("written-table.json", &text);
-    gs_json_free(root);
+    written_as_described(&text, "written-table.json", 1);
     gs_str_free(&text);
     gs_table_free(t);
 
@@ -151,23 +157,9 @@ static void the_writers_write_what_the_description_lists(void **state)
     const struct gs_bench *runs[] = {&b};
     const struct gs_bench_report_in bin = {runs, 1, run.version, run.command, run.date,
                                            run.toolkit};
-    memset(seen, 0, sizeof seen);
     memset(&text, 0, sizeof text);
     gs_bench_report(&bin, GS_FMT_JSON, &text);
-    assert_false(text.failed);
-    assert_int_equal(gs_json_parse(text.data, text.len, &root, &e), GS_OK);
-    members_as_described(root, 1u << GS_RO_HEADER, seen);
-    const struct gs_json *list = gs_json_get(root, GS_RK(RUNS));
-    for (int r = 0; r < list->count; ++r) {
-        const struct gs_json *one = gs_json_at(list, r);
-        members_as_described(one, 1u << GS_RO_DEVICE | 1u << GS_RO_RUN, seen);
-        const struct gs_json *rows = gs_json_get(one, GS_RK(RUN_ROWS));
-        for (int k = 0; k < rows->count; ++k)
-            members_as_described(gs_json_at(rows, k), 1u << GS_RO_ROW, seen);
-    }
-    all_seen(seen, 1u << GS_RO_HEADER | 1u << GS_RO_DEVICE | 1u << GS_RO_RUN | 1u << GS_RO_ROW, 0);
-    load_ok("written-bandwidth.json", &text);
-    gs_json_free(root);
+    written_as_described(&text, "written-bandwidth.json", 0);
     gs_str_free(&text);
     gs_bench_free(&b);
     gs_close_backend(&o);
