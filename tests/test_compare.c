@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "gs_bench.h"
+#include "gs_bench_report.h"
 #include "gs_commands.h"
 #include "gs_compare.h"
 #include "gs_registry.h"

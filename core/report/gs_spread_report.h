@@ -1,13 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* What the text, JSON and SVG reports of `bandwidth --spread` share: the
- * words and numbers they compute from a run (gs_spread_report.c). The
- * reports themselves are declared with the engine, in gs_spread.h. */
+/* Reports of `gridstride bandwidth --spread` (gs_spread.h): text and JSON
+ * (gs_spread_report.c), and an SVG chart (gs_spread_svg.c), with the words
+ * and numbers they share. Built into a gs_str; the CLI writes it. */
 #ifndef GS_SPREAD_REPORT_H
 #define GS_SPREAD_REPORT_H
 
 #include <stddef.h>
 
+#include "gs_format.h"
 #include "gs_spread.h"
+
+struct gs_spread_report_in {
+    const struct gs_spread *const *runs; /* available or not */
+    int nruns;
+    const char *version;
+    const char *command;
+    const char *date;    /* UTC, ISO 8601; JSON only */
+    const char *toolkit; /* JSON only */
+};
+
+/* GS_FMT_JSON, or text for any other format. */
+void gs_spread_report(const struct gs_spread_report_in *in, enum gs_format f, struct gs_str *out);
+/* Per device with data, each unit's finish time sorted, as a share of the
+ * launch's span, for one wave and for 16 waves: readable when projected. */
+void gs_spread_svg(const struct gs_spread_report_in *in, struct gs_str *out);
+
+/* ---- shared by the reports and the chart (gs_spread_report.c) ---- */
 
 /* part as a percentage of whole; 0 when whole is not positive. */
 double gs_spread_pct(double part, double whole);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gs_report_kit.h"
-#include "gs_sweep.h"
+#include "gs_sweep_report.h"
 
 static int log2_of(uint64_t n)
 {
