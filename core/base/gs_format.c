@@ -17,12 +17,22 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
                       GS_ECHO(s ? s : ""));
 }
 
-void gs_csv_field(struct gs_str *o, const char *s)
+static void csv_quoted(struct gs_str *o, const char *s, const char *after)
 {
     gs_str_printf(o, "\"");
     for (; *s; ++s)
         gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-    gs_str_printf(o, "\",");
+    gs_str_printf(o, "\"%s", after);
+}
+
+void gs_csv_field(struct gs_str *o, const char *s)
+{
+    csv_quoted(o, s, ",");
+}
+
+void gs_csv_last(struct gs_str *o, const char *s)
+{
+    csv_quoted(o, s, "\n");
 }
 
 void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *attrs,

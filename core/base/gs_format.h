@@ -14,6 +14,8 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e);
 
 /* A quoted CSV field and its comma. */
 void gs_csv_field(struct gs_str *o, const char *s);
+/* The last field of a row: quoted, and the row's newline. */
+void gs_csv_last(struct gs_str *o, const char *s);
 /* An SVG <text> at (x, y) in font-size `size`, with the extra attributes
  * `attrs` ("" for none), s escaped for XML. */
 void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *attrs,

@@ -181,14 +181,6 @@ static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
     }
 }
 
-static void csv_field(struct gs_str *o, const char *s, const char *after)
-{
-    gs_str_printf(o, "\"");
-    for (; *s; ++s)
-        gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-    gs_str_printf(o, "\"%s", after);
-}
-
 static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     char line[900];
@@ -200,10 +192,10 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
         for (int k = 0; k < p->ncases; ++k) {
             const struct gs_trap_case *c = &p->cases[k];
             const struct gs_launch *l = &c->launch;
-            csv_field(o, p->dev->backend->name, ",");
-            csv_field(o, p->dev->name, ",");
-            csv_field(o, gs_trap_info(c->trap)->name, ",");
-            csv_field(o, c->label, ",");
+            gs_csv_field(o, p->dev->backend->name);
+            gs_csv_field(o, p->dev->name);
+            gs_csv_field(o, gs_trap_info(c->trap)->name);
+            gs_csv_field(o, c->label);
             gs_str_printf(o, "%s,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%s,",
                           gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
                           (unsigned long long)l->grid, (unsigned long long)l->grid_y,
@@ -217,7 +209,7 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
                           (unsigned long long)c->counts.max,
                           (unsigned long long)c->counts.mismatched, case_status(c));
             observed_line(c, line, sizeof line);
-            csv_field(o, line, "\n");
+            gs_csv_last(o, line);
         }
     }
 }
