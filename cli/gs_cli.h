@@ -9,7 +9,7 @@
 #include "gs_backend.h"
 #include "gs_catalog.h"
 #include "gs_plan.h"
-#include "gs_report.h"
+#include "gs_table_report.h"
 
 enum gs_mode {
     GS_MODE_TABLE,

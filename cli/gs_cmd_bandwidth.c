@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gs_bench.h"
+#include "gs_bench_report.h"
 #include "gs_commands.h"
 #include "gs_device.h"
 #include "gs_output.h"

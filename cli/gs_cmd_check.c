@@ -264,7 +264,7 @@ static int choose_devices(struct check_state *st, struct gs_err *e)
 /* Shapes, grid and buffers must suit every device before anything runs. */
 static int check_devices_fit(struct check_state *st, struct gs_err *e)
 {
-    const struct gs_plan grid_plan = {.block = st->plan.block, .grid = st->plan.grid};
+    const struct gs_table_plan grid_plan = {.block = st->plan.block, .grid = st->plan.grid};
     for (int i = 0; i < st->ndevs; ++i) {
         struct gs_device *d = st->devs[i];
         uint64_t grid;

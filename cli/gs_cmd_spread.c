@@ -17,7 +17,7 @@
 #include "gs_output.h"
 #include "gs_registry.h"
 #include "gs_run.h"
-#include "gs_spread.h"
+#include "gs_spread_report.h"
 
 /* 1 GiB per buffer on a GPU, the size of the course's comparisons and of
  * the first measurement by hand (bandwidth's rows default to 4 GiB, where

@@ -10,7 +10,7 @@
 #include "gs_output.h"
 #include "gs_results.h"
 #include "gs_run.h"
-#include "gs_sweep.h"
+#include "gs_sweep_report.h"
 
 /* 19 sizes x 3 variants x (50 + 5) launches: on a GPU the verification of
  * the largest sizes costs more than every timed launch together. */

@@ -9,8 +9,9 @@
 #include "gs_device.h"
 #include "gs_memory.h"
 #include "gs_output.h"
-#include "gs_report.h"
+#include "gs_report_kit.h"
 #include "gs_run.h"
+#include "gs_table_report.h"
 
 
 int gs_check_limits(const struct gs_device *d, unsigned block, uint64_t grid,
@@ -62,7 +63,7 @@ static void largest(struct gs_device *const *devs, int ndevs, unsigned *block, u
     }
 }
 
-static int check_usable(struct gs_device *const *devs, int ndevs, const struct gs_plan *plan,
+static int check_usable(struct gs_device *const *devs, int ndevs, const struct gs_table_plan *plan,
                         const struct gs_cli *cli, struct gs_err *e)
 {
     unsigned max_block;
@@ -122,7 +123,7 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     int nsizes = cli->nsizes, code = 2;
     struct gs_outputs out = {0};
     struct gs_str text = {0};
-    struct gs_plan plan = {0};
+    struct gs_table_plan plan = {0};
 
     plan.block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
     plan.grid = cli->grid;
@@ -181,9 +182,9 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
     }
     char date[32];
     gs_utc_now(date, sizeof date);
-    const struct gs_report_in in = {(const struct gs_table *const *)tables, s->ndevs, &plan,
+    const struct gs_table_report_in in = {(const struct gs_table *const *)tables, s->ndevs, &plan,
                                     GS_VERSION_STRING, command, date, GS_TOOLKIT};
-    gs_report_table(&in, cli->format, &text);
+    gs_table_report(&in, cli->format, &text);
     const struct gs_str *texts[] = {&text};
     if (gs_outputs_commit(&out, texts, e) != GS_OK)
         goto done;

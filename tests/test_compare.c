@@ -13,8 +13,13 @@
 
 #include <cmocka.h>
 
+#include "gs_bench_report.h"
 #include "gs_commands.h"
 #include "gs_compare.h"
+#include "gs_registry.h"
+#include "gs_results.h"
+#include "gs_select.h"
+#include "gs_table_report.h"
 
 static const char *reference; /* docs/reference/t4-seed002.json, from argv */
 static char dir[64];
@@ -47,6 +52,117 @@ static const char *raw_file(const char *name, const char *text)
     fputs(text, f);
     fclose(f);
     return p;
+}
+
+/* ---- the writers against the description (gs_results.h) ---------------------------- */
+
+/* Every member obj has of the objects in `objects` is of its listed type,
+ * every required one is there; seen[] counts what was met. */
+static void members_as_described(const struct gs_json *obj, unsigned objects, int *seen)
+{
+    assert_non_null(obj);
+    assert_int_equal(obj->type, GS_JSON_OBJECT);
+    for (int m = 0; m < GS_RESULTS_NMEMBERS; ++m) {
+        const struct gs_results_member_info *f = &gs_results_members[m];
+        if (!(objects >> f->object & 1u))
+            continue;
+        const struct gs_json *v = gs_json_get(obj, f->key);
+        if (!v && f->required)
+            fail_msg("\"%s\" is required and not written", f->key);
+        if (v && !gs_results_is(v, f->type))
+            fail_msg("\"%s\" is written, but not %s", f->key, gs_results_type_words(f->type));
+        seen[m] += v != NULL;
+    }
+}
+
+/* Members no writer of mode `table` or bandwidth writes: a results file
+ * made by hand says so, and each mode has the other's list. */
+static int written_by_neither(int m, int table)
+{
+    return m == GS_RM_RECONSTRUCTED || m == (table ? GS_RM_RUNS : GS_RM_DEVICES);
+}
+
+static void all_seen(const int *seen, unsigned objects, int table)
+{
+    for (int m = 0; m < GS_RESULTS_NMEMBERS; ++m)
+        if ((objects >> gs_results_members[m].object & 1u) && !written_by_neither(m, table) &&
+            !seen[m])
+            fail_msg("the description lists \"%s\", which the %s writer never writes",
+                     gs_results_members[m].key, table ? "table" : "bandwidth");
+}
+
+/* A table's or a bandwidth run's JSON holds every member gs_results.h
+ * lists for its objects, each of its type, and compare loads it. */
+static void written_as_described(const struct gs_str *text, const char *name, int table)
+{
+    const unsigned group = 1u << GS_RO_DEVICE | 1u << (table ? GS_RO_TABLE_DEVICE : GS_RO_RUN);
+    const unsigned item = 1u << (table ? GS_RO_CASE : GS_RO_ROW);
+    int seen[GS_RESULTS_NMEMBERS] = {0};
+    struct gs_json *root = NULL;
+    struct gs_err e = {0};
+    assert_false(text->failed);
+    assert_int_equal(gs_json_parse(text->data, text->len, &root, &e), GS_OK);
+    members_as_described(root, 1u << GS_RO_HEADER, seen);
+    const struct gs_json *groups = gs_json_get(root, table ? GS_RK(DEVICES) : GS_RK(RUNS));
+    assert_non_null(groups);
+    for (int g = 0; g < groups->count; ++g) {
+        const struct gs_json *grp = gs_json_at(groups, g);
+        members_as_described(grp, group, seen);
+        const struct gs_json *items =
+            gs_json_get(grp, table ? GS_RK(TABLE_CASES) : GS_RK(RUN_ROWS));
+        for (int k = 0; k < items->count; ++k) {
+            members_as_described(gs_json_at(items, k), item, seen);
+            if (table)
+                members_as_described(gs_json_get(gs_json_at(items, k), GS_RK(CASE_OBSERVED)),
+                                     1u << GS_RO_OBSERVED, seen);
+        }
+    }
+    all_seen(seen, 1u << GS_RO_HEADER | group | item | (table ? 1u << GS_RO_OBSERVED : 0), table);
+    gs_json_free(root);
+
+    const char *path = raw_file(name, text->data);
+    struct gs_compare_file f;
+    if (gs_compare_load(path, &f, &e) != GS_OK)
+        fail_msg("compare refuses what the writer wrote: %s", e.msg);
+    gs_compare_free(&f);
+}
+
+/* The table's and bandwidth's JSON, from runs on the host backend. */
+static void the_writers_write_what_the_description_lists(void **state)
+{
+    (void)state;
+    struct gs_opened o;
+    struct gs_err e = {0};
+    struct gs_str text = {0};
+    const struct gs_run_info run = {"9.9", "test", "2026-01-01T00:00:00Z", "cc"};
+    gs_open_backend(gs_registry_find("host"), &o);
+    assert_int_equal(o.status, GS_OK);
+
+    uint64_t sizes[] = {0, 611, 4097};
+    const struct gs_shape shapes[] = {{1, 1}, {0, 256}};
+    const struct gs_table_plan plan = {GS_DEFAULT_BLOCK, 0, sizes, 3, shapes, 2, 0xFu, NULL};
+    struct gs_table *t;
+    assert_int_equal(gs_table_run(o.devs[0], &plan, &t, &e), GS_OK);
+    const struct gs_table_report_in tin = {(const struct gs_table *const *)&t, 1, &plan,
+                                           run.version, run.command, run.date, run.toolkit};
+    gs_table_report(&tin, GS_FMT_JSON, &text);
+    written_as_described(&text, "written-table.json", 1);
+    gs_str_free(&text);
+    gs_table_free(t);
+
+    const struct gs_bench_plan bplan = {1u << 16, 5, 1, GS_DEFAULT_BLOCK, 0, NULL, NULL,
+                                        GS_TYPE_FLOAT};
+    static struct gs_bench b;
+    assert_int_equal(gs_bench_run(o.devs[0], &bplan, &b, &e), GS_OK);
+    const struct gs_bench *runs[] = {&b};
+    const struct gs_bench_report_in bin = {runs, 1, run.version, run.command, run.date,
+                                           run.toolkit};
+    memset(&text, 0, sizeof text);
+    gs_bench_report(&bin, GS_FMT_JSON, &text);
+    written_as_described(&text, "written-bandwidth.json", 0);
+    gs_str_free(&text);
+    gs_bench_free(&b);
+    gs_close_backend(&o);
 }
 
 #define CASE(sec, col, n, outcome, held)                                                      \
@@ -251,6 +367,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bandwidth_ratios_and_wrong_rows),
         cmocka_unit_test(bad_files_are_refused),
         cmocka_unit_test(the_command_leaves_no_output_on_bad_input),
+        cmocka_unit_test(the_writers_write_what_the_description_lists),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gs_str_free(&report);

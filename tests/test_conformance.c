@@ -26,9 +26,9 @@
 static struct gs_opened opened;
 static struct gs_device *dev;
 
-static struct gs_plan default_plan(uint64_t *sizes, struct gs_shape *shapes, uint64_t grid)
+static struct gs_table_plan default_plan(uint64_t *sizes, struct gs_shape *shapes, uint64_t grid)
 {
-    struct gs_plan p = {0};
+    struct gs_table_plan p = {0};
     uint64_t G = grid;
     char rule[200];
     struct gs_err e = {0};
@@ -44,7 +44,7 @@ static struct gs_plan default_plan(uint64_t *sizes, struct gs_shape *shapes, uin
     return p;
 }
 
-static struct gs_table *run_plan(const struct gs_plan *p)
+static struct gs_table *run_plan(const struct gs_table_plan *p)
 {
     struct gs_table *t = NULL;
     struct gs_err e = {0};
@@ -70,7 +70,7 @@ static void default_table_holds_every_prediction(void **state)
     (void)state;
     uint64_t sizes[GS_MAX_SIZES];
     struct gs_shape shapes[GS_MAX_SHAPES];
-    struct gs_plan p = default_plan(sizes, shapes, 0);
+    struct gs_table_plan p = default_plan(sizes, shapes, 0);
     struct gs_table *t = run_plan(&p);
     assert_int_equal(t->failed, 0);
     /* The lecture's facts, observed, not only predicted, on the threads that
@@ -95,7 +95,7 @@ static void t4_grid_reproduces_seed_002_column_b(void **state)
     (void)state;
     uint64_t sizes[GS_MAX_SIZES];
     struct gs_shape shapes[GS_MAX_SHAPES];
-    struct gs_plan p = default_plan(sizes, shapes, 160);
+    struct gs_table_plan p = default_plan(sizes, shapes, 160);
     struct gs_table *t = run_plan(&p);
     assert_int_equal(t->failed, 0);
     assert_int_equal(t->threads, 40960);
@@ -123,7 +123,7 @@ static void zero_block_launch_matches_the_api_rule(void **state)
 {
     (void)state;
     uint64_t sizes[] = {0};
-    struct gs_plan p = {GS_DEFAULT_BLOCK, 0, sizes, 1, NULL, 0, 1u << GS_COL_A, NULL};
+    struct gs_table_plan p = {GS_DEFAULT_BLOCK, 0, sizes, 1, NULL, 0, 1u << GS_COL_A, NULL};
     struct gs_table *t = run_plan(&p);
     const struct gs_case *a = gs_table_find(t, GS_SEC_SIZES, GS_COL_A, 0);
     assert_int_equal(a->launch.grid, 0);

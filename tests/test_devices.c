@@ -18,7 +18,7 @@
 
 #include "gs_commands.h"
 #include "gs_registry.h"
-#include "gs_report.h"
+#include "gs_table_report.h"
 
 static char out_path[64];
 
@@ -122,7 +122,7 @@ static void a_failing_device_is_named_in_the_summary(void **state)
     gs_open_backend(gs_registry_find("host"), &o);
     assert_int_equal(o.status, GS_OK);
     uint64_t sizes[] = {1, 611};
-    const struct gs_plan plan = {GS_DEFAULT_BLOCK, 0, sizes, 2, NULL, 0, 1u << GS_COL_C, NULL};
+    const struct gs_table_plan plan = {GS_DEFAULT_BLOCK, 0, sizes, 2, NULL, 0, 1u << GS_COL_C, NULL};
     struct gs_table *t[2];
     for (int i = 0; i < 2; ++i)
         assert_int_equal(gs_table_run(o.devs[0], &plan, &t[i], &e), GS_OK);
@@ -130,9 +130,9 @@ static void a_failing_device_is_named_in_the_summary(void **state)
     t[1]->failed = 1;
     snprintf(t[1]->cases[0].mismatch, sizeof t[1]->cases[0].mismatch, "marked by the test");
     struct gs_str text = {0};
-    const struct gs_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test", "test",
-                                    NULL, NULL};
-    gs_report_table(&in, GS_FMT_TEXT, &text);
+    const struct gs_table_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test",
+                                          "test", NULL, NULL};
+    gs_table_report(&in, GS_FMT_TEXT, &text);
     const char *summary = line_starting(text.data, "PREDICTION FAILED");
     assert_non_null(summary);
     char want[200];

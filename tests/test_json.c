@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "gs_json_read.h"
+#include "gs_json_write.h"
 
 static struct gs_json *parse_ok(const char *text)
 {
@@ -235,6 +236,133 @@ static void files_missing_empty_and_valid(void **state)
     assert_null(v);
 }
 
+/* ---- the writer ------------------------------------------------------------ */
+
+static void the_writer_places_commas_and_layout(void **state)
+{
+    (void)state;
+    struct gs_str o = {0};
+    struct gs_jw w;
+    gs_jw_init(&w, &o);
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "a", "x");
+    gs_jw_u64(&w, "b", UINT64_MAX);
+    gs_jw_int(&w, "c", -3);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_fixed(&w, "d", 3, 2.5);
+    gs_jw_fixed(&w, "e", 0, 2.5e9);
+    gs_jw_bool(&w, "f", 7);
+    gs_jw_null(&w, "g");
+    gs_jw_array(&w, "empty");
+    gs_jw_end(&w, "");
+    gs_jw_array(&w, "tight");
+    gs_jw_item_space(&w, "");
+    for (int i = 0; i < 3; ++i)
+        gs_jw_int(&w, NULL, i);
+    gs_jw_end(&w, "");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "rows");
+    for (int i = 0; i < 2; ++i) {
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_jw_int(&w, "i", i);
+        gs_jw_bool(&w, "odd", i & 1);
+        gs_jw_end(&w, "");
+    }
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
+    assert_false(o.failed);
+    assert_string_equal(o.data, "{\n  \"a\": \"x\", \"b\": 18446744073709551615, \"c\": -3,\n"
+                                "  \"d\": 2.500, \"e\": 2500000000, \"f\": true, \"g\": null, "
+                                "\"empty\": [], \"tight\": [0,1,2],\n  \"rows\": [\n"
+                                "    {\"i\": 0, \"odd\": false},\n    {\"i\": 1, \"odd\": true}\n"
+                                "  ]\n}\n");
+    struct gs_json *v = parse_ok(o.data);
+    uint64_t u = 0;
+    assert_true(gs_json_u64(v, "b", &u) && u == UINT64_MAX);
+    assert_int_equal(gs_json_get(v, "rows")->count, 2);
+    gs_json_free(v);
+    gs_str_free(&o);
+}
+
+/* Every control character, quotes and backslashes escaped; bytes that are
+ * not UTF-8 replaced; what is written reads back as the same text. */
+static void the_writer_escapes_what_json_requires(void **state)
+{
+    (void)state;
+    char all[40];
+    for (int i = 1; i < 0x20; ++i)
+        all[i - 1] = (char)i;
+    memcpy(all + 0x1f, "\"\\/\x7f", 5);
+    struct gs_str o = {0};
+    struct gs_jw w;
+    gs_jw_init(&w, &o);
+    gs_jw_object(&w, NULL);
+    gs_jw_str(&w, "all", all);
+    gs_jw_str(&w, "utf8", "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80");
+    /* a lone continuation byte, an overlong '/', a surrogate, a cut sequence */
+    gs_jw_str(&w, "bad", "a\x80" "b\xc0\xaf" "c\xed\xa0\x80" "d\xe2\x82");
+    gs_jw_str(&w, "null", NULL);
+    gs_jw_end(&w, "");
+    assert_false(o.failed);
+    for (const char *p = o.data; *p; ++p)
+        assert_true((unsigned char)*p >= 0x20 || *p == '\n');
+    assert_non_null(strstr(o.data, "\\u0001\\u0002"));
+    assert_non_null(strstr(o.data, "\\u001f\\\"\\\\/\x7f\""));
+    struct gs_json *v = parse_ok(o.data);
+    assert_string_equal(gs_json_str(v, "all", NULL), all);
+    assert_string_equal(gs_json_str(v, "utf8", NULL), "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80");
+    assert_string_equal(gs_json_str(v, "bad", NULL),
+                        "a\xef\xbf\xbd"
+                        "b\xef\xbf\xbd\xef\xbf\xbd"
+                        "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                        "d\xef\xbf\xbd\xef\xbf\xbd");
+    assert_string_equal(gs_json_str(v, "null", NULL), "");
+    gs_json_free(v);
+    gs_str_free(&o);
+}
+
+/* Numbers JSON cannot hold, and misuse, never make text that is not JSON
+ * without saying so. */
+static void the_writer_refuses_what_is_not_json(void **state)
+{
+    (void)state;
+    struct gs_str o = {0};
+    struct gs_jw w;
+    gs_jw_init(&w, &o);
+    gs_jw_array(&w, NULL);
+    gs_jw_fixed(&w, NULL, 2, 0.0 / 0.0);
+    gs_jw_fixed(&w, NULL, 2, 1.0 / 0.0);
+    gs_jw_fixed(&w, NULL, 2, -1.0 / 0.0);
+    gs_jw_end(&w, "");
+    assert_false(o.failed);
+    assert_string_equal(o.data, "[null, null, null]\n");
+    gs_str_free(&o);
+
+    /* a member without a key, an element with one, closing what is not
+     * open, nesting too deep */
+    for (int k = 0; k < 4; ++k) {
+        struct gs_str m = {0};
+        gs_jw_init(&w, &m);
+        gs_jw_object(&w, NULL);
+        if (k == 0)
+            gs_jw_int(&w, NULL, 1);
+        if (k == 1) {
+            gs_jw_array(&w, "a");
+            gs_jw_int(&w, "x", 1);
+        }
+        if (k == 2) {
+            gs_jw_end(&w, "");
+            gs_jw_end(&w, "");
+        }
+        for (int d = 0; k == 3 && d < GS_JW_MAX_DEPTH; ++d)
+            gs_jw_object(&w, "deeper");
+        assert_true(m.failed);
+        gs_str_free(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +374,9 @@ int main(void)
         cmocka_unit_test(every_prefix_is_refused),
         cmocka_unit_test(corrupted_reports_never_crash),
         cmocka_unit_test(files_missing_empty_and_valid),
+        cmocka_unit_test(the_writer_places_commas_and_layout),
+        cmocka_unit_test(the_writer_escapes_what_json_requires),
+        cmocka_unit_test(the_writer_refuses_what_is_not_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

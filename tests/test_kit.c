@@ -158,7 +158,7 @@ static void a_refusing_api_is_a_result_and_fails_the_prediction(void **state)
     struct gs_device *d = o.devs[0];
     struct gs_err e = {0};
     uint64_t sizes[] = {611};
-    struct gs_plan p = {256, 2, sizes, 1, NULL, 0, 1u << GS_COL_C, NULL};
+    struct gs_table_plan p = {256, 2, sizes, 1, NULL, 0, 1u << GS_COL_C, NULL};
     struct gs_table *t = NULL;
     setenv("GRIDSTRIDE_STUB", "refuse", 1);
     const int rc = gs_table_run(d, &p, &t, &e);

@@ -14,7 +14,7 @@
 
 #include "gs_json_read.h"
 #include "gs_select.h"
-#include "gs_spread.h"
+#include "gs_spread_report.h"
 
 extern const struct gs_backend gs_backend_stub;
 

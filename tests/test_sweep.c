@@ -23,7 +23,7 @@
 
 #include "gs_device.h"
 #include "gs_plan.h"
-#include "gs_sweep.h"
+#include "gs_sweep_report.h"
 #include "gs_test_log.h"
 #include "test_util.h"
 #include "gs_workspace.h"

@@ -17,27 +17,22 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e)
                       GS_ECHO(s ? s : ""));
 }
 
-void gs_json_string(struct gs_str *out, const char *s)
-{
-    gs_str_printf(out, "\"");
-    for (; *s; ++s) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            gs_str_printf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            gs_str_printf(out, "\\u%04x", ch);
-        else
-            gs_str_printf(out, "%c", ch);
-    }
-    gs_str_printf(out, "\"");
-}
-
-void gs_csv_field(struct gs_str *o, const char *s)
+static void csv_quoted(struct gs_str *o, const char *s, const char *after)
 {
     gs_str_printf(o, "\"");
     for (; *s; ++s)
         gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-    gs_str_printf(o, "\",");
+    gs_str_printf(o, "\"%s", after);
+}
+
+void gs_csv_field(struct gs_str *o, const char *s)
+{
+    csv_quoted(o, s, ",");
+}
+
+void gs_csv_last(struct gs_str *o, const char *s)
+{
+    csv_quoted(o, s, "\n");
 }
 
 void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *attrs,
@@ -47,12 +42,4 @@ void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *
                   attrs[0] ? " " : "", attrs);
     gs_str_xml(o, s);
     gs_str_printf(o, "</text>\n");
-}
-
-void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma)
-{
-    gs_str_printf(o, "\"%s\": ", key);
-    gs_json_string(o, value);
-    if (comma)
-        gs_str_printf(o, ", ");
 }

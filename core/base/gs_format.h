@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The output formats of every report (text, Markdown, CSV, JSON), and the
- * escaping JSON and CSV need. Reports are built into a gs_str; the CLI
- * writes it. */
+ * escaping CSV and SVG need (JSON has its writer, gs_json_write.h).
+ * Reports are built into a gs_str; the CLI writes it. */
 #ifndef GS_FORMAT_H
 #define GS_FORMAT_H
 
@@ -12,12 +12,10 @@ enum gs_format { GS_FMT_TEXT, GS_FMT_MD, GS_FMT_CSV, GS_FMT_JSON };
 
 int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e);
 
-/* JSON string body with quotes and control characters escaped. */
-void gs_json_string(struct gs_str *out, const char *s);
-/* "key": "value", and a ", " after it when comma. */
-void gs_json_kv(struct gs_str *o, const char *key, const char *value, int comma);
 /* A quoted CSV field and its comma. */
 void gs_csv_field(struct gs_str *o, const char *s);
+/* The last field of a row: quoted, and the row's newline. */
+void gs_csv_last(struct gs_str *o, const char *s);
 /* An SVG <text> at (x, y) in font-size `size`, with the extra attributes
  * `attrs` ("" for none), s escaped for XML. */
 void gs_svg_text(struct gs_str *o, double x, double y, double size, const char *attrs,

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gs_json_write.h"
+
 int gs_resource_id(const struct gs_device *d, char *buf, unsigned size)
 {
     unsigned domain, bus, dev, fn;
@@ -42,11 +44,31 @@ void gs_resource_spec(struct gs_device *const *devs, int ndevs, struct gs_str *o
         out->failed = 1;
     else
         qsort(ids, (size_t)n, sizeof *ids, cmp_ids);
-    gs_str_printf(out, "{\n  \"version\": {\"major\": 1, \"minor\": 0},\n  \"local\": [\n"
-                       "    {\n      \"gpus\": [");
-    for (int k = 0; k < n; ++k)
-        gs_str_printf(out, "%s\n        {\"id\": \"%s\", \"slots\": 1}", k ? "," : "", ids[k]);
-    gs_str_printf(out, "%s]\n    }\n  ]\n}\n", n ? "\n      " : "");
+    struct gs_jw w;
+    gs_jw_init(&w, out);
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_object(&w, "version");
+    gs_jw_int(&w, "major", 1);
+    gs_jw_int(&w, "minor", 0);
+    gs_jw_end(&w, "");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "local");
+    gs_jw_space(&w, "\n    ");
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n      ");
+    gs_jw_array(&w, "gpus");
+    for (int k = 0; k < n; ++k) {
+        gs_jw_space(&w, "\n        ");
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "id", ids[k]);
+        gs_jw_int(&w, "slots", 1);
+        gs_jw_end(&w, "");
+    }
+    gs_jw_end(&w, n ? "\n      " : "");
+    gs_jw_end(&w, "\n    ");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
     *ngpus = n;
     free(ids);
 }

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Reports of the bandwidth benchmark: text, md, csv, json and an SVG chart. */
+/* Reports of the bandwidth benchmark: text, md, csv and json (the SVG chart:
+ * gs_bench_svg.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "gs_bench.h"
-#include "gs_results.h"
+#include "gs_bench_report.h"
+#include "gs_report_kit.h"
 
 static const char *const group_titles[] = {
     "ceiling", "vector add at G, same bytes", "copy access patterns at G, same bytes",
     "waves: the launch size, from G/4 to a grid sized to the data"};
+
+const char *gs_bench_group_title(enum gs_bench_group g)
+{
+    return group_titles[g];
+}
 
 /* Run i's device as reports name it. */
 GS_DEFINE_RUN_LABEL(run_label, struct gs_bench_report_in, runs, nruns)
@@ -263,65 +269,84 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
     }
 }
 
+static void json_row(struct gs_jw *w, const struct gs_bench *b, const struct gs_bench_row *r)
+{
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, NULL);
+    gs_jw_str(w, "group", group_titles[r->group]);
+    gs_jw_str(w, GS_RK(ROW_VARIANT), r->label);
+    gs_jw_str(w, "kernel", r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name);
+    gs_jw_u64(w, "grid", r->launch.grid);
+    gs_jw_u64(w, "block", r->launch.block);
+    gs_jw_u64(w, "param", r->launch.param);
+    gs_jw_u64(w, "bytes", r->bytes);
+    gs_jw_fixed(w, "trips", 4, r->is_copy ? 0.0 : r->trips);
+    gs_jw_u64(w, "inflight_bytes_per_thread", r->inflight);
+    gs_jw_fixed(w, "inflight_bytes_per_sm", 0, r->inflight_per_sm);
+    gs_jw_bool(w, GS_RK(ROW_VERIFIED), r->verified);
+    if (!r->verified) {
+        gs_jw_str(w, "wrong", r->wrong);
+        gs_jw_end(w, "");
+        return;
+    }
+    gs_jw_fixed(w, "min_ms", 6, r->min_ms);
+    gs_jw_fixed(w, "median_ms", 6, r->med_ms);
+    gs_jw_fixed(w, "max_ms", 6, r->max_ms);
+    gs_jw_fixed(w, "mean_ms", 6, r->mean_ms);
+    gs_jw_fixed(w, "stddev_ms", 6, r->stddev_ms);
+    gs_jw_fixed(w, GS_RK(ROW_GBPS), 3, r->gbps);
+    gs_jw_fixed(w, "pct_of_copy", 2, r->pct_copy);
+    gs_jw_fixed(w, "pct_of_best", 2, r->pct_best);
+    if (r->pct_peak > 0)
+        gs_jw_fixed(w, "pct_of_peak", 2, r->pct_peak);
+    else
+        gs_jw_null(w, "pct_of_peak");
+    gs_jw_array(w, "samples_ms");
+    for (unsigned j = 0; j < b->reps && r->samples_ms; ++j)
+        gs_jw_fixed(w, NULL, 6, r->samples_ms[j]);
+    gs_jw_end(w, "");
+    gs_jw_end(w, "");
+}
+
 static void report_json(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
-    gs_results_header(o, "bandwidth", &run);
-    gs_str_printf(o, ",\n  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / 1e9\",\n"
-                     "  \"runs\": [\n");
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_results_header(&w, "bandwidth", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "gbps_definition", "(bytes read + bytes written) / median seconds / 1e9");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, GS_RK(RUNS));
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
-        gs_str_printf(o, "    {");
-        gs_results_device(o, d);
-        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, \"type\": \"%s\", "
-                         "\"n\": %llu, \"reps\": %u, \"warmup\": %u, \"peak_gbps\": %.1f, \"peak_rule\": ",
-                      b->block, (unsigned long long)b->grid, (unsigned long long)b->threads,
-                      gs_type_name(b->type), (unsigned long long)b->n, b->reps, b->warmup,
-                      (double)d->peak_bytes_per_s / 1e9);
-        gs_json_string(o, d->peak_rule);
-        gs_str_printf(o, ", \"copy_gbps\": %.3f, \"best_gbps\": %.3f, \"best_variant\": ",
-                      b->copy_gbps, b->best_row >= 0 ? b->rows[b->best_row].gbps : 0.0);
-        gs_json_string(o, b->best_row >= 0 ? b->rows[b->best_row].label : "");
-        gs_str_printf(o, ", \"chunked_over_coalesced\": %.4f, "
-                         "\"stride32_over_coalesced\": %.4f,\n      \"rows\": [\n",
-                      b->chunked_ratio, b->stride32_ratio);
-        for (int k = 0; k < b->nrows; ++k) {
-            const struct gs_bench_row *r = &b->rows[k];
-            gs_str_printf(o, "        {\"group\": \"%s\", \"variant\": ", group_titles[r->group]);
-            gs_json_string(o, r->label);
-            gs_str_printf(o, ", \"kernel\": \"%s\", \"grid\": %llu, \"block\": %llu, \"param\": %llu, "
-                             "\"bytes\": %llu, \"trips\": %.4f, \"inflight_bytes_per_thread\": %u, "
-                             "\"inflight_bytes_per_sm\": %.0f, \"verified\": %s, ",
-                          r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
-                          (unsigned long long)r->launch.grid, (unsigned long long)r->launch.block,
-                          (unsigned long long)r->launch.param, (unsigned long long)r->bytes,
-                          r->is_copy ? 0.0 : r->trips, r->inflight, r->inflight_per_sm,
-                          r->verified ? "true" : "false");
-            if (r->verified) {
-                gs_str_printf(o, "\"min_ms\": %.6f, \"median_ms\": %.6f, \"max_ms\": %.6f, "
-                                 "\"mean_ms\": %.6f, \"stddev_ms\": %.6f, \"gbps\": %.3f, "
-                                 "\"pct_of_copy\": %.2f, \"pct_of_best\": %.2f, ",
-                              r->min_ms, r->med_ms, r->max_ms, r->mean_ms, r->stddev_ms, r->gbps,
-                              r->pct_copy, r->pct_best);
-                if (r->pct_peak > 0)
-                    gs_str_printf(o, "\"pct_of_peak\": %.2f, ", r->pct_peak);
-                else
-                    gs_str_printf(o, "\"pct_of_peak\": null, ");
-                gs_str_printf(o, "\"samples_ms\": [");
-                for (unsigned j = 0; j < b->reps && r->samples_ms; ++j)
-                    gs_str_printf(o, "%s%.6f", j ? ", " : "", r->samples_ms[j]);
-                gs_str_printf(o, "]}");
-            } else {
-                gs_str_printf(o, "\"wrong\": ");
-                gs_json_string(o, r->wrong);
-                gs_str_printf(o, "}");
-            }
-            gs_str_printf(o, "%s\n", k + 1 < b->nrows ? "," : "");
-        }
-        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_results_device(&w, d);
+        gs_jw_u64(&w, "block", b->block);
+        gs_jw_u64(&w, "G", b->grid);
+        gs_jw_u64(&w, "T", b->threads);
+        gs_jw_str(&w, GS_RK(RUN_TYPE), gs_type_name(b->type));
+        gs_jw_u64(&w, GS_RK(RUN_N), b->n);
+        gs_jw_u64(&w, "reps", b->reps);
+        gs_jw_u64(&w, "warmup", b->warmup);
+        gs_jw_fixed(&w, "peak_gbps", 1, (double)d->peak_bytes_per_s / 1e9);
+        gs_jw_str(&w, "peak_rule", d->peak_rule);
+        gs_jw_fixed(&w, "copy_gbps", 3, b->copy_gbps);
+        gs_jw_fixed(&w, "best_gbps", 3, b->best_row >= 0 ? b->rows[b->best_row].gbps : 0.0);
+        gs_jw_str(&w, "best_variant", b->best_row >= 0 ? b->rows[b->best_row].label : "");
+        gs_jw_fixed(&w, "chunked_over_coalesced", 4, b->chunked_ratio);
+        gs_jw_fixed(&w, "stride32_over_coalesced", 4, b->stride32_ratio);
+        gs_jw_space(&w, "\n      ");
+        gs_jw_array(&w, GS_RK(RUN_ROWS));
+        for (int k = 0; k < b->nrows; ++k)
+            json_row(&w, b, &b->rows[k]);
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, struct gs_str *out)
@@ -334,99 +359,4 @@ void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, stru
     case GS_FMT_JSON: report_json(in, out); break;
     default: report_text(in, out);
     }
-}
-
-/* ---- SVG ------------------------------------------------------------------ */
-
-static double nice_step(double max)
-{
-    const double raw = max / 6, mag = pow(10, floor(log10(raw)));
-    const double f = raw / mag;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
-{
-    static const char *const colours[] = {"#1f6fb4", "#e8730c", "#2a9d3a", "#c0392b"};
-    const struct gs_bench *b0 = in->runs[0];
-    const int label_w = 380, chart_w = 760, bar_h = 18, gap = 10, top = 110;
-    double max = 0;
-    int groups = 0, prev = -1;
-    for (int k = 0; k < b0->nrows; ++k) {
-        groups += (int)b0->rows[k].group != prev;
-        prev = (int)b0->rows[k].group;
-        for (int i = 0; i < in->nruns; ++i)
-            max = fmax(max, in->runs[i]->rows[k].verified ? in->runs[i]->rows[k].gbps : 0);
-    }
-    if (max <= 0)
-        max = 1;
-    const double step = nice_step(max);
-    const double axis_max = ceil(max / step) * step;
-    const int row_h = in->nruns * bar_h + gap;
-    const int height = top + b0->nrows * row_h + groups * 30 + 80;
-    const int width = label_w + chart_w + 120;
-
-    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n",
-                  width, height, width, height);
-    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    gs_str_printf(o, "<text x=\"20\" y=\"34\" font-size=\"24\" font-weight=\"bold\">Memory bandwidth: "
-                     "the same bytes, moved different ways</text>\n");
-    gs_str_printf(o, "<text x=\"20\" y=\"60\" font-size=\"15\">n = %llu %ss per buffer; GB/s = "
-                     "(bytes read + written) / median of %u timed launches; higher is better</text>\n",
-                  (unsigned long long)b0->n, gs_type_name(b0->type), b0->reps);
-    for (int i = 0; i < in->nruns; ++i) {
-        const int x = 20 + i * 420;
-        gs_str_printf(o, "<rect x=\"%d\" y=\"74\" width=\"16\" height=\"16\" fill=\"%s\"/>"
-                         "<text x=\"%d\" y=\"88\" font-size=\"15\">",
-                      x, colours[i % 4], x + 22);
-        gs_str_xml(o, in->runs[i]->dev->backend->name);
-        gs_str_printf(o, ": ");
-        gs_str_xml(o, in->runs[i]->dev->name);
-        gs_str_printf(o, "</text>\n");
-    }
-    /* grid lines and the axis */
-    const int chart_h = height - top - 60;
-    for (double v = 0; v <= axis_max + step / 2; v += step) {
-        const double x = label_w + chart_w * v / axis_max;
-        gs_str_printf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
-                         "<text x=\"%.1f\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">%.0f</text>\n",
-                      x, top - 6, x, top + chart_h, x, top + chart_h + 20, v);
-    }
-    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"16\" text-anchor=\"middle\">GB/s</text>\n",
-                  label_w + chart_w / 2, top + chart_h + 44);
-    int y = top;
-    prev = -1;
-    for (int k = 0; k < b0->nrows; ++k) {
-        const struct gs_bench_row *r0 = &b0->rows[k];
-        if ((int)r0->group != prev) {
-            prev = (int)r0->group;
-            y += 22;
-            gs_str_printf(o, "<text x=\"20\" y=\"%d\" font-size=\"15\" font-weight=\"bold\" "
-                             "fill=\"#444444\">%s</text>\n",
-                          y - 4, group_titles[prev]);
-            y += 8;
-        }
-        gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"15\" text-anchor=\"end\">",
-                      label_w - 10, y + in->nruns * bar_h / 2 + 5);
-        gs_str_xml(o, r0->label);
-        gs_str_printf(o, "</text>\n");
-        for (int i = 0; i < in->nruns; ++i) {
-            const struct gs_bench_row *r = &in->runs[i]->rows[k];
-            const int by = y + i * bar_h;
-            if (!r->verified) {
-                gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#c0392b\">WRONG "
-                                 "result: not timed</text>\n",
-                              label_w + 4, by + bar_h - 5);
-                continue;
-            }
-            const double w = chart_w * r->gbps / axis_max;
-            gs_str_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
-                             "<text x=\"%.1f\" y=\"%d\" font-size=\"13\">%.0f</text>\n",
-                          label_w, by + 1, w, bar_h - 2, colours[i % 4], label_w + w + 4,
-                          by + bar_h - 4, r->gbps);
-        }
-        y += row_h;
-    }
-    gs_str_printf(o, "</svg>\n");
 }

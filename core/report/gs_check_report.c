@@ -254,72 +254,83 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_case(const struct gs_check_case *c, struct gs_str *o)
+static void json_case(struct gs_jw *w, const char *key, const struct gs_check_case *c)
 {
     const struct gs_verdict *v = &c->verdict;
     char detail[700];
-    gs_str_printf(o, "{\"section\": \"%s\", \"n\": %llu, \"grid\": %llu, \"block\": %llu, "
-                     "\"global\": %llu, \"class\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, "
-                     "\"unwritten\": %llu, \"guard_hits\": %llu, \"first_guard\": %llu, ",
-                  section_names[c->section], (unsigned long long)c->launch.n,
-                  (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block,
-                  (unsigned long long)c->launch.global, gs_check_class_name(c->cls),
-                  (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
-                  (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits,
-                  (unsigned long long)v->first_guard);
+    gs_jw_object(w, key);
+    gs_jw_str(w, "section", section_names[c->section]);
+    gs_jw_u64(w, "n", c->launch.n);
+    gs_jw_u64(w, "grid", c->launch.grid);
+    gs_jw_u64(w, "block", c->launch.block);
+    gs_jw_u64(w, "global", c->launch.global);
+    gs_jw_str(w, "class", gs_check_class_name(c->cls));
+    gs_jw_u64(w, "first_wrong", v->first_wrong);
+    gs_jw_u64(w, "wrong", v->wrong);
+    gs_jw_u64(w, "unwritten", v->unwritten);
+    gs_jw_u64(w, "guard_hits", v->guard_hits);
+    gs_jw_u64(w, "first_guard", v->first_guard);
     case_detail(c, detail, sizeof detail);
-    gs_json_kv(o, "detail", c->cls == GS_CHECK_OK ? "" : detail, 1);
-    gs_json_wrong_list(v, o);
-    gs_str_printf(o, "}");
+    gs_jw_str(w, "detail", c->cls == GS_CHECK_OK ? "" : detail);
+    gs_json_wrong_list(w, v);
+    gs_jw_end(w, "");
 }
 
-static void json_run(const struct gs_check_run *r, struct gs_str *o)
+static void json_run(struct gs_jw *w, const struct gs_check_run *r)
 {
-    const struct gs_device *d = r->dev;
-    gs_str_printf(o, "    {");
-    gs_json_device(d, o);
-    gs_json_kv(o, "compiler", r->build.compiler, 1);
-    gs_json_kv(o, "grid_rule", r->grid_rule, 1);
-    gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, \"cases_right\": %d, "
-                     "\"cases\": %d,\n      \"smallest\": ",
-                  r->block, (unsigned long long)r->grid, (unsigned long long)r->threads,
-                  r->count[GS_CHECK_OK], r->ncases);
+    gs_jw_space(w, "\n    ");
+    gs_jw_object(w, NULL);
+    gs_json_device(w, r->dev);
+    gs_jw_str(w, "compiler", r->build.compiler);
+    gs_jw_str(w, "grid_rule", r->grid_rule);
+    gs_jw_u64(w, "block", r->block);
+    gs_jw_u64(w, "G", r->grid);
+    gs_jw_u64(w, "T", r->threads);
+    gs_jw_int(w, "cases_right", r->count[GS_CHECK_OK]);
+    gs_jw_int(w, "cases", r->ncases);
+    gs_jw_space(w, "\n      ");
     if (r->smallest >= 0)
-        json_case(&r->cases[r->smallest], o);
+        json_case(w, "smallest", &r->cases[r->smallest]);
     else
-        gs_str_printf(o, "null");
-    gs_str_printf(o, ",\n      \"results\": [\n");
+        gs_jw_null(w, "smallest");
+    gs_jw_space(w, "\n      ");
+    gs_jw_array(w, "results");
     for (int k = 0; k < r->ncases; ++k) {
-        gs_str_printf(o, "        ");
-        json_case(&r->cases[k], o);
-        gs_str_printf(o, "%s\n", k + 1 < r->ncases ? "," : "");
+        gs_jw_space(w, "\n        ");
+        json_case(w, NULL, &r->cases[k]);
     }
-    gs_str_printf(o, "      ]}");
+    gs_jw_end(w, "\n      ");
+    gs_jw_end(w, "");
 }
 
 static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
 {
-    gs_str_printf(o, "{\n  ");
-    gs_json_kv(o, "tool", "gridstride", 1);
-    gs_json_kv(o, "version", in->version, 1);
-    gs_json_kv(o, "command", in->command ? in->command : "", 1);
-    gs_json_kv(o, "file", in->src->path, 1);
-    gs_json_kv(o, "entry", in->src->entry, 1);
-    gs_json_kv(o, "dialect", gs_dialect_name(in->src->dialect), 1);
-    gs_json_kv(o, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong", 0);
-    gs_str_printf(o, ",\n  \"skipped\": [");
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "tool", "gridstride");
+    gs_jw_str(&w, "version", in->version);
+    gs_jw_str(&w, "command", in->command);
+    gs_jw_str(&w, "file", in->src->path);
+    gs_jw_str(&w, "entry", in->src->entry);
+    gs_jw_str(&w, "dialect", gs_dialect_name(in->src->dialect));
+    gs_jw_str(&w, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "skipped");
     for (int i = 0; i < in->nskipped; ++i) {
-        gs_str_printf(o, "%s{", i ? ", " : "");
-        gs_json_kv(o, "backend", in->skipped[i].backend, 1);
-        gs_json_kv(o, "why", in->skipped[i].why, 0);
-        gs_str_printf(o, "}");
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "backend", in->skipped[i].backend);
+        gs_jw_str(&w, "why", in->skipped[i].why);
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "],\n  \"backends\": [\n");
-    for (int i = 0; i < in->nruns; ++i) {
-        json_run(&in->runs[i], o);
-        gs_str_printf(o, "%s\n", i + 1 < in->nruns ? "," : "");
-    }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "backends");
+    for (int i = 0; i < in->nruns; ++i)
+        json_run(&w, &in->runs[i]);
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, struct gs_str *out)

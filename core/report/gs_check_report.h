@@ -7,7 +7,7 @@
 #define GS_CHECK_REPORT_H
 
 #include "gs_check.h"
-#include "gs_report.h"
+#include "gs_report_kit.h"
 
 /* A backend that ran no case, and why (no device, no compiler). */
 struct gs_check_skip {

@@ -13,66 +13,15 @@
 
 /* ---- loading and checking ---------------------------------------------------- */
 
-/* What a member must be: s string, u non-negative integer, n number,
- * b boolean, a array, o object. */
-struct field {
-    const char *key;
-    char kind;
-};
-
-static const struct field device_fields[] = {
-    {"backend", 's'}, {"device", 's'}, {"id", 's'}, {"G", 'u'}, {"T", 'u'}, {"cases", 'a'}, {0, 0}};
-static const struct field case_fields[] = {
-    {"section", 's'}, {"column", 's'}, {"n", 'u'}, {"observed", 'o'}, {"held", 'b'}, {0, 0}};
-static const struct field run_fields[] = {
-    {"backend", 's'}, {"device", 's'}, {"id", 's'}, {"n", 'u'}, {"rows", 'a'}, {0, 0}};
-static const struct field row_fields[] = {{"variant", 's'}, {"verified", 'b'}, {0, 0}};
-
-static int is_kind(const struct gs_json *v, char kind)
-{
-    if (!v)
-        return 0;
-    switch (kind) {
-    case 's': return v->type == GS_JSON_STRING;
-    case 'u': return v->type == GS_JSON_NUMBER && v->is_u64;
-    case 'n': return v->type == GS_JSON_NUMBER;
-    case 'b': return v->type == GS_JSON_TRUE || v->type == GS_JSON_FALSE;
-    case 'a': return v->type == GS_JSON_ARRAY;
-    default: return v->type == GS_JSON_OBJECT;
-    }
-}
-
-static const char *kind_name(char kind)
-{
-    switch (kind) {
-    case 's': return "a string";
-    case 'u': return "a non-negative integer";
-    case 'n': return "a number";
-    case 'b': return "true or false";
-    case 'a': return "an array";
-    default: return "an object";
-    }
-}
-
 static int incomplete(struct gs_err *e, const char *where, const char *what)
 {
     return gs_err_set(e, GS_USAGE, "%s: %s; the file is not a complete gridstride results file",
                       where, what);
 }
 
-static int check_fields(const struct gs_json *obj, const struct field *f, const char *where,
-                        struct gs_err *e)
-{
-    char what[160];
-    if (!obj || obj->type != GS_JSON_OBJECT)
-        return incomplete(e, where, "not an object");
-    for (; f->key; ++f)
-        if (!is_kind(gs_json_get(obj, f->key), f->kind)) {
-            snprintf(what, sizeof what, "\"%s\" is missing or not %s", f->key, kind_name(f->kind));
-            return incomplete(e, where, what);
-        }
-    return GS_OK;
-}
+/* The objects of a table device and of a bandwidth run (gs_results.h). */
+#define TABLE_DEVICE (1u << GS_RO_DEVICE | 1u << GS_RO_TABLE_DEVICE)
+#define BANDWIDTH_RUN (1u << GS_RO_DEVICE | 1u << GS_RO_RUN)
 
 static int one_of(const char *s, const char *const *words)
 {
@@ -88,21 +37,22 @@ static int check_case(const struct gs_json *c, const char *where, struct gs_err 
     static const char *const columns[] = {"A", "B", "C", "D", NULL};
     static const char *const outcomes[] = {"ok", "wrong", "refused", "not launched", NULL};
     uint64_t first;
-    int rc = check_fields(c, case_fields, where, e);
+    int rc = gs_results_check(c, 1u << GS_RO_CASE, where, e);
     if (rc != GS_OK)
         return rc;
-    const struct gs_json *obs = gs_json_get(c, "observed");
-    const char *outcome = gs_json_str(obs, "outcome", "");
-    if (!one_of(gs_json_str(c, "section", ""), sections))
+    const struct gs_json *obs = gs_json_get(c, GS_RK(CASE_OBSERVED));
+    const char *outcome = gs_json_str(obs, GS_RK(OBSERVED_OUTCOME), "");
+    if (!one_of(gs_json_str(c, GS_RK(CASE_SECTION), ""), sections))
         return incomplete(e, where, "\"section\" is not sizes, shapes or ragged");
-    if (!one_of(gs_json_str(c, "column", ""), columns))
+    if (!one_of(gs_json_str(c, GS_RK(CASE_COLUMN), ""), columns))
         return incomplete(e, where, "\"column\" is not A, B, C or D");
     if (!one_of(outcome, outcomes))
         return incomplete(e, where, "\"observed\".\"outcome\" is not ok, wrong, refused or "
                                     "not launched");
-    if (strcmp(outcome, "wrong") == 0 && !gs_json_u64(obs, "first_wrong", &first))
+    if (strcmp(outcome, "wrong") == 0 && !gs_json_u64(obs, GS_RK(OBSERVED_FIRST_WRONG), &first))
         return incomplete(e, where, "a wrong result without \"first_wrong\"");
-    if (strcmp(gs_json_str(c, "section", ""), "shapes") == 0 && !gs_json_str(c, "shape", NULL))
+    if (strcmp(gs_json_str(c, GS_RK(CASE_SECTION), ""), "shapes") == 0 &&
+        !gs_json_str(c, GS_RK(CASE_SHAPE), NULL))
         return incomplete(e, where, "a shapes case without \"shape\"");
     return GS_OK;
 }
@@ -110,8 +60,9 @@ static int check_case(const struct gs_json *c, const char *where, struct gs_err 
 static int check_row(const struct gs_json *r, const char *where, struct gs_err *e)
 {
     double gbps;
-    int rc = check_fields(r, row_fields, where, e);
-    if (rc == GS_OK && gs_json_bool(r, "verified", 0) && !gs_json_num(r, "gbps", &gbps))
+    int rc = gs_results_check(r, 1u << GS_RO_ROW, where, e);
+    if (rc == GS_OK && gs_json_bool(r, GS_RK(ROW_VERIFIED), 0) &&
+        !gs_json_num(r, GS_RK(ROW_GBPS), &gbps))
         return incomplete(e, where, "a verified row without \"gbps\"");
     return rc;
 }
@@ -120,7 +71,8 @@ static int check_row(const struct gs_json *r, const char *where, struct gs_err *
 static int check_groups(const struct gs_compare_file *f, struct gs_err *e)
 {
     const int table = strcmp(f->mode, "table") == 0;
-    const char *list = table ? "devices" : "runs", *inner = table ? "cases" : "rows";
+    const char *list = table ? GS_RK(DEVICES) : GS_RK(RUNS);
+    const char *inner = table ? GS_RK(TABLE_CASES) : GS_RK(RUN_ROWS);
     const struct gs_json *groups = gs_json_get(f->root, list);
     char where[96];
     if (!groups || groups->type != GS_JSON_ARRAY || groups->count == 0)
@@ -128,7 +80,7 @@ static int check_groups(const struct gs_compare_file *f, struct gs_err *e)
     for (int g = 0; g < groups->count; ++g) {
         const struct gs_json *grp = gs_json_at(groups, g);
         snprintf(where, sizeof where, "%s[%d]", list, g);
-        int rc = check_fields(grp, table ? device_fields : run_fields, where, e);
+        int rc = gs_results_check(grp, table ? TABLE_DEVICE : BANDWIDTH_RUN, where, e);
         const struct gs_json *items = gs_json_get(grp, inner);
         for (int k = 0; rc == GS_OK && k < items->count; ++k) {
             snprintf(where, sizeof where, "%s[%d].%s[%d]", list, g, inner, k);
@@ -144,7 +96,7 @@ static int check_groups(const struct gs_compare_file *f, struct gs_err *e)
 static int check_schema(const struct gs_compare_file *f, struct gs_err *e)
 {
     uint64_t version = 0;
-    const char *schema = gs_json_str(f->root, "schema", NULL);
+    const char *schema = gs_json_str(f->root, GS_RK(SCHEMA), NULL);
     if (f->root->type != GS_JSON_OBJECT)
         return gs_err_set(e, GS_USAGE, "not a gridstride results file (the JSON is not an "
                                        "object); give the JSON of --format json or --json");
@@ -155,7 +107,7 @@ static int check_schema(const struct gs_compare_file *f, struct gs_err *e)
     if (strcmp(schema, GS_RESULTS_SCHEMA) != 0)
         return gs_err_set(e, GS_USAGE, "unknown schema '%s'; compare reads %s files", schema,
                           GS_RESULTS_SCHEMA);
-    if (!gs_json_u64(f->root, "schema_version", &version) ||
+    if (!gs_json_u64(f->root, GS_RK(SCHEMA_VERSION), &version) ||
         version != GS_RESULTS_SCHEMA_VERSION)
         return gs_err_set(e, GS_USAGE, "schema %s version %s; this gridstride reads version %d "
                                        "(use the gridstride that wrote the file, or a newer one)",
@@ -177,7 +129,7 @@ int gs_compare_load(const char *path, struct gs_compare_file *f, struct gs_err *
         return gs_err_set(e, rc, "not JSON: %s", why.msg);
     if (rc != GS_OK)
         return gs_err_set(e, rc, "%s; give the path of a results file", why.msg);
-    f->mode = gs_json_str(f->root, "mode", "");
+    f->mode = gs_json_str(f->root, GS_RK(MODE), "");
     if ((rc = check_schema(f, e)) != GS_OK || (rc = check_groups(f, e)) != GS_OK)
         gs_compare_free(f);
     return rc;
@@ -217,7 +169,8 @@ static int collect_groups(struct cmp *c, struct gs_err *e)
 {
     for (int f = 0; f < c->nfiles; ++f) {
         const int table = strcmp(c->files[f].mode, "table") == 0;
-        const struct gs_json *list = gs_json_get(c->files[f].root, table ? "devices" : "runs");
+        const struct gs_json *list =
+            gs_json_get(c->files[f].root, table ? GS_RK(DEVICES) : GS_RK(RUNS));
         for (int g = 0; g < list->count; ++g) {
             if (c->ngroups == MAX_GROUPS)
                 return gs_err_set(e, GS_USAGE, "more than %d devices in the files; compare fewer",
@@ -225,7 +178,7 @@ static int collect_groups(struct cmp *c, struct gs_err *e)
             struct group *grp = &c->groups[c->ngroups++];
             grp->file = f;
             grp->obj = gs_json_at(list, g);
-            grp->items = gs_json_get(grp->obj, table ? "cases" : "rows");
+            grp->items = gs_json_get(grp->obj, table ? GS_RK(TABLE_CASES) : GS_RK(RUN_ROWS));
         }
     }
     return GS_OK;
@@ -247,14 +200,14 @@ static struct row row_of(const struct gs_json *item, int table)
 {
     struct row r = {0};
     if (!table) {
-        r.key = gs_json_str(item, "variant", "");
+        r.key = gs_json_str(item, GS_RK(ROW_VARIANT), "");
         return r;
     }
-    r.section = gs_json_str(item, "section", "");
+    r.section = gs_json_str(item, GS_RK(CASE_SECTION), "");
     if (strcmp(r.section, "shapes") == 0)
-        r.key = gs_json_str(item, "shape", "");
+        r.key = gs_json_str(item, GS_RK(CASE_SHAPE), "");
     else
-        gs_json_u64(item, "n", &r.n);
+        gs_json_u64(item, GS_RK(CASE_N), &r.n);
     return r;
 }
 
@@ -297,8 +250,9 @@ static int collect_rows(struct cmp *c, int table, struct gs_err *e)
             if (rc != GS_OK)
                 return rc;
         }
-    /* qsort is not stable: keep first-seen order for keyed rows by sorting
-     * only runs of sizes and ragged rows, which have a total order. */
+    /* An insertion sort, which is stable: row_order calls two keyed rows
+     * (shapes) of one section equal, so they keep the order in which the
+     * files first give them, while sizes and ragged rows go ascending by n. */
     if (table) {
         struct row tmp;
         for (int i = 1; i < c->nrows; ++i)
@@ -318,7 +272,7 @@ static const struct gs_json *find_item(const struct group *g, const struct row *
     for (int k = 0; k < g->items->count; ++k) {
         const struct gs_json *it = gs_json_at(g->items, k);
         const struct row ir = row_of(it, table);
-        if (same_row(&ir, r) && (!col || strcmp(gs_json_str(it, "column", ""), col) == 0))
+        if (same_row(&ir, r) && (!col || strcmp(gs_json_str(it, GS_RK(CASE_COLUMN), ""), col) == 0))
             return it;
     }
     return NULL;
@@ -329,8 +283,8 @@ static const struct gs_json *find_item(const struct group *g, const struct row *
 static void group_title(const struct cmp *c, int g, char *buf, unsigned size)
 {
     const struct gs_json *d = c->groups[g].obj;
-    snprintf(buf, size, "%d %s [%s] %s", g + 1, gs_json_str(d, "backend", ""),
-             gs_json_str(d, "id", ""), gs_json_str(d, "device", ""));
+    snprintf(buf, size, "%d %s [%s] %s", g + 1, gs_json_str(d, GS_RK(BACKEND), ""),
+             gs_json_str(d, GS_RK(ID), ""), gs_json_str(d, GS_RK(DEVICE), ""));
 }
 
 static void file_lines(const struct cmp *c, struct gs_str *o)
@@ -338,26 +292,26 @@ static void file_lines(const struct cmp *c, struct gs_str *o)
     char title[300];
     for (int f = 0; f < c->nfiles; ++f) {
         const struct gs_json *root = c->files[f].root;
-        const char *version = gs_json_str(root, "version", "");
+        const char *version = gs_json_str(root, GS_RK(VERSION), "");
         gs_str_printf(o, "%s: %s, %s%s%s, %s\n", c->files[f].path, c->files[f].mode,
-                      gs_json_str(root, "tool", "?"), version[0] ? " " : "", version,
-                      gs_json_str(root, "date", "no date"));
-        const struct gs_json *src = gs_json_get(root, "reconstructed");
+                      gs_json_str(root, GS_RK(TOOL), "?"), version[0] ? " " : "", version,
+                      gs_json_str(root, GS_RK(DATE), "no date"));
+        const struct gs_json *src = gs_json_get(root, GS_RK(RECONSTRUCTED));
         if (src && src->type == GS_JSON_STRING)
             gs_str_printf(o, "  RECONSTRUCTED, not a gridstride run: %s\n", src->str);
-        if (gs_json_str(root, "toolkit", "")[0])
-            gs_str_printf(o, "  built with %s\n", gs_json_str(root, "toolkit", ""));
+        if (gs_json_str(root, GS_RK(TOOLKIT), "")[0])
+            gs_str_printf(o, "  built with %s\n", gs_json_str(root, GS_RK(TOOLKIT), ""));
         for (int g = 0; g < c->ngroups; ++g) {
             const struct gs_json *d = c->groups[g].obj;
             uint64_t G = 0, T = 0;
             if (c->groups[g].file != f)
                 continue;
-            gs_json_u64(d, "G", &G);
-            gs_json_u64(d, "T", &T);
+            gs_json_u64(d, GS_RK(TABLE_G), &G);
+            gs_json_u64(d, GS_RK(TABLE_T), &T);
             group_title(c, g, title, sizeof title);
-            const char *driver = gs_json_str(d, "driver_version", "");
+            const char *driver = gs_json_str(d, GS_RK(DRIVER_VERSION), "");
             gs_str_printf(o, "  %s: %s%s%s; G = %llu, T = %llu\n", title,
-                          gs_json_str(d, "api_version", "?"), driver[0] ? ", driver " : "",
+                          gs_json_str(d, GS_RK(API_VERSION), "?"), driver[0] ? ", driver " : "",
                           driver, (unsigned long long)G, (unsigned long long)T);
         }
     }
@@ -367,11 +321,13 @@ static void file_lines(const struct cmp *c, struct gs_str *o)
  * own prediction failed and ! for a deviation, as the table prints them. */
 static void case_cell(const struct gs_json *it, char *buf, unsigned size)
 {
-    const struct gs_json *obs = gs_json_get(it, "observed");
-    const char *outcome = gs_json_str(obs, "outcome", "");
-    const char *mark = !gs_json_bool(it, "held", 1) ? "*" : gs_json_bool(it, "deviation", 0) ? "!" : "";
+    const struct gs_json *obs = gs_json_get(it, GS_RK(CASE_OBSERVED));
+    const char *outcome = gs_json_str(obs, GS_RK(OBSERVED_OUTCOME), "");
+    const char *mark = !gs_json_bool(it, GS_RK(CASE_HELD), 1)          ? "*"
+                       : gs_json_bool(it, GS_RK(CASE_DEVIATION), 0) ? "!"
+                                                                    : "";
     uint64_t first = 0;
-    if (strcmp(outcome, "wrong") == 0 && gs_json_u64(obs, "first_wrong", &first))
+    if (strcmp(outcome, "wrong") == 0 && gs_json_u64(obs, GS_RK(OBSERVED_FIRST_WRONG), &first))
         snprintf(buf, size, "wrong@%llu%s", (unsigned long long)first, mark);
     else
         snprintf(buf, size, "%s%s", outcome, mark);
@@ -387,8 +343,8 @@ static void section_columns(const struct cmp *c, const char *section, char *cols
         for (int g = 0; g < c->ngroups && !seen; ++g)
             for (int k = 0; k < c->groups[g].items->count && !seen; ++k) {
                 const struct gs_json *it = gs_json_at(c->groups[g].items, k);
-                seen = strcmp(gs_json_str(it, "section", ""), section) == 0 &&
-                       strcmp(gs_json_str(it, "column", ""), col) == 0;
+                seen = strcmp(gs_json_str(it, GS_RK(CASE_SECTION), ""), section) == 0 &&
+                       strcmp(gs_json_str(it, GS_RK(CASE_COLUMN), ""), col) == 0;
             }
         if (seen)
             cols[n++] = *l;
@@ -425,7 +381,7 @@ static void table_header(const struct cmp *c, const char *lead, const char *cols
 /* The outcome word of a cell ("wrong@40960*" -> "wrong"). */
 static const char *outcome_of(const struct gs_json *it)
 {
-    return gs_json_str(gs_json_get(it, "observed"), "outcome", "");
+    return gs_json_str(gs_json_get(it, GS_RK(CASE_OBSERVED)), GS_RK(OBSERVED_OUTCOME), "");
 }
 
 /* One row's cells; returns the columns whose outcomes differ, as letters. */
@@ -525,7 +481,7 @@ static int count_not_held(const struct cmp *c)
     int n = 0;
     for (int g = 0; g < c->ngroups; ++g)
         for (int k = 0; k < c->groups[g].items->count; ++k)
-            n += !gs_json_bool(gs_json_at(c->groups[g].items, k), "held", 1);
+            n += !gs_json_bool(gs_json_at(c->groups[g].items, k), GS_RK(CASE_HELD), 1);
     return n;
 }
 
@@ -583,7 +539,8 @@ static void bandwidth_row(struct cmp *c, const struct row *r, struct gs_str *o,
     gs_str_printf(o, "%-40.40s", r->key);
     for (int g = 0; g < c->ngroups; ++g) {
         const struct gs_json *it = find_item(&c->groups[g], r, NULL, 0);
-        const int ok = it && gs_json_bool(it, "verified", 0) && gs_json_num(it, "gbps", &gbps);
+        const int ok = it && gs_json_bool(it, GS_RK(ROW_VERIFIED), 0) &&
+                       gs_json_num(it, GS_RK(ROW_GBPS), &gbps);
         verified += ok;
         wrong += it && !ok;
         if (!it)
@@ -603,7 +560,7 @@ static void bandwidth_row(struct cmp *c, const struct row *r, struct gs_str *o,
         gs_str_printf(flagged, "  %s: WRONG on", r->key);
         for (int g = 0, n = 0; g < c->ngroups; ++g) {
             const struct gs_json *it = find_item(&c->groups[g], r, NULL, 0);
-            if (it && !gs_json_bool(it, "verified", 0))
+            if (it && !gs_json_bool(it, GS_RK(ROW_VERIFIED), 0))
                 gs_str_printf(flagged, "%s %d", n++ ? "," : "", g + 1);
         }
         gs_str_printf(flagged, "\n");
@@ -617,11 +574,11 @@ static void compare_bandwidth(struct cmp *c, struct gs_str *o)
     uint64_t n0 = 0, n;
     int same_n = 1, same_type = 1;
     /* Files written before runs had a type moved floats. */
-    const char *type0 = gs_json_str(c->groups[0].obj, "type", "float");
-    gs_json_u64(c->groups[0].obj, "n", &n0);
+    const char *type0 = gs_json_str(c->groups[0].obj, GS_RK(RUN_TYPE), "float");
+    gs_json_u64(c->groups[0].obj, GS_RK(RUN_N), &n0);
     for (int g = 1; g < c->ngroups; ++g) {
-        same_n &= gs_json_u64(c->groups[g].obj, "n", &n) && n == n0;
-        same_type &= strcmp(gs_json_str(c->groups[g].obj, "type", "float"), type0) == 0;
+        same_n &= gs_json_u64(c->groups[g].obj, GS_RK(RUN_N), &n) && n == n0;
+        same_type &= strcmp(gs_json_str(c->groups[g].obj, GS_RK(RUN_TYPE), "float"), type0) == 0;
     }
     bandwidth_header(c, o);
     for (int i = 0; i < c->nrows; ++i)

@@ -181,14 +181,6 @@ static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
     }
 }
 
-static void csv_field(struct gs_str *o, const char *s, const char *after)
-{
-    gs_str_printf(o, "\"");
-    for (; *s; ++s)
-        gs_str_printf(o, *s == '"' ? "\"\"" : "%c", *s);
-    gs_str_printf(o, "\"%s", after);
-}
-
 static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     char line[900];
@@ -200,10 +192,10 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
         for (int k = 0; k < p->ncases; ++k) {
             const struct gs_trap_case *c = &p->cases[k];
             const struct gs_launch *l = &c->launch;
-            csv_field(o, p->dev->backend->name, ",");
-            csv_field(o, p->dev->name, ",");
-            csv_field(o, gs_trap_info(c->trap)->name, ",");
-            csv_field(o, c->label, ",");
+            gs_csv_field(o, p->dev->backend->name);
+            gs_csv_field(o, p->dev->name);
+            gs_csv_field(o, gs_trap_info(c->trap)->name);
+            gs_csv_field(o, c->label);
             gs_str_printf(o, "%s,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%s,",
                           gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
                           (unsigned long long)l->grid, (unsigned long long)l->grid_y,
@@ -217,75 +209,91 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
                           (unsigned long long)c->counts.max,
                           (unsigned long long)c->counts.mismatched, case_status(c));
             observed_line(c, line, sizeof line);
-            csv_field(o, line, "\n");
+            gs_csv_last(o, line);
         }
     }
 }
 
-static void json_kv(struct gs_str *o, const char *key, const char *value, const char *after)
-{
-    gs_str_printf(o, "\"%s\": ", key);
-    gs_json_string(o, value);
-    gs_str_printf(o, "%s", after);
-}
-
-static void json_case(const struct gs_trap_case *c, struct gs_str *o)
+static void json_case(struct gs_jw *w, const struct gs_trap_case *c)
 {
     const struct gs_launch *l = &c->launch;
     const struct gs_count_verdict *v = &c->counts;
     char line[900];
-    gs_str_printf(o, "{");
-    json_kv(o, "trap", gs_trap_info(c->trap)->name, ", ");
-    json_kv(o, "case", c->label, ", ");
-    gs_str_printf(o, "\"kernel\": \"%s\", \"n\": %llu, \"grid\": %llu, \"grid_y\": %llu, "
-                     "\"block\": %llu, \"global\": %llu, \"param\": %llu, ",
-                  gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
-                  (unsigned long long)l->grid, (unsigned long long)l->grid_y,
-                  (unsigned long long)l->block, (unsigned long long)l->global,
-                  (unsigned long long)l->param);
-    gs_json_predicted(l, &c->pred, o);
+    gs_jw_object(w, NULL);
+    gs_jw_str(w, "trap", gs_trap_info(c->trap)->name);
+    gs_jw_str(w, "case", c->label);
+    gs_jw_str(w, "kernel", gs_kernel_info(l->kernel)->name);
+    gs_jw_u64(w, "n", l->n);
+    gs_jw_u64(w, "grid", l->grid);
+    gs_jw_u64(w, "grid_y", l->grid_y);
+    gs_jw_u64(w, "block", l->block);
+    gs_jw_u64(w, "global", l->global);
+    gs_jw_u64(w, "param", l->param);
+    gs_json_predicted(w, l, &c->pred);
     observed_line(c, line, sizeof line);
-    gs_str_printf(o, "\"observed\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
-                  c->skipped ? "skipped" : gs_outcome_name(gs_observed(&c->got, &c->verdict)),
-                  (unsigned long long)c->verdict.first_wrong, (unsigned long long)c->verdict.wrong);
-    json_kv(o, "detail", line, "}");
-    if (c->counted && c->got_count.accepted)
-        gs_str_printf(o, ", \"writes\": {\"total\": %llu, \"predicted_total\": %llu, \"max\": %llu, "
-                         "\"predicted_max\": %llu, \"mismatched\": %llu, \"first_mismatch\": %llu, "
-                         "\"guard_hits\": %llu}",
-                      (unsigned long long)v->total, (unsigned long long)v->predicted_total,
-                      (unsigned long long)v->max, (unsigned long long)v->predicted_max,
-                      (unsigned long long)v->mismatched, (unsigned long long)v->first_mismatch,
-                      (unsigned long long)v->guard_hits);
-    gs_str_printf(o, ", \"status\": \"%s\"}", case_status(c));
+    gs_jw_object(w, "observed");
+    gs_jw_str(w, "outcome",
+              c->skipped ? "skipped" : gs_outcome_name(gs_observed(&c->got, &c->verdict)));
+    gs_jw_u64(w, "first_wrong", c->verdict.first_wrong);
+    gs_jw_u64(w, "wrong", c->verdict.wrong);
+    gs_jw_str(w, "detail", line);
+    gs_jw_end(w, "");
+    if (c->counted && c->got_count.accepted) {
+        gs_jw_object(w, "writes");
+        gs_jw_u64(w, "total", v->total);
+        gs_jw_u64(w, "predicted_total", v->predicted_total);
+        gs_jw_u64(w, "max", v->max);
+        gs_jw_u64(w, "predicted_max", v->predicted_max);
+        gs_jw_u64(w, "mismatched", v->mismatched);
+        gs_jw_u64(w, "first_mismatch", v->first_mismatch);
+        gs_jw_u64(w, "guard_hits", v->guard_hits);
+        gs_jw_end(w, "");
+    }
+    gs_jw_str(w, "status", case_status(c));
+    gs_jw_end(w, "");
 }
 
 static void report_json(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     int cases, failed, dev, skipped;
+    struct gs_jw w;
     totals(in, &cases, &failed, &dev, &skipped);
-    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"report\": \"pitfalls\", ");
-    json_kv(o, "version", in->version, ", ");
-    json_kv(o, "command", in->command ? in->command : "", ",\n");
-    gs_str_printf(o, "  \"cases\": %d, \"failed\": %d, \"deviations\": %d, \"skipped\": %d,\n"
-                     "  \"devices\": [\n", cases, failed, dev, skipped);
+    gs_jw_init(&w, o);
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "tool", "gridstride");
+    gs_jw_str(&w, "report", "pitfalls");
+    gs_jw_str(&w, "version", in->version);
+    gs_jw_str(&w, "command", in->command);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_int(&w, "cases", cases);
+    gs_jw_int(&w, "failed", failed);
+    gs_jw_int(&w, "deviations", dev);
+    gs_jw_int(&w, "skipped", skipped);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "devices");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_pitfalls *p = in->runs[i];
-        gs_str_printf(o, "    {");
-        json_kv(o, "backend", p->dev->backend->name, ", ");
-        json_kv(o, "device", p->dev->name, ", ");
-        json_kv(o, "api_version", p->dev->api_version, ", ");
-        json_kv(o, "driver_version", p->dev->driver_version, ", ");
-        gs_str_printf(o, "\"G\": %llu, \"T\": %llu, \"t_bits\": %u,\n      \"cases\": [\n",
-                      (unsigned long long)p->grid, (unsigned long long)p->threads, p->t_bits);
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "backend", p->dev->backend->name);
+        gs_jw_str(&w, "device", p->dev->name);
+        gs_jw_str(&w, "api_version", p->dev->api_version);
+        gs_jw_str(&w, "driver_version", p->dev->driver_version);
+        gs_jw_u64(&w, "G", p->grid);
+        gs_jw_u64(&w, "T", p->threads);
+        gs_jw_u64(&w, "t_bits", p->t_bits);
+        gs_jw_space(&w, "\n      ");
+        gs_jw_array(&w, "cases");
         for (int k = 0; k < p->ncases; ++k) {
-            gs_str_printf(o, "        ");
-            json_case(&p->cases[k], o);
-            gs_str_printf(o, "%s\n", k + 1 < p->ncases ? "," : "");
+            gs_jw_space(&w, "\n        ");
+            json_case(&w, &p->cases[k]);
         }
-        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_pitfalls_report(const struct gs_pitfalls_report_in *in, enum gs_format f,

@@ -4,7 +4,7 @@
 #define GS_PITFALLS_REPORT_H
 
 #include "gs_pitfalls.h"
-#include "gs_report.h"
+#include "gs_report_kit.h"
 #include "gs_str.h"
 
 struct gs_pitfalls_report_in {

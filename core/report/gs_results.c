@@ -3,32 +3,77 @@
 
 #include <stdio.h>
 
-#include "gs_report.h"
+const struct gs_results_member_info gs_results_members[GS_RESULTS_NMEMBERS] = {
+#define GS_RESULTS_ENTRY(name, object, key, type, required)                                    \
+    [GS_RM_##name] = {GS_RO_##object, key, GS_RT_##type, required},
+    GS_RESULTS_MEMBERS(GS_RESULTS_ENTRY)
+#undef GS_RESULTS_ENTRY
+};
 
-void gs_results_header(struct gs_str *o, const char *mode, const struct gs_run_info *run)
+int gs_results_is(const struct gs_json *v, enum gs_results_type t)
 {
-    gs_str_printf(o, "{\n  \"schema\": \"%s\", \"schema_version\": %d, \"mode\": \"%s\",\n  ",
-                  GS_RESULTS_SCHEMA, GS_RESULTS_SCHEMA_VERSION, mode);
-    gs_json_kv(o, "tool", "gridstride", 1);
-    gs_json_kv(o, "version", run->version ? run->version : "", 1);
-    gs_json_kv(o, "date", run->date ? run->date : "", 0);
-    gs_str_printf(o, ",\n  ");
-    gs_json_kv(o, "toolkit", run->toolkit ? run->toolkit : "", 0);
-    gs_str_printf(o, ",\n  ");
-    gs_json_kv(o, "command", run->command ? run->command : "", 0);
+    if (!v)
+        return 0;
+    switch (t) {
+    case GS_RT_STRING: return v->type == GS_JSON_STRING;
+    case GS_RT_UINT: return v->type == GS_JSON_NUMBER && v->is_u64;
+    case GS_RT_NUMBER: return v->type == GS_JSON_NUMBER;
+    case GS_RT_BOOL: return v->type == GS_JSON_TRUE || v->type == GS_JSON_FALSE;
+    case GS_RT_ARRAY: return v->type == GS_JSON_ARRAY;
+    default: return v->type == GS_JSON_OBJECT;
+    }
 }
 
-void gs_results_device(struct gs_str *o, const struct gs_device *d)
+const char *gs_results_type_words(enum gs_results_type t)
 {
-    gs_json_device(d, o);
-    gs_json_kv(o, "pci", d->pci, 1);
-    gs_str_printf(o, "\"compute_units\": %u, ", d->compute_units);
+    switch (t) {
+    case GS_RT_STRING: return "a string";
+    case GS_RT_UINT: return "a non-negative integer";
+    case GS_RT_NUMBER: return "a number";
+    case GS_RT_BOOL: return "true or false";
+    case GS_RT_ARRAY: return "an array";
+    default: return "an object";
+    }
 }
 
-void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned size)
+static int incomplete(struct gs_err *e, const char *where, const char *what)
 {
-    if (qualify)
-        snprintf(buf, size, "%s [%s]", d->backend->name, d->id);
-    else
-        snprintf(buf, size, "%s", d->backend->name);
+    return gs_err_set(e, GS_USAGE, "%s: %s; the file is not a complete gridstride results file",
+                      where, what);
+}
+
+int gs_results_check(const struct gs_json *obj, unsigned objects, const char *where,
+                     struct gs_err *e)
+{
+    char what[160];
+    if (!obj || obj->type != GS_JSON_OBJECT)
+        return incomplete(e, where, "not an object");
+    for (int m = 0; m < GS_RESULTS_NMEMBERS; ++m) {
+        const struct gs_results_member_info *f = &gs_results_members[m];
+        if (!(objects >> f->object & 1u) || !f->required)
+            continue;
+        if (!gs_results_is(gs_json_get(obj, f->key), f->type)) {
+            snprintf(what, sizeof what, "\"%s\" is missing or not %s", f->key,
+                     gs_results_type_words(f->type));
+            return incomplete(e, where, what);
+        }
+    }
+    return GS_OK;
+}
+
+void gs_results_header(struct gs_jw *w, const char *mode, const struct gs_run_info *run)
+{
+    gs_jw_object(w, NULL);
+    gs_jw_space(w, "\n  ");
+    gs_jw_str(w, GS_RK(SCHEMA), GS_RESULTS_SCHEMA);
+    gs_jw_int(w, GS_RK(SCHEMA_VERSION), GS_RESULTS_SCHEMA_VERSION);
+    gs_jw_str(w, GS_RK(MODE), mode);
+    gs_jw_space(w, "\n  ");
+    gs_jw_str(w, GS_RK(TOOL), "gridstride");
+    gs_jw_str(w, GS_RK(VERSION), run->version);
+    gs_jw_str(w, GS_RK(DATE), run->date);
+    gs_jw_space(w, "\n  ");
+    gs_jw_str(w, GS_RK(TOOLKIT), run->toolkit);
+    gs_jw_space(w, "\n  ");
+    gs_jw_str(w, GS_RK(COMMAND), run->command);
 }

@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* Reports of `gridstride bandwidth --spread`: text, JSON and an SVG chart.
- * Every sentence is computed from the recorded numbers. */
+/* Reports of `gridstride bandwidth --spread`: text and JSON (the SVG
+ * chart: gs_spread_svg.c). Every sentence is computed from the recorded
+ * numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gs_catalog.h"
-#include "gs_results.h"
-#include "gs_spread.h"
+#include "gs_report_kit.h"
+#include "gs_spread_report.h"
 
-static double pct(double part, double whole)
+double gs_spread_pct(double part, double whole)
 {
     return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-/* Run i's device as reports name it. */
-GS_DEFINE_RUN_LABEL(run_label, struct gs_spread_report_in, runs, nruns)
-
 /* The first run that has numbers (its n, block and reps head the report). */
-static const struct gs_spread *first_measured(const struct gs_spread_report_in *in)
+const struct gs_spread *gs_spread_first_measured(const struct gs_spread_report_in *in)
 {
     for (int i = 0; i < in->nruns; ++i)
         if (in->runs[i]->available)
@@ -26,7 +24,7 @@ static const struct gs_spread *first_measured(const struct gs_spread_report_in *
     return NULL;
 }
 
-static void launch_name(const struct gs_spread_launch *row, char *buf, size_t size)
+void gs_spread_launch_name(const struct gs_spread_launch *row, char *buf, size_t size)
 {
     if (row->waves == 1)
         snprintf(buf, size, "1 wave (G)");
@@ -63,7 +61,7 @@ static void wrapped(struct gs_str *o, const char *indent, const char *text, size
 }
 
 /* What the two launches of one device show, in words, from their numbers. */
-static void finding(const struct gs_spread *s, char *buf, size_t size)
+void gs_spread_finding(const struct gs_spread *s, char *buf, size_t size)
 {
     const struct gs_spread_launch *one = &s->launch[0], *many = &s->launch[1];
     const struct gs_spread_stats *a = &one->stats, *b = &many->stats;
@@ -78,16 +76,16 @@ static void finding(const struct gs_spread *s, char *buf, size_t size)
                                 "the median unit for %.1f us (%.1f%%): equal shares of the work, "
                                 "unequal finish times.",
                                 a->blocks_min, a->first_idle_us, a->span_us,
-                                pct(a->first_idle_us, a->span_us), a->median_idle_us,
-                                pct(a->median_idle_us, a->span_us));
+                                gs_spread_pct(a->first_idle_us, a->span_us), a->median_idle_us,
+                                gs_spread_pct(a->median_idle_us, a->span_us));
     else
         len += (size_t)snprintf(buf + len, size - len,
                                 "At one wave the units ran %u to %u blocks; the first to finish "
                                 "had no work left for %.1f us of the %.1f us launch (%.1f%%), "
                                 "and the median unit for %.1f us (%.1f%%).",
                                 a->blocks_min, a->blocks_max, a->first_idle_us, a->span_us,
-                                pct(a->first_idle_us, a->span_us), a->median_idle_us,
-                                pct(a->median_idle_us, a->span_us));
+                                gs_spread_pct(a->first_idle_us, a->span_us), a->median_idle_us,
+                                gs_spread_pct(a->median_idle_us, a->span_us));
     if (!many->verified || len >= size)
         return;
     snprintf(buf + len, size - len,
@@ -95,12 +93,13 @@ static void finding(const struct gs_spread *s, char *buf, size_t size)
              "%.1f us launch (%.1f%%, against %.1f%% at one wave) and the median unit %.1f us "
              "(%.1f%%).",
              many->waves, b->blocks_min, b->blocks_max, b->first_idle_us, b->span_us,
-             pct(b->first_idle_us, b->span_us), pct(a->first_idle_us, a->span_us),
-             b->median_idle_us, pct(b->median_idle_us, b->span_us));
+             gs_spread_pct(b->first_idle_us, b->span_us),
+             gs_spread_pct(a->first_idle_us, a->span_us),
+             b->median_idle_us, gs_spread_pct(b->median_idle_us, b->span_us));
 }
 
 /* "1.00 GiB", "64.0 MiB", "128.0 KiB". */
-static void human_bytes(uint64_t bytes, char *buf, size_t size)
+void gs_spread_human_bytes(uint64_t bytes, char *buf, size_t size)
 {
     if (bytes >= (1ull << 30))
         snprintf(buf, size, "%.2f GiB", (double)bytes / (1ull << 30));
@@ -131,12 +130,12 @@ static void residency_notes(const struct gs_spread *s, struct gs_str *o, const c
 
 static void report_text(const struct gs_spread_report_in *in, struct gs_str *o)
 {
-    const struct gs_spread *m = first_measured(in);
+    const struct gs_spread *m = gs_spread_first_measured(in);
     char label[32], text[1200], bytes[32];
     gs_str_printf(o, "gridstride %s bandwidth --spread: when each compute unit (an SM on NVIDIA) "
                      "finishes its share of one launch\n", in->version);
     if (m) {
-        human_bytes(m->n * 4, bytes, sizeof bytes);
+        gs_spread_human_bytes(m->n * 4, bytes, sizeof bytes);
         snprintf(text, sizeof text,
                  "kernel %s (%s), n = %llu floats per buffer (%s), block %u. 1 wave: grid = G, "
                  "the blocks the device holds at once; %u waves: grid = %u G. Each: 1 warm-up, "
@@ -173,7 +172,7 @@ static void report_text(const struct gs_spread_report_in *in, struct gs_str *o)
         for (int k = 0; k < GS_SPREAD_LAUNCHES; ++k) {
             const struct gs_spread_launch *row = &s->launch[k];
             const struct gs_spread_stats *st = &row->stats;
-            launch_name(row, label, sizeof label);
+            gs_spread_launch_name(row, label, sizeof label);
             if (!row->verified) {
                 gs_str_printf(o, "  %-16s %7llu  WRONG: %s\n", label,
                               (unsigned long long)row->launch.grid, row->wrong);
@@ -182,9 +181,9 @@ static void report_text(const struct gs_spread_report_in *in, struct gs_str *o)
             char blocks[24], first[32], median[32];
             snprintf(blocks, sizeof blocks, "%u..%u", st->blocks_min, st->blocks_max);
             snprintf(first, sizeof first, "%.1f (%.1f%%)", st->first_idle_us,
-                     pct(st->first_idle_us, st->span_us));
+                     gs_spread_pct(st->first_idle_us, st->span_us));
             snprintf(median, sizeof median, "%.1f (%.1f%%)", st->median_idle_us,
-                     pct(st->median_idle_us, st->span_us));
+                     gs_spread_pct(st->median_idle_us, st->span_us));
             gs_str_printf(o, "  %-16s %7llu %6u %12s %10.1f %18s %18s %11.1f %10.1f\n", label,
                           (unsigned long long)row->launch.grid, st->units, blocks, st->span_us,
                           first, median, st->start_skew_us, st->event_ms * 1e3);
@@ -198,12 +197,12 @@ static void report_text(const struct gs_spread_report_in *in, struct gs_str *o)
                 lo = r ? fmin(lo, row->rep[r].first_idle_us) : row->rep[r].first_idle_us;
                 hi = r ? fmax(hi, row->rep[r].first_idle_us) : row->rep[r].first_idle_us;
             }
-            launch_name(row, label, sizeof label);
+            gs_spread_launch_name(row, label, sizeof label);
             gs_str_printf(o, "  %s: first unit idle over the %u launches %.1f..%.1f us (shown: "
                              "launch %u)\n", label, row->made, lo, hi, row->kept + 1);
         }
         residency_notes(s, o, "  ");
-        finding(s, text, sizeof text);
+        gs_spread_finding(s, text, sizeof text);
         if (text[0])
             wrapped(o, "  ", text, 100);
     }
@@ -211,94 +210,113 @@ static void report_text(const struct gs_spread_report_in *in, struct gs_str *o)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_stats(struct gs_str *o, const struct gs_spread_stats *st)
+static void json_stats(struct gs_jw *w, const char *key, const struct gs_spread_stats *st)
 {
-    gs_str_printf(o, "\"units\": %u, \"span_us\": %.3f, \"first_finish_us\": %.3f, "
-                     "\"median_finish_us\": %.3f, \"first_idle_us\": %.3f, "
-                     "\"median_idle_us\": %.3f, \"start_skew_us\": %.3f, \"blocks_min\": %u, "
-                     "\"blocks_max\": %u, \"clock_step_ns\": %.0f, \"event_ms\": %.6f",
-                  st->units, st->span_us, st->first_finish_us, st->median_finish_us,
-                  st->first_idle_us, st->median_idle_us, st->start_skew_us, st->blocks_min,
-                  st->blocks_max, st->clock_step_ns, st->event_ms);
+    gs_jw_object(w, key);
+    gs_jw_u64(w, "units", st->units);
+    gs_jw_fixed(w, "span_us", 3, st->span_us);
+    gs_jw_fixed(w, "first_finish_us", 3, st->first_finish_us);
+    gs_jw_fixed(w, "median_finish_us", 3, st->median_finish_us);
+    gs_jw_fixed(w, "first_idle_us", 3, st->first_idle_us);
+    gs_jw_fixed(w, "median_idle_us", 3, st->median_idle_us);
+    gs_jw_fixed(w, "start_skew_us", 3, st->start_skew_us);
+    gs_jw_u64(w, "blocks_min", st->blocks_min);
+    gs_jw_u64(w, "blocks_max", st->blocks_max);
+    gs_jw_fixed(w, "clock_step_ns", 0, st->clock_step_ns);
+    gs_jw_fixed(w, "event_ms", 6, st->event_ms);
+    gs_jw_end(w, "");
 }
 
-static void json_launch(struct gs_str *o, const struct gs_spread_launch *row)
+static void json_launch(struct gs_jw *w, const struct gs_spread_launch *row)
 {
-    gs_str_printf(o, "        {\"waves\": %u, \"grid\": %llu, \"block\": %llu, \"n\": %llu, "
-                     "\"verified\": %s, ",
-                  row->waves, (unsigned long long)row->launch.grid,
-                  (unsigned long long)row->launch.block, (unsigned long long)row->launch.n,
-                  row->verified ? "true" : "false");
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, NULL);
+    gs_jw_u64(w, "waves", row->waves);
+    gs_jw_u64(w, "grid", row->launch.grid);
+    gs_jw_u64(w, "block", row->launch.block);
+    gs_jw_u64(w, "n", row->launch.n);
+    gs_jw_bool(w, "verified", row->verified);
     if (!row->verified) {
-        gs_str_printf(o, "\"wrong\": ");
-        gs_json_string(o, row->wrong);
-        gs_str_printf(o, "}");
+        gs_jw_str(w, "wrong", row->wrong);
+        gs_jw_end(w, "");
         return;
     }
     const struct gs_timeline *t = row->timeline;
-    gs_str_printf(o, "\"reps\": %u, \"shown\": %u, \"resident_blocks_per_unit\": %u,\n"
-                     "         \"stats\": {",
-                  row->made, row->kept + 1, t->resident_per_unit);
-    json_stats(o, &row->stats);
-    gs_str_printf(o, "},\n         \"each_rep\": [");
+    gs_jw_u64(w, "reps", row->made);
+    gs_jw_u64(w, "shown", row->kept + 1);
+    gs_jw_u64(w, "resident_blocks_per_unit", t->resident_per_unit);
+    gs_jw_space(w, "\n         ");
+    json_stats(w, "stats", &row->stats);
+    gs_jw_space(w, "\n         ");
+    gs_jw_array(w, "each_rep");
     for (unsigned r = 0; r < row->made; ++r) {
-        gs_str_printf(o, "%s\n           {", r ? "," : "");
-        json_stats(o, &row->rep[r]);
-        gs_str_printf(o, "}");
+        gs_jw_space(w, "\n           ");
+        json_stats(w, NULL, &row->rep[r]);
     }
-    /* The shown launch, unit by unit, in finish order. */
+    gs_jw_end(w, "");
+    /* The shown launch, unit by unit, in finish order, 16 to a line. */
     static const char *const members[] = {"finish_us", "start_us", "unit", "blocks"};
     for (int m = 0; m < 4; ++m) {
-        gs_str_printf(o, "],\n         \"%s\": [", members[m]);
+        gs_jw_space(w, "\n         ");
+        gs_jw_array(w, members[m]);
         for (unsigned u = 0; u < t->nunits; ++u) {
             const struct gs_timeline_unit *x = &t->unit[u];
-            const char *sep = u ? (u % 16 ? ", " : ",\n           ") : "";
+            if (u && u % 16 == 0)
+                gs_jw_space(w, "\n           ");
             if (m == 0)
-                gs_str_printf(o, "%s%.3f", sep, (double)x->end_ns / 1e3);
+                gs_jw_fixed(w, NULL, 3, (double)x->end_ns / 1e3);
             else if (m == 1)
-                gs_str_printf(o, "%s%.3f", sep, (double)x->start_ns / 1e3);
+                gs_jw_fixed(w, NULL, 3, (double)x->start_ns / 1e3);
             else
-                gs_str_printf(o, "%s%u", sep, m == 2 ? x->id : x->blocks);
+                gs_jw_u64(w, NULL, m == 2 ? x->id : x->blocks);
         }
+        gs_jw_end(w, "");
     }
-    gs_str_printf(o, "]}");
+    gs_jw_end(w, "");
 }
 
 static void report_json(const struct gs_spread_report_in *in, struct gs_str *o)
 {
     const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
-    gs_results_header(o, "bandwidth-spread", &run);
-    gs_str_printf(o, ",\n  \"kernel\": \"%s\", \"time_unit\": \"microseconds after the "
-                     "launch's first start, by the device's clock\",\n"
-                     "  \"shown\": \"of the repetitions, the launch of median span (the lower "
-                     "middle for an even count)\",\n  \"runs\": [\n",
-                  gs_kernel_info(GS_SPREAD_KERNEL)->name);
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_results_header(&w, "bandwidth-spread", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "kernel", gs_kernel_info(GS_SPREAD_KERNEL)->name);
+    gs_jw_str(&w, "time_unit", "microseconds after the launch's first start, by the device's "
+                               "clock");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "shown", "of the repetitions, the launch of median span (the lower middle for "
+                           "an even count)");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "runs");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_spread *s = in->runs[i];
-        gs_str_printf(o, "    {");
-        gs_results_device(o, s->dev);
-        gs_str_printf(o, "\"available\": %s", s->available ? "true" : "false");
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_results_device(&w, s->dev);
+        gs_jw_bool(&w, "available", s->available);
         if (!s->available) {
-            gs_str_printf(o, ", \"not_available\": ");
-            gs_json_string(o, s->why);
-            gs_str_printf(o, "}%s\n", i + 1 < in->nruns ? "," : "");
+            gs_jw_str(&w, "not_available", s->why);
+            gs_jw_end(&w, "");
             continue;
         }
         const struct gs_timeline *t = s->launch[0].timeline ? s->launch[0].timeline
                                                             : s->launch[1].timeline;
-        gs_str_printf(o, ", \"n\": %llu, \"block\": %u, \"G\": %llu, \"grid_rule\": ",
-                      (unsigned long long)s->n, s->block, (unsigned long long)s->grid);
-        gs_json_string(o, s->grid_rule);
-        gs_str_printf(o, ", \"clock\": ");
-        gs_json_string(o, t ? t->clock : "");
-        gs_str_printf(o, ",\n      \"launches\": [\n");
-        for (int k = 0; k < GS_SPREAD_LAUNCHES; ++k) {
-            json_launch(o, &s->launch[k]);
-            gs_str_printf(o, "%s\n", k + 1 < GS_SPREAD_LAUNCHES ? "," : "");
-        }
-        gs_str_printf(o, "      ]}%s\n", i + 1 < in->nruns ? "," : "");
+        gs_jw_u64(&w, "n", s->n);
+        gs_jw_u64(&w, "block", s->block);
+        gs_jw_u64(&w, "G", s->grid);
+        gs_jw_str(&w, "grid_rule", s->grid_rule);
+        gs_jw_str(&w, "clock", t ? t->clock : "");
+        gs_jw_space(&w, "\n      ");
+        gs_jw_array(&w, "launches");
+        for (int k = 0; k < GS_SPREAD_LAUNCHES; ++k)
+            json_launch(&w, &s->launch[k]);
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_spread_report(const struct gs_spread_report_in *in, enum gs_format f, struct gs_str *out)
@@ -307,156 +325,4 @@ void gs_spread_report(const struct gs_spread_report_in *in, enum gs_format f, st
         report_json(in, out);
     else
         report_text(in, out);
-}
-
-/* ---- SVG ------------------------------------------------------------------- */
-
-enum {
-    SVG_W = 1400, SVG_LEFT = 110, SVG_PANEL_W = 560, SVG_GAP = 150, SVG_PANEL_H = 300,
-    SVG_ROW_H = 470, SVG_TOP = 150
-};
-
-/* One launch's panel: a bar per unit, its finish as a share of the span,
- * sorted; the background above a bar is the unit's idle time. */
-static void svg_panel(struct gs_str *o, const struct gs_spread_launch *row, int x0, int y0)
-{
-    char label[32];
-    const int bottom = y0 + SVG_PANEL_H;
-    launch_name(row, label, sizeof label);
-    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"19\" font-weight=\"bold\">%s: grid %llu"
-                     "</text>\n", x0, y0 - 34, label, (unsigned long long)row->launch.grid);
-    if (!row->verified) {
-        gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"17\" fill=\"#c0392b\">WRONG "
-                         "result: no timeline shown</text>\n", x0, y0 + 40);
-        return;
-    }
-    const struct gs_spread_stats *st = &row->stats;
-    const struct gs_timeline *t = row->timeline;
-    char blocks[32];
-    if (st->blocks_min == st->blocks_max)
-        snprintf(blocks, sizeof blocks, "%u", st->blocks_min);
-    else
-        snprintf(blocks, sizeof blocks, "%u to %u", st->blocks_min, st->blocks_max);
-    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"16\">span %.1f \xc2\xb5s, %u SMs, "
-                     "%s blocks each</text>\n",
-                  x0, y0 - 12, st->span_us, st->units, blocks);
-    gs_str_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f6c89f\"/>\n",
-                  x0, y0, SVG_PANEL_W, SVG_PANEL_H);
-    const double bw = (double)SVG_PANEL_W / t->nunits;
-    const double span_ns = st->span_us * 1e3;
-    for (unsigned u = 0; u < t->nunits; ++u) {
-        const double f = span_ns > 0 ? (double)t->unit[u].end_ns / span_ns : 1.0;
-        const double h = SVG_PANEL_H * (f > 1 ? 1 : f);
-        gs_str_printf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-                         "fill=\"#1f6fb4\"/>\n",
-                      x0 + u * bw, bottom - h, bw > 2 ? bw - 0.5 : bw, h);
-    }
-    /* y axis: share of the span */
-    for (int p = 0; p <= 100; p += 25) {
-        const double y = bottom - SVG_PANEL_H * p / 100.0;
-        gs_str_printf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#555555\" "
-                         "stroke-width=\"%s\"/><text x=\"%d\" y=\"%.1f\" font-size=\"16\" "
-                         "text-anchor=\"end\">%d%%</text>\n",
-                      x0 - 6, y, p == 0 ? x0 + SVG_PANEL_W : x0, y, p == 0 ? "1.5" : "1",
-                      x0 - 10, y + 5, p);
-    }
-    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"16\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 %d %d)\">finish, %% of span</text>\n",
-                  x0 - 62, y0 + SVG_PANEL_H / 2, x0 - 62, y0 + SVG_PANEL_H / 2);
-    /* x axis */
-    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"16\">1</text>"
-                     "<text x=\"%d\" y=\"%d\" font-size=\"16\" text-anchor=\"end\">%u</text>\n"
-                     "<text x=\"%d\" y=\"%d\" font-size=\"16\" text-anchor=\"middle\">units "
-                     "(SMs), sorted by finish time</text>\n",
-                  x0, bottom + 20, x0 + SVG_PANEL_W, bottom + 20, t->nunits,
-                  x0 + SVG_PANEL_W / 2, bottom + 22);
-    /* the median unit's finish, and the idle figures */
-    const double ym = bottom - SVG_PANEL_H * (span_ns > 0 ? st->median_finish_us * 1e3 / span_ns : 1);
-    gs_str_printf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\" "
-                     "stroke-width=\"2\" stroke-dasharray=\"8,5\"/>\n",
-                  x0, ym, x0 + SVG_PANEL_W, ym);
-    gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"17\">first SM idle %.1f \xc2\xb5s "
-                     "(%.1f%%)</text>\n<text x=\"%d\" y=\"%d\" font-size=\"17\">median SM "
-                     "idle %.1f \xc2\xb5s (%.1f%%): the dashed line</text>\n",
-                  x0, bottom + 50, st->first_idle_us, pct(st->first_idle_us, st->span_us), x0,
-                  bottom + 72, st->median_idle_us, pct(st->median_idle_us, st->span_us));
-}
-
-void gs_spread_svg(const struct gs_spread_report_in *in, struct gs_str *o)
-{
-    const struct gs_spread *m = first_measured(in);
-    int rows = 0, notes = 0;
-    char name[64], text[1200];
-    for (int i = 0; i < in->nruns; ++i) {
-        rows += in->runs[i]->available;
-        notes += !in->runs[i]->available;
-    }
-    const int height = SVG_TOP + rows * SVG_ROW_H + notes * 26 + 40;
-    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
-                     "role=\"img\">\n",
-                  SVG_W, height, SVG_W, height);
-    gs_str_printf(o, "<title>When each SM finishes one launch: one wave against %u waves of a "
-                     "grid-stride float4 add</title>\n<desc>", GS_SPREAD_WAVES);
-    for (int i = 0; i < in->nruns; ++i) {
-        const struct gs_spread *s = in->runs[i];
-        run_label(in, i, name, sizeof name);
-        gs_str_xml(o, name);
-        gs_str_printf(o, " ");
-        gs_str_xml(o, s->dev->name);
-        gs_str_printf(o, ": ");
-        if (!s->available) {
-            gs_str_printf(o, "not available: ");
-            gs_str_xml(o, s->why);
-        } else {
-            finding(s, text, sizeof text);
-            gs_str_xml(o, text[0] ? text : "no verified launch");
-        }
-        gs_str_printf(o, "%s", i + 1 < in->nruns ? " " : "");
-    }
-    gs_str_printf(o, "</desc>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    gs_str_printf(o, "<text x=\"20\" y=\"38\" font-size=\"26\" font-weight=\"bold\">When each SM "
-                     "finishes: one wave against %u waves</text>\n", GS_SPREAD_WAVES);
-    if (m) {
-        char bytes[32];
-        human_bytes(m->n * 4, bytes, sizeof bytes);
-        gs_str_printf(o, "<text x=\"20\" y=\"66\" font-size=\"17\">grid-stride float4 add, %s "
-                         "per buffer, block %u; one bar per SM, its last warp's finish as a "
-                         "share of the kernel's span, sorted; launch of median span of %u</text>\n",
-                      bytes, m->block, m->reps);
-    }
-    gs_str_printf(o, "<rect x=\"20\" y=\"80\" width=\"18\" height=\"18\" fill=\"#1f6fb4\"/>"
-                     "<text x=\"46\" y=\"95\" font-size=\"17\">working</text>"
-                     "<rect x=\"150\" y=\"80\" width=\"18\" height=\"18\" fill=\"#f6c89f\"/>"
-                     "<text x=\"176\" y=\"95\" font-size=\"17\">idle: finished, waiting for the "
-                     "last SM</text>\n");
-    int y = SVG_TOP;
-    for (int i = 0; i < in->nruns; ++i) {
-        const struct gs_spread *s = in->runs[i];
-        if (!s->available)
-            continue;
-        gs_str_printf(o, "<text x=\"20\" y=\"%d\" font-size=\"21\" font-weight=\"bold\">",
-                      y - 8);
-        gs_str_xml(o, run_label(in, i, name, sizeof name));
-        gs_str_printf(o, ": ");
-        gs_str_xml(o, s->dev->name);
-        gs_str_printf(o, ", G = %llu</text>\n", (unsigned long long)s->grid);
-        for (int k = 0; k < GS_SPREAD_LAUNCHES; ++k)
-            svg_panel(o, &s->launch[k], SVG_LEFT + k * (SVG_PANEL_W + SVG_GAP), y + 70);
-        y += SVG_ROW_H;
-    }
-    for (int i = 0; i < in->nruns; ++i) {
-        const struct gs_spread *s = in->runs[i];
-        if (s->available)
-            continue;
-        gs_str_printf(o, "<text x=\"20\" y=\"%d\" font-size=\"15\" fill=\"#444444\">", y);
-        gs_str_xml(o, run_label(in, i, name, sizeof name));
-        gs_str_printf(o, " (");
-        gs_str_xml(o, s->dev->name);
-        gs_str_printf(o, "): not available: ");
-        gs_str_xml(o, s->why);
-        gs_str_printf(o, "</text>\n");
-        y += 26;
-    }
-    gs_str_printf(o, "</svg>\n");
 }

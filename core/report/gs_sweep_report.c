@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gs_results.h"
-#include "gs_sweep.h"
+#include "gs_report_kit.h"
+#include "gs_sweep_report.h"
 
 static int log2_of(uint64_t n)
 {
@@ -275,85 +275,101 @@ static void report_csv(const struct gs_sweep_report_in *in, struct gs_str *o)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_crossover(const struct gs_sweep *s, enum gs_sweep_variant v, struct gs_str *o)
+static void json_crossover(struct gs_jw *w, const struct gs_sweep *s, enum gs_sweep_variant v)
 {
     static const char *const kinds[] = {"found", "none", "incomplete"};
     const struct gs_crossover x = s->xo[v];
-    gs_str_printf(o, ", \"crossover\": \"%s\", \"crossover_n\": ", kinds[x.kind]);
+    gs_jw_str(w, "crossover", kinds[x.kind]);
     if (x.kind == GS_XO_FOUND)
-        gs_str_printf(o, "%llu", (unsigned long long)s->n[x.index]);
+        gs_jw_u64(w, "crossover_n", s->n[x.index]);
     else
-        gs_str_printf(o, "null");
+        gs_jw_null(w, "crossover_n");
 }
 
-static void json_point(const struct gs_sweep *s, int k, enum gs_sweep_variant v, unsigned reps,
-                       struct gs_str *o)
+static void json_point(struct gs_jw *w, const struct gs_sweep *s, int k, enum gs_sweep_variant v,
+                       unsigned reps)
 {
     const struct gs_sweep_point *p = &s->pts[k][v];
-    gs_str_printf(o, "            {\"n\": %llu, \"grid\": %llu, \"verified\": %s",
-                  (unsigned long long)s->n[k], (unsigned long long)p->launch.grid,
-                  p->verified ? "true" : "false");
+    gs_jw_space(w, "\n            ");
+    gs_jw_object(w, NULL);
+    gs_jw_u64(w, "n", s->n[k]);
+    gs_jw_u64(w, "grid", p->launch.grid);
+    gs_jw_bool(w, "verified", p->verified);
     if (!p->verified) {
-        gs_str_printf(o, ", \"wrong\": ");
-        gs_json_string(o, p->wrong);
-        gs_str_printf(o, "}");
+        gs_jw_str(w, "wrong", p->wrong);
+        gs_jw_end(w, "");
         return;
     }
-    gs_str_printf(o, ", \"median_us\": %.4f, \"min_us\": %.4f, \"max_us\": %.4f, "
-                     "\"mean_us\": %.4f, \"stddev_us\": %.4f, \"gbps\": %.3f,\n"
-                     "             \"samples_us\": [",
-                  p->med_us, p->min_us, p->max_us, p->mean_us, p->sd_us, p->gbps);
+    gs_jw_fixed(w, "median_us", 4, p->med_us);
+    gs_jw_fixed(w, "min_us", 4, p->min_us);
+    gs_jw_fixed(w, "max_us", 4, p->max_us);
+    gs_jw_fixed(w, "mean_us", 4, p->mean_us);
+    gs_jw_fixed(w, "stddev_us", 4, p->sd_us);
+    gs_jw_fixed(w, "gbps", 3, p->gbps);
+    gs_jw_space(w, "\n             ");
+    gs_jw_array(w, "samples_us");
     for (unsigned r = 0; r < reps; ++r)
-        gs_str_printf(o, "%s%.4f", r ? ", " : "", p->samples_us[r]);
-    gs_str_printf(o, "]}");
+        gs_jw_fixed(w, NULL, 4, p->samples_us[r]);
+    gs_jw_end(w, "");
+    gs_jw_end(w, "");
 }
 
-static void json_run(const struct gs_sweep *s, struct gs_str *o)
+static void json_run(struct gs_jw *w, const struct gs_sweep *s)
 {
-    const struct gs_device *d = s->dev;
-    gs_str_printf(o, "    {");
-    gs_results_device(o, d);
-    gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", s->block,
-                  (unsigned long long)s->grid, (unsigned long long)s->threads);
-    gs_json_kv(o, "grid_rule", s->grid_rule, 1);
-    gs_str_printf(o, "\"reps\": %u, \"warmup\": %u, ", s->reps, s->warmup);
-    gs_json_kv(o, "stopped", s->stopped, 0);
-    gs_str_printf(o, ",\n      \"variants\": [\n");
+    gs_jw_space(w, "\n    ");
+    gs_jw_object(w, NULL);
+    gs_results_device(w, s->dev);
+    gs_jw_u64(w, "block", s->block);
+    gs_jw_u64(w, "G", s->grid);
+    gs_jw_u64(w, "T", s->threads);
+    gs_jw_str(w, "grid_rule", s->grid_rule);
+    gs_jw_u64(w, "reps", s->reps);
+    gs_jw_u64(w, "warmup", s->warmup);
+    gs_jw_str(w, "stopped", s->stopped);
+    gs_jw_space(w, "\n      ");
+    gs_jw_array(w, "variants");
     for (int v = 0; v < GS_SWEEP_VARIANTS; ++v) {
-        gs_str_printf(o, "        {\"variant\": \"%s\", \"kernel\": \"%s\", \"grid_rule\": \"%s\"",
-                      gs_sweep_variant_id((enum gs_sweep_variant)v),
-                      gs_kernel_info(v == GS_SV_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS)->name,
-                      gs_sweep_variant_grid_rule((enum gs_sweep_variant)v));
+        gs_jw_space(w, "\n        ");
+        gs_jw_object(w, NULL);
+        gs_jw_str(w, "variant", gs_sweep_variant_id((enum gs_sweep_variant)v));
+        gs_jw_str(w, "kernel", gs_kernel_info(v == GS_SV_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS)->name);
+        gs_jw_str(w, "grid_rule", gs_sweep_variant_grid_rule((enum gs_sweep_variant)v));
         if (v != GS_SV_MONO)
-            json_crossover(s, (enum gs_sweep_variant)v, o);
-        gs_str_printf(o, ",\n          \"points\": [\n");
-        for (int k = 0; k < s->nsizes; ++k) {
-            json_point(s, k, (enum gs_sweep_variant)v, s->reps, o);
-            gs_str_printf(o, "%s\n", k + 1 < s->nsizes ? "," : "");
-        }
-        gs_str_printf(o, "          ]}%s\n", v + 1 < GS_SWEEP_VARIANTS ? "," : "");
+            json_crossover(w, s, (enum gs_sweep_variant)v);
+        gs_jw_space(w, "\n          ");
+        gs_jw_array(w, "points");
+        for (int k = 0; k < s->nsizes; ++k)
+            json_point(w, s, k, (enum gs_sweep_variant)v, s->reps);
+        gs_jw_end(w, "\n          ");
+        gs_jw_end(w, "");
     }
-    gs_str_printf(o, "      ]}");
+    gs_jw_end(w, "\n      ");
+    gs_jw_end(w, "");
 }
 
 static void report_json(const struct gs_sweep_report_in *in, struct gs_str *o)
 {
     const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
-    gs_results_header(o, "bandwidth-sweep", &run);
-    gs_str_printf(o, ",\n  \"timing\": \"one launch at a time, each timed by the API's device "
-                     "timer; times in microseconds\",\n"
-                     "  \"gbps_definition\": \"(bytes read + bytes written) / median seconds / "
-                     "1e9\",\n"
-                     "  \"crossover_rule\": \"the smallest n of the sweep from which the "
-                     "variant's median is at most (1 + tolerance) times monolithic's at that n "
-                     "and at every larger n\",\n"
-                     "  \"tolerance\": %.2f,\n  \"runs\": [\n",
-                  GS_SWEEP_TOLERANCE);
-    for (int i = 0; i < in->nruns; ++i) {
-        json_run(in->runs[i], o);
-        gs_str_printf(o, "%s\n", i + 1 < in->nruns ? "," : "");
-    }
-    gs_str_printf(o, "  ]\n}\n");
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_results_header(&w, "bandwidth-sweep", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "timing", "one launch at a time, each timed by the API's device timer; times "
+                            "in microseconds");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "gbps_definition", "(bytes read + bytes written) / median seconds / 1e9");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "crossover_rule", "the smallest n of the sweep from which the variant's median "
+                                    "is at most (1 + tolerance) times monolithic's at that n and "
+                                    "at every larger n");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_fixed(&w, "tolerance", 2, GS_SWEEP_TOLERANCE);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "runs");
+    for (int i = 0; i < in->nruns; ++i)
+        json_run(&w, in->runs[i]);
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_sweep_report(const struct gs_sweep_report_in *in, enum gs_format f, struct gs_str *out)

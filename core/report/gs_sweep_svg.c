@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "gs_format.h"
-#include "gs_results.h"
-#include "gs_sweep.h"
+#include "gs_report_kit.h"
+#include "gs_sweep_report.h"
 
 #define FONT "DejaVu Sans, Arial, Helvetica, sans-serif"
 #define WIDTH 1480.0

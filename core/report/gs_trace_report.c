@@ -337,123 +337,152 @@ static void report_text(const struct gs_trace_report_in *in, struct gs_str *o)
 /* Every element's record, for drawing elsewhere; only for small n. */
 #define GS_TRACE_JSON_CELLS 65536u
 
-static void json_cells(const struct gs_trace_kernel *k, struct gs_str *o)
+static void json_cells(struct gs_jw *w, const struct gs_trace_kernel *k)
 {
     static const char *const fields[] = {"count", "writer", "pass"};
-    gs_str_printf(o, ",\n         \"cells\": {");
+    gs_jw_space(w, "\n         ");
+    gs_jw_object(w, "cells");
     for (int f = 0; f < 3; ++f) {
-        gs_str_printf(o, "%s\"%s\": [", f ? ", " : "", fields[f]);
+        gs_jw_array(w, fields[f]);
+        gs_jw_item_space(w, "");
         for (uint64_t i = 0; i < k->launch.n; ++i) {
             const struct gs_trace_cell *c = &k->cells[i];
-            const char *comma = i ? "," : "";
             if (f == 0)
-                gs_str_printf(o, "%s%u", comma, c->count);
+                gs_jw_u64(w, NULL, c->count);
             else if (c->writer == GS_TRACE_NONE)
-                gs_str_printf(o, "%snull", comma);
+                gs_jw_null(w, NULL);
             else
-                gs_str_printf(o, "%s%llu", comma,
-                              (unsigned long long)(f == 1 ? c->writer : c->pass));
+                gs_jw_u64(w, NULL, f == 1 ? c->writer : c->pass);
         }
-        gs_str_printf(o, "]");
+        gs_jw_end(w, "");
     }
-    gs_str_printf(o, "}");
+    gs_jw_end(w, "");
 }
 
-static void json_facts(const struct gs_trace_kernel *k, struct gs_str *o)
+static void json_facts(struct gs_jw *w, const struct gs_trace_kernel *k)
 {
-    gs_str_printf(o, ", \"written\": %llu, \"first_unwritten\": ", (unsigned long long)k->written);
+    gs_jw_u64(w, "written", k->written);
     if (k->first_unwritten < k->launch.n)
-        gs_str_printf(o, "%llu", (unsigned long long)k->first_unwritten);
+        gs_jw_u64(w, "first_unwritten", k->first_unwritten);
     else
-        gs_str_printf(o, "null");
-    gs_str_printf(o, ", \"writes\": %llu, \"duplicated\": %llu, \"max_count\": %llu, "
-                     "\"passes\": %llu, \"thread0_elements\": %llu, \"thread0_first\": [",
-                  (unsigned long long)k->writes, (unsigned long long)k->duplicated,
-                  (unsigned long long)k->max_count, (unsigned long long)k->passes,
-                  (unsigned long long)k->thread0_total);
+        gs_jw_null(w, "first_unwritten");
+    gs_jw_u64(w, "writes", k->writes);
+    gs_jw_u64(w, "duplicated", k->duplicated);
+    gs_jw_u64(w, "max_count", k->max_count);
+    gs_jw_u64(w, "passes", k->passes);
+    gs_jw_u64(w, "thread0_elements", k->thread0_total);
+    gs_jw_array(w, "thread0_first");
     for (int i = 0; i < k->nthread0; ++i)
-        gs_str_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)k->thread0[i]);
-    gs_str_printf(o, "],\n         \"warp0\": [");
+        gs_jw_u64(w, NULL, k->thread0[i]);
+    gs_jw_end(w, "");
+    gs_jw_space(w, "\n         ");
+    gs_jw_array(w, "warp0");
     for (int s = 0; s < k->nsteps; ++s) {
-        const struct gs_warp_step *w = &k->warp[s];
-        gs_str_printf(o, "%s{\"step\": %d, \"lanes\": %u, \"elements\": %llu, \"first\": %llu, "
-                         "\"last\": %llu, \"apart\": %llu, \"segments\": %llu}",
-                      s ? ", " : "", s, w->lanes, (unsigned long long)w->elements,
-                      (unsigned long long)w->first, (unsigned long long)w->last,
-                      (unsigned long long)w->apart, (unsigned long long)w->segments);
+        const struct gs_warp_step *x = &k->warp[s];
+        gs_jw_object(w, NULL);
+        gs_jw_int(w, "step", s);
+        gs_jw_u64(w, "lanes", x->lanes);
+        gs_jw_u64(w, "elements", x->elements);
+        gs_jw_u64(w, "first", x->first);
+        gs_jw_u64(w, "last", x->last);
+        gs_jw_u64(w, "apart", x->apart);
+        gs_jw_u64(w, "segments", x->segments);
+        gs_jw_end(w, "");
     }
-    gs_str_printf(o, "],\n         \"mismatched\": %llu, \"guard_hits\": %llu, \"fence_hits\": "
-                     "%llu, \"mismatches\": [",
-                  (unsigned long long)k->mismatched, (unsigned long long)k->guard_hits,
-                  (unsigned long long)k->fence_hits);
+    gs_jw_end(w, "");
+    gs_jw_space(w, "\n         ");
+    gs_jw_u64(w, "mismatched", k->mismatched);
+    gs_jw_u64(w, "guard_hits", k->guard_hits);
+    gs_jw_u64(w, "fence_hits", k->fence_hits);
+    gs_jw_array(w, "mismatches");
     for (int m = 0; m < k->listed; ++m) {
         const struct gs_trace_mismatch *x = &k->list[m];
-        gs_str_printf(o, "%s{\"index\": %llu, \"count\": %u, \"writer\": %lld, \"pass\": %lld, "
-                         "\"model_count\": %u, \"model_writer\": %lld, \"model_pass\": %lld}",
-                      m ? ", " : "", (unsigned long long)x->index, x->got.count,
-                      writer_of(&x->got), pass_of(&x->got), x->want.count, writer_of(&x->want),
-                      pass_of(&x->want));
+        gs_jw_object(w, NULL);
+        gs_jw_u64(w, "index", x->index);
+        gs_jw_u64(w, "count", x->got.count);
+        gs_jw_int(w, "writer", writer_of(&x->got));
+        gs_jw_int(w, "pass", pass_of(&x->got));
+        gs_jw_u64(w, "model_count", x->want.count);
+        gs_jw_int(w, "model_writer", writer_of(&x->want));
+        gs_jw_int(w, "model_pass", pass_of(&x->want));
+        gs_jw_end(w, "");
     }
-    gs_str_printf(o, "]");
+    gs_jw_end(w, "");
 }
 
-static void json_kernel(const struct gs_trace_kernel *k, struct gs_str *o)
+static void json_kernel(struct gs_jw *w, const struct gs_trace_kernel *k)
 {
     const struct gs_launch *l = &k->launch;
-    gs_str_printf(o, "        {");
-    gs_json_kv(o, "kernel", gs_kernel_info(l->kernel)->name, 1);
-    gs_str_printf(o, "\"grid\": %llu, \"grid_y\": %llu, \"block\": %llu, \"threads\": %llu, "
-                     "\"n\": %llu, \"param\": %llu, \"traced\": %s, \"map_equals_model\": %s, ",
-                  (unsigned long long)l->grid, (unsigned long long)(l->grid_y ? l->grid_y : 1),
-                  (unsigned long long)l->block, (unsigned long long)l->global,
-                  (unsigned long long)l->n, (unsigned long long)l->param,
-                  k->cells ? "true" : "false", k->held && k->cells ? "true" : "false");
-    gs_json_kv(o, "held", k->held ? "yes" : "no", 1);
-    gs_json_kv(o, "note", k->why, 0);
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, NULL);
+    gs_jw_str(w, "kernel", gs_kernel_info(l->kernel)->name);
+    gs_jw_u64(w, "grid", l->grid);
+    gs_jw_u64(w, "grid_y", l->grid_y ? l->grid_y : 1);
+    gs_jw_u64(w, "block", l->block);
+    gs_jw_u64(w, "threads", l->global);
+    gs_jw_u64(w, "n", l->n);
+    gs_jw_u64(w, "param", l->param);
+    gs_jw_bool(w, "traced", k->cells != NULL);
+    gs_jw_bool(w, "map_equals_model", k->held && k->cells);
+    gs_jw_str(w, "held", k->held ? "yes" : "no");
+    gs_jw_str(w, "note", k->why);
     if (k->cells) {
-        json_facts(k, o);
+        json_facts(w, k);
         if (l->n <= GS_TRACE_JSON_CELLS)
-            json_cells(k, o);
+            json_cells(w, k);
     }
-    gs_str_printf(o, "}");
+    gs_jw_end(w, "");
 }
 
 static void report_json(const struct gs_trace_report_in *in, struct gs_str *o)
 {
     const struct gs_trace *t0 = in->runs[0];
+    struct gs_jw w;
     int failed = 0;
     for (int r = 0; r < in->nruns; ++r)
         failed += in->runs[r]->failed;
-    gs_str_printf(o, "{\n  \"tool\": \"gridstride\", \"report\": \"trace\", ");
-    gs_json_kv(o, "version", in->version, 1);
-    gs_json_kv(o, "command", in->command ? in->command : "", 0);
-    gs_str_printf(o, ",\n  \"grid\": %llu, \"block\": %llu, \"n\": %llu, \"failed\": %d, "
-                     "\"maps_equal_across_apis\": %s,\n  \"differences\": [",
-                  (unsigned long long)t0->plan.grid, (unsigned long long)t0->plan.block,
-                  (unsigned long long)t0->plan.n, failed, in->agreed ? "true" : "false");
-    for (int k = 0, first = 1; k < t0->nkernels; ++k) {
+    gs_jw_init(&w, o);
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "tool", "gridstride");
+    gs_jw_str(&w, "report", "trace");
+    gs_jw_str(&w, "version", in->version);
+    gs_jw_str(&w, "command", in->command);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_u64(&w, "grid", t0->plan.grid);
+    gs_jw_u64(&w, "block", t0->plan.block);
+    gs_jw_u64(&w, "n", t0->plan.n);
+    gs_jw_int(&w, "failed", failed);
+    gs_jw_bool(&w, "maps_equal_across_apis", in->agreed);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "differences");
+    for (int k = 0; k < t0->nkernels; ++k) {
         const struct gs_trace_agreement *g = &in->agree[k];
         if (g->equal)
             continue;
-        gs_str_printf(o, "%s{\"kernel\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"index\": %llu}",
-                      first ? "" : ", ", gs_kernel_info(t0->k[k].launch.kernel)->name,
-                      in->runs[g->a]->dev->backend->name, in->runs[g->b]->dev->backend->name,
-                      (unsigned long long)g->first_difference);
-        first = 0;
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "kernel", gs_kernel_info(t0->k[k].launch.kernel)->name);
+        gs_jw_str(&w, "a", in->runs[g->a]->dev->backend->name);
+        gs_jw_str(&w, "b", in->runs[g->b]->dev->backend->name);
+        gs_jw_u64(&w, "index", g->first_difference);
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "],\n  \"devices\": [\n");
+    gs_jw_end(&w, "");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "devices");
     for (int r = 0; r < in->nruns; ++r) {
         const struct gs_trace *t = in->runs[r];
-        gs_str_printf(o, "    {");
-        gs_json_device(t->dev, o);
-        gs_str_printf(o, "\"kernels\": [\n");
-        for (int k = 0; k < t->nkernels; ++k) {
-            json_kernel(&t->k[k], o);
-            gs_str_printf(o, "%s\n", k + 1 < t->nkernels ? "," : "");
-        }
-        gs_str_printf(o, "      ]}%s\n", r + 1 < in->nruns ? "," : "");
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_json_device(&w, t->dev);
+        gs_jw_array(&w, "kernels");
+        for (int k = 0; k < t->nkernels; ++k)
+            json_kernel(&w, &t->k[k]);
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
 void gs_trace_report(const struct gs_trace_report_in *in, enum gs_format f, struct gs_str *out)

@@ -5,7 +5,7 @@
 #ifndef GS_TRACE_REPORT_H
 #define GS_TRACE_REPORT_H
 
-#include "gs_report.h"
+#include "gs_report_kit.h"
 #include "gs_str.h"
 #include "gs_trace.h"
 

@@ -25,7 +25,6 @@
 #define GS_BENCH_H
 
 #include "gs_backend.h"
-#include "gs_format.h"
 
 enum gs_bench_group { GS_BG_CEILING, GS_BG_ADD, GS_BG_ACCESS, GS_BG_WAVES };
 
@@ -89,18 +88,5 @@ void gs_bench_free(struct gs_bench *b);
 
 /* The fastest verified row of a kernel's waves, -1 if none. */
 int gs_bench_best_wave(const struct gs_bench *b, enum gs_kernel_id kernel);
-
-struct gs_bench_report_in {
-    const struct gs_bench *const *runs;
-    int nruns;
-    const char *version;
-    const char *command;
-    const char *date;    /* UTC, ISO 8601; JSON only (gs_results.h) */
-    const char *toolkit; /* what the suite was built with; JSON only */
-};
-
-void gs_bench_report(const struct gs_bench_report_in *in, enum gs_format f, struct gs_str *out);
-/* A bar chart of GB/s per variant, one bar per backend, readable when projected. */
-void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *out);
 
 #endif

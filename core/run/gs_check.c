@@ -192,7 +192,7 @@ int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
                     struct gs_check_run *run, struct gs_err *e)
 {
     struct gs_user_kernel *k = NULL;
-    const struct gs_plan grid_plan = {.block = plan->block, .grid = plan->grid};
+    const struct gs_table_plan grid_plan = {.block = plan->block, .grid = plan->grid};
 
     memset(run, 0, sizeof *run);
     run->dev = dev;

@@ -20,7 +20,6 @@
 #define GS_SPREAD_H
 
 #include "gs_backend.h"
-#include "gs_format.h"
 #include "gs_str.h"
 #include "gs_workspace.h"
 
@@ -96,20 +95,5 @@ void gs_spread_probe(struct gs_device *dev, struct gs_spread *s);
 int gs_spread_run(struct gs_device *dev, const struct gs_spread_plan *p, struct gs_spread *s,
                   struct gs_err *e);
 void gs_spread_free(struct gs_spread *s);
-
-struct gs_spread_report_in {
-    const struct gs_spread *const *runs; /* available or not */
-    int nruns;
-    const char *version;
-    const char *command;
-    const char *date;    /* UTC, ISO 8601; JSON only */
-    const char *toolkit; /* JSON only */
-};
-
-/* GS_FMT_JSON, or text for any other format. */
-void gs_spread_report(const struct gs_spread_report_in *in, enum gs_format f, struct gs_str *out);
-/* Per device with data, each unit's finish time sorted, as a share of the
- * launch's span, for one wave and for 16 waves: readable when projected. */
-void gs_spread_svg(const struct gs_spread_report_in *in, struct gs_str *out);
 
 #endif

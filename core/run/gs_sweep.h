@@ -18,7 +18,6 @@
 #define GS_SWEEP_H
 
 #include "gs_backend.h"
-#include "gs_format.h"
 
 #define GS_SWEEP_MIN_LOG2 10
 #define GS_SWEEP_MAX_LOG2 28
@@ -103,19 +102,5 @@ struct gs_crossover gs_sweep_crossover(const double *base, const double *cand, i
 /* s->xo of each grid-stride variant from s's points (gs_sweep_run calls it;
  * a point that is not verified is a missing median). */
 void gs_sweep_crossovers(struct gs_sweep *s);
-
-struct gs_sweep_report_in {
-    const struct gs_sweep *const *runs;
-    int nruns;
-    const char *version;
-    const char *command;
-    const char *date;    /* UTC, ISO 8601; JSON only */
-    const char *toolkit; /* what the suite was built with; JSON only */
-};
-
-void gs_sweep_report(const struct gs_sweep_report_in *in, enum gs_format f, struct gs_str *out);
-/* Time per launch (log scale) against n (log2 scale): one line per variant
- * per API, readable when projected. */
-void gs_sweep_svg(const struct gs_sweep_report_in *in, struct gs_str *out);
 
 #endif

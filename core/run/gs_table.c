@@ -32,7 +32,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return a / b + (a % b != 0);
 }
 
-int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *grid,
+int gs_table_grid(struct gs_device *dev, const struct gs_table_plan *plan, uint64_t *grid,
                   int *fallback, char *rule, unsigned rule_size, struct gs_err *e)
 {
     const unsigned block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
@@ -54,7 +54,7 @@ int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *g
     return gs_dev_grid(dev, GS_K_ADD_GS, block, grid, rule, rule_size, e);
 }
 
-uint64_t gs_table_max_n(const struct gs_plan *plan)
+uint64_t gs_table_max_n(const struct gs_table_plan *plan)
 {
     uint64_t n = plan->nshapes > 0 ? GS_SHAPE_N : 0;
     for (int i = 0; i < plan->nsizes; ++i)
@@ -83,7 +83,7 @@ static struct gs_case *add_case(struct gs_table *t, enum gs_section sec, enum gs
     return c;
 }
 
-static int plan_cases(struct gs_table *t, const struct gs_plan *plan)
+static int plan_cases(struct gs_table *t, const struct gs_table_plan *plan)
 {
     const uint64_t G = t->grid, B = t->block;
     const int max_cases = plan->nsizes * GS_COLUMNS + plan->nshapes * 2 + 1;
@@ -146,7 +146,7 @@ static int run_case(struct gs_workspace *w, struct gs_case *c, struct gs_err *e)
     return GS_OK;
 }
 
-int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_table **out,
+int gs_table_run(struct gs_device *dev, const struct gs_table_plan *plan, struct gs_table **out,
                  struct gs_err *e)
 {
     struct gs_table *t = calloc(1, sizeof *t);

@@ -40,7 +40,7 @@ struct gs_case {
 };
 
 /* What to run; the same for every device of one invocation. */
-struct gs_plan {
+struct gs_table_plan {
     unsigned block;        /* threads per block for A..D; 0 = GS_DEFAULT_BLOCK */
     uint64_t grid;         /* the "device grid" override (--grid); 0 = from the device */
     const uint64_t *sizes; /* the rows */
@@ -70,15 +70,15 @@ struct gs_table {
 /* G for dev under plan (the device grid, or plan->grid). A block beyond the
  * device gets a stand-in G of one block per compute unit (*fallback = 1, and
  * rule says so), so that its launches still record what the API answers. */
-int gs_table_grid(struct gs_device *dev, const struct gs_plan *plan, uint64_t *grid,
+int gs_table_grid(struct gs_device *dev, const struct gs_table_plan *plan, uint64_t *grid,
                   int *fallback, char *rule, unsigned rule_size, struct gs_err *e);
 
 /* The largest n of the plan's cases: its largest size, or the shapes' n. */
-uint64_t gs_table_max_n(const struct gs_plan *plan);
+uint64_t gs_table_max_n(const struct gs_table_plan *plan);
 
 /* Run every case of the plan on dev. On GS_OK *out holds the results,
  * whether or not the predictions held; errors are environment failures. */
-int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_table **out,
+int gs_table_run(struct gs_device *dev, const struct gs_table_plan *plan, struct gs_table **out,
                  struct gs_err *e);
 void gs_table_free(struct gs_table *t);
 

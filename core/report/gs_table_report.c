@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-#include "gs_report.h"
+#include "gs_table_report.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "gs_device.h"
+#include "gs_report_kit.h"
 #include "gs_results.h"
 
 #define CELL 14
 
-void gs_case_cell(const struct gs_case *c, char *buf, unsigned size)
+void gs_table_case_cell(const struct gs_case *c, char *buf, unsigned size)
 {
     /* * = the prediction failed; ! = accepted beyond the device's report */
     const char *mark = !c->held ? "*" : c->deviation ? "!" : "";
@@ -36,7 +37,7 @@ static int columns_in(unsigned mask, int first, int last)
     return n;
 }
 
-static int total_cases(const struct gs_report_in *in, int *failed)
+static int total_cases(const struct gs_table_report_in *in, int *failed)
 {
     int n = 0;
     *failed = 0;
@@ -47,7 +48,7 @@ static int total_cases(const struct gs_report_in *in, int *failed)
     return n;
 }
 
-static int total_deviations(const struct gs_report_in *in)
+static int total_deviations(const struct gs_table_report_in *in)
 {
     int n = 0;
     for (int i = 0; i < in->ntables; ++i)
@@ -55,38 +56,7 @@ static int total_deviations(const struct gs_report_in *in)
     return n;
 }
 
-/* The grid probe's answer in one line: what the API's work-item functions
- * returned past 2^32, against the true T. */
-void gs_probe_line(const struct gs_device *d, char *buf, unsigned size)
-{
-    const struct gs_grid_probe *p = gs_dev_probed(d);
-    if (!p) {
-        snprintf(buf, size, "not probed");
-    } else if (p->status != GS_OK) {
-        snprintf(buf, size, "not probed: %s", p->why);
-    } else if (p->global_id != p->item) {
-        snprintf(buf, size,
-                 "%llu work-items: no work-item reported global id %llu (get_global_id(0) "
-                 "is wrong past 2^32 here)",
-                 (unsigned long long)p->global, (unsigned long long)p->item);
-    } else {
-        snprintf(buf, size,
-                 "%llu work-items of %llu: get_global_size(0) = %llu (%s); get_global_id(0) "
-                 "= %llu (right); groups x local = %llu (%s); the prelude's T = %llu (%s)",
-                 (unsigned long long)p->global, (unsigned long long)p->local,
-                 (unsigned long long)p->global_size,
-                 p->global_size == p->global ? "right"
-                 : p->global_size == (p->global & 0xffffffffu) ? "wrapped modulo 2^32"
-                                                                : "wrong",
-                 (unsigned long long)p->global_id, (unsigned long long)p->groups_x_local,
-                 p->groups_x_local == p->global ? "right" : "wrong",
-                 (unsigned long long)p->prelude_T,
-                 p->prelude_T == p->global ? "right" : "WRONG: grid-stride launches past 2^32 "
-                                                       "are not made");
-    }
-}
-
-static void shape_label(const struct gs_plan *plan, int row, char *buf, unsigned size)
+static void shape_label(const struct gs_table_plan *plan, int row, char *buf, unsigned size)
 {
     const struct gs_shape *s = &plan->shapes[row];
     if (s->grid)
@@ -97,7 +67,7 @@ static void shape_label(const struct gs_plan *plan, int row, char *buf, unsigned
 }
 
 /* Table i's device as reports name it. */
-GS_DEFINE_RUN_LABEL(dev_label, struct gs_report_in, tables, ntables)
+GS_DEFINE_RUN_LABEL(dev_label, struct gs_table_report_in, tables, ntables)
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -116,7 +86,7 @@ static void grant_line(const struct gs_table *t, char *buf, unsigned size)
              (unsigned long long)t->grid, t->block);
 }
 
-static void text_devices(const struct gs_report_in *in, struct gs_str *o)
+static void text_devices(const struct gs_table_report_in *in, struct gs_str *o)
 {
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
@@ -140,7 +110,7 @@ static void text_devices(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
-static void text_group_header(const struct gs_report_in *in, int ncols, int lead,
+static void text_group_header(const struct gs_table_report_in *in, int ncols, int lead,
                               struct gs_str *o)
 {
     char name[64], head[128];
@@ -160,7 +130,7 @@ static void text_group_header(const struct gs_report_in *in, int ncols, int lead
 }
 
 /* One line of column letters, a group per device. */
-static void text_letters(const struct gs_report_in *in, int first, int last, struct gs_str *o)
+static void text_letters(const struct gs_table_report_in *in, int first, int last, struct gs_str *o)
 {
     for (int i = 0; i < in->ntables; ++i) {
         gs_str_printf(o, " | ");
@@ -172,7 +142,7 @@ static void text_letters(const struct gs_report_in *in, int first, int last, str
 }
 
 /* The cells of one row of a section, a group per device, and the newline. */
-static void text_cells(const struct gs_report_in *in, enum gs_section sec, int row, int first,
+static void text_cells(const struct gs_table_report_in *in, enum gs_section sec, int row, int first,
                        int last, struct gs_str *o)
 {
     char cell[48];
@@ -182,16 +152,16 @@ static void text_cells(const struct gs_report_in *in, enum gs_section sec, int r
             const struct gs_case *k = gs_table_find(in->tables[i], sec, (enum gs_column)c, row);
             if (!k)
                 continue;
-            gs_case_cell(k, cell, sizeof cell);
+            gs_table_case_cell(k, cell, sizeof cell);
             gs_str_printf(o, "%*s", CELL, cell);
         }
     }
     gs_str_printf(o, "\n");
 }
 
-static void text_sizes(const struct gs_report_in *in, struct gs_str *o)
+static void text_sizes(const struct gs_table_report_in *in, struct gs_str *o)
 {
-    const struct gs_plan *p = in->plan;
+    const struct gs_table_plan *p = in->plan;
     const int ncols = columns_in(p->columns, GS_COL_A, GS_COL_D);
     const unsigned block = p->block ? p->block : GS_DEFAULT_BLOCK;
 
@@ -212,9 +182,9 @@ static void text_sizes(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
-static void text_shapes(const struct gs_report_in *in, struct gs_str *o)
+static void text_shapes(const struct gs_table_report_in *in, struct gs_str *o)
 {
-    const struct gs_plan *p = in->plan;
+    const struct gs_table_plan *p = in->plan;
     const int ncols = columns_in(p->columns, GS_COL_C, GS_COL_D);
     char label[64];
     if (ncols == 0 || p->nshapes == 0)
@@ -232,7 +202,7 @@ static void text_shapes(const struct gs_report_in *in, struct gs_str *o)
 
 /* What each API answered for launches that were refused, empty or ragged:
  * the API's own error name and message, never a string of ours. */
-static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
+static void text_api_answers(const struct gs_table_report_in *in, struct gs_str *o)
 {
     int header = 0;
     char name[64];
@@ -271,21 +241,7 @@ static void text_api_answers(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
-void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct gs_str *o)
-{
-    gs_str_printf(o, "%s%12s %10s %8s %6s  %s\n", indent, "index", "block", "thread", "pass",
-                  "found");
-    for (int w = 0; w < v->listed; ++w) {
-        const struct gs_wrong *x = &v->list[w];
-        gs_str_printf(o, "%s%12llu %10llu %8llu %6llu  %s%s\n", indent,
-                      (unsigned long long)x->index, (unsigned long long)x->owner.block,
-                      (unsigned long long)x->owner.thread, (unsigned long long)x->owner.pass,
-                      x->unwritten ? "unwritten" : "wrong value",
-                      x->owner.launched ? "" : " (no such thread in this launch)");
-    }
-}
-
-static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
+static void text_diagnoses(const struct gs_table_report_in *in, struct gs_str *o)
 {
     char diag[640], name[64], shape[96];
     int header = 0;
@@ -311,7 +267,7 @@ static void text_diagnoses(const struct gs_report_in *in, struct gs_str *o)
 }
 
 /* The devices whose predictions failed, named, for the summary line. */
-static void failed_devices(const struct gs_report_in *in, struct gs_str *o)
+static void failed_devices(const struct gs_table_report_in *in, struct gs_str *o)
 {
     char name[64];
     int listed = 0;
@@ -321,7 +277,7 @@ static void failed_devices(const struct gs_report_in *in, struct gs_str *o)
                           dev_label(in, i, name, sizeof name), in->tables[i]->dev->name);
 }
 
-static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
+static void text_verdict(const struct gs_table_report_in *in, struct gs_str *o)
 {
     char name[64];
     int failed;
@@ -362,7 +318,7 @@ static void text_verdict(const struct gs_report_in *in, struct gs_str *o)
     }
 }
 
-static void report_text(const struct gs_report_in *in, struct gs_str *o)
+static void report_text(const struct gs_table_report_in *in, struct gs_str *o)
 {
     gs_str_printf(o, "gridstride %s: every result predicted, then launched and verified\n\n",
                   in->version);
@@ -377,9 +333,9 @@ static void report_text(const struct gs_report_in *in, struct gs_str *o)
 
 /* ---- markdown ------------------------------------------------------------ */
 
-static void report_md(const struct gs_report_in *in, struct gs_str *o)
+static void report_md(const struct gs_table_report_in *in, struct gs_str *o)
 {
-    const struct gs_plan *p = in->plan;
+    const struct gs_table_plan *p = in->plan;
     char cell[48], shape[64], name[64];
     gs_str_printf(o, "# gridstride %s\n\n", in->version);
     if (in->command)
@@ -431,7 +387,7 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
                 const struct gs_case *k = gs_table_find(in->tables[i], GS_SEC_SIZES,
                                                         (enum gs_column)c, r);
                 if (k) {
-                    gs_case_cell(k, cell, sizeof cell);
+                    gs_table_case_cell(k, cell, sizeof cell);
                     gs_str_printf(o, " %s |", cell);
                 }
             }
@@ -456,7 +412,7 @@ static void report_md(const struct gs_report_in *in, struct gs_str *o)
                     const struct gs_case *k = gs_table_find(in->tables[i], GS_SEC_SHAPES,
                                                             (enum gs_column)c, r);
                     if (k) {
-                        gs_case_cell(k, cell, sizeof cell);
+                        gs_table_case_cell(k, cell, sizeof cell);
                         gs_str_printf(o, " %s |", cell);
                     }
                 }
@@ -477,7 +433,7 @@ static const char *section_name(enum gs_section s)
     return s == GS_SEC_SIZES ? "sizes" : s == GS_SEC_SHAPES ? "shapes" : "ragged";
 }
 
-static void report_csv(const struct gs_report_in *in, struct gs_str *o)
+static void report_csv(const struct gs_table_report_in *in, struct gs_str *o)
 {
     char diag[640];
     gs_str_printf(o, "backend,device,device_id,platform,api_version,driver_version,compute_units,"
@@ -522,131 +478,110 @@ static void report_csv(const struct gs_report_in *in, struct gs_str *o)
 
 /* ---- json ---------------------------------------------------------------- */
 
-void gs_json_wrong_list(const struct gs_verdict *v, struct gs_str *o)
-{
-    gs_str_printf(o, "\"first_wrong_indices\": [");
-    for (int w = 0; w < v->listed; ++w) {
-        const struct gs_wrong *x = &v->list[w];
-        gs_str_printf(o, "%s{\"index\": %llu, \"block\": %llu, \"thread\": %llu, \"pass\": %llu, "
-                         "\"launched\": %s, \"unwritten\": %s}",
-                      w ? ", " : "", (unsigned long long)x->index,
-                      (unsigned long long)x->owner.block, (unsigned long long)x->owner.thread,
-                      (unsigned long long)x->owner.pass, x->owner.launched ? "true" : "false",
-                      x->unwritten ? "true" : "false");
-    }
-    gs_str_printf(o, "]");
-}
-
-void gs_json_device(const struct gs_device *d, struct gs_str *o)
-{
-    gs_json_kv(o, "backend", d->backend->name, 1);
-    gs_json_kv(o, "device", d->name, 1);
-    gs_json_kv(o, "id", d->id, 1);
-    gs_json_kv(o, "platform", d->platform, 1);
-    gs_json_kv(o, "api_version", d->api_version, 1);
-    gs_json_kv(o, "driver_version", d->driver_version, 1);
-    gs_json_kv(o, "arch", d->arch, 1);
-}
-
-static void json_case(const struct gs_case *c, const struct gs_plan *p, struct gs_str *o)
+static void json_case(struct gs_jw *w, const struct gs_case *c, const struct gs_table_plan *p)
 {
     const struct gs_launch *l = &c->launch;
     const struct gs_verdict *v = &c->verdict;
     char diag[640], label[64];
+    gs_jw_object(w, NULL);
     /* The shape as the plan wrote it (G = the device grid), so that runs on
      * devices with different G line up in `gridstride compare`. */
-    gs_str_printf(o, "{");
     if (c->section == GS_SEC_SHAPES) {
         shape_label(p, c->row, label, sizeof label);
-        gs_str_printf(o, "\"shape\": \"%s\", ", label);
+        gs_jw_str(w, GS_RK(CASE_SHAPE), label);
     }
-    gs_str_printf(o, "\"section\": \"%s\", \"column\": \"%s\", \"kernel\": \"%s\", \"n\": %llu, "
-                     "\"grid\": %llu, \"block\": %llu, \"global\": %llu, \"param\": %llu, ",
-                  section_name(c->section), gs_column_letter(c->column),
-                  gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
-                  (unsigned long long)l->grid, (unsigned long long)l->block,
-                  (unsigned long long)l->global, (unsigned long long)l->param);
-    gs_json_predicted(l, &c->pred, o);
-    gs_str_printf(o, "\"observed\": {\"outcome\": \"%s\", \"accepted\": %s, ",
-                  gs_outcome_name(gs_observed(&c->got, v)), c->got.accepted ? "true" : "false");
+    gs_jw_str(w, GS_RK(CASE_SECTION), section_name(c->section));
+    gs_jw_str(w, GS_RK(CASE_COLUMN), gs_column_letter(c->column));
+    gs_jw_str(w, "kernel", gs_kernel_info(l->kernel)->name);
+    gs_jw_u64(w, GS_RK(CASE_N), l->n);
+    gs_jw_u64(w, "grid", l->grid);
+    gs_jw_u64(w, "block", l->block);
+    gs_jw_u64(w, "global", l->global);
+    gs_jw_u64(w, "param", l->param);
+    gs_json_predicted(w, l, &c->pred);
+    gs_jw_object(w, GS_RK(CASE_OBSERVED));
+    gs_jw_str(w, GS_RK(OBSERVED_OUTCOME), gs_outcome_name(gs_observed(&c->got, v)));
+    gs_jw_bool(w, "accepted", c->got.accepted);
     if (c->got.not_sent)
-        gs_json_kv(o, "not_launched", c->got.api_message, 1);
+        gs_jw_str(w, "not_launched", c->got.api_message);
     if (!c->got.accepted) {
-        gs_json_kv(o, "api_error", c->got.api_error, 1);
-        gs_str_printf(o, "\"api_code\": %ld, ", c->got.api_code);
-        gs_json_kv(o, "api_message", c->got.api_message, 1);
+        gs_jw_str(w, "api_error", c->got.api_error);
+        gs_jw_int(w, "api_code", c->got.api_code);
+        gs_jw_str(w, "api_message", c->got.api_message);
     }
     gs_diagnosis(v, diag, sizeof diag);
-    gs_str_printf(o, "\"wrong\": %llu, \"unwritten\": %llu, \"first_wrong\": %llu, "
-                     "\"guard_hits\": %llu, ",
-                  (unsigned long long)v->wrong, (unsigned long long)v->unwritten,
-                  (unsigned long long)v->first_wrong, (unsigned long long)v->guard_hits);
-    gs_json_kv(o, "diagnosis", diag, 1);
-    gs_json_wrong_list(v, o);
-    gs_str_printf(o, "}, \"held\": %s, \"deviation\": %s", c->held ? "true" : "false",
-                  c->deviation ? "true" : "false");
-    if (!c->held || c->deviation) {
-        gs_str_printf(o, ", ");
-        gs_json_kv(o, "mismatch", c->mismatch, 0);
-    }
-    gs_str_printf(o, "}");
+    gs_jw_u64(w, "wrong", v->wrong);
+    gs_jw_u64(w, "unwritten", v->unwritten);
+    gs_jw_u64(w, GS_RK(OBSERVED_FIRST_WRONG), v->first_wrong);
+    gs_jw_u64(w, "guard_hits", v->guard_hits);
+    gs_jw_str(w, "diagnosis", diag);
+    gs_json_wrong_list(w, v);
+    gs_jw_end(w, "");
+    gs_jw_bool(w, GS_RK(CASE_HELD), c->held);
+    gs_jw_bool(w, GS_RK(CASE_DEVIATION), c->deviation);
+    if (!c->held || c->deviation)
+        gs_jw_str(w, "mismatch", c->mismatch);
+    gs_jw_end(w, "");
 }
 
-static void report_json(const struct gs_report_in *in, struct gs_str *o)
+static void json_probe(struct gs_jw *w, const struct gs_grid_probe *p)
+{
+    gs_jw_object(w, "grid_probe");
+    gs_jw_u64(w, "global", p->global);
+    gs_jw_u64(w, "local", p->local);
+    gs_jw_u64(w, "item", p->item);
+    gs_jw_u64(w, "get_global_size", p->global_size);
+    gs_jw_u64(w, "get_global_id", p->global_id);
+    gs_jw_u64(w, "groups_x_local", p->groups_x_local);
+    gs_jw_u64(w, "prelude_T", p->prelude_T);
+    gs_jw_end(w, "");
+}
+
+static void report_json(const struct gs_table_report_in *in, struct gs_str *o)
 {
     int failed;
     const int total = total_cases(in, &failed);
     const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
-    gs_results_header(o, "table", &run);
-    gs_str_printf(o, ",\n  \"cases\": %d, \"failed\": %d, \"held\": %s,\n  \"devices\": [\n",
-                  total, failed, failed ? "false" : "true");
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_results_header(&w, "table", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_int(&w, "cases", total);
+    gs_jw_int(&w, "failed", failed);
+    gs_jw_bool(&w, "held", !failed);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, GS_RK(DEVICES));
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
-        gs_str_printf(o, "    {");
-        gs_results_device(o, d);
-        gs_str_printf(o, "\"block\": %u, \"G\": %llu, \"T\": %llu, ", t->block,
-                      (unsigned long long)t->grid, (unsigned long long)t->threads);
-        gs_json_kv(o, "grid_rule", t->grid_rule, 1);
-        gs_str_printf(o, "\"granted_grid\": %llu, \"granted_block\": %llu, ",
-                      (unsigned long long)t->granted_grid, (unsigned long long)t->granted_block);
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_results_device(&w, d);
+        gs_jw_u64(&w, "block", t->block);
+        gs_jw_u64(&w, GS_RK(TABLE_G), t->grid);
+        gs_jw_u64(&w, GS_RK(TABLE_T), t->threads);
+        gs_jw_str(&w, "grid_rule", t->grid_rule);
+        gs_jw_u64(&w, "granted_grid", t->granted_grid);
+        gs_jw_u64(&w, "granted_block", t->granted_block);
         const struct gs_grid_probe *probe = gs_dev_probed(d);
         if (probe && probe->status == GS_OK)
-            gs_str_printf(o, "\"grid_probe\": {\"global\": %llu, \"local\": %llu, \"item\": %llu, "
-                             "\"get_global_size\": %llu, \"get_global_id\": %llu, "
-                             "\"groups_x_local\": %llu, \"prelude_T\": %llu}, ",
-                          (unsigned long long)probe->global, (unsigned long long)probe->local,
-                          (unsigned long long)probe->item,
-                          (unsigned long long)probe->global_size,
-                          (unsigned long long)probe->global_id,
-                          (unsigned long long)probe->groups_x_local,
-                          (unsigned long long)probe->prelude_T);
-        gs_str_printf(o, "\"failed\": %d, \"deviations\": %d,\n      \"cases\": [\n", t->failed,
-                      t->deviations);
+            json_probe(&w, probe);
+        gs_jw_int(&w, "failed", t->failed);
+        gs_jw_int(&w, "deviations", t->deviations);
+        gs_jw_space(&w, "\n      ");
+        gs_jw_array(&w, GS_RK(TABLE_CASES));
         for (int k = 0; k < t->ncases; ++k) {
-            gs_str_printf(o, "        ");
-            json_case(&t->cases[k], in->plan, o);
-            gs_str_printf(o, "%s\n", k + 1 < t->ncases ? "," : "");
+            gs_jw_space(&w, "\n        ");
+            json_case(&w, &t->cases[k], in->plan);
         }
-        gs_str_printf(o, "      ]}%s\n", i + 1 < in->ntables ? "," : "");
+        gs_jw_end(&w, "\n      ");
+        gs_jw_end(&w, "");
     }
-    gs_str_printf(o, "  ]\n}\n");
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
 }
 
-void gs_json_predicted(const struct gs_launch *l, const struct gs_prediction *p,
-                       struct gs_str *o)
-{
-    if (l->asked_grid)
-        gs_str_printf(o, "\"asked_grid\": %llu, \"asked_block\": %llu, ",
-                      (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
-    gs_str_printf(o, "\"predicted\": {\"outcome\": \"%s\", \"first_wrong\": %llu, \"wrong\": %llu, ",
-                  gs_outcome_name(p->outcome), (unsigned long long)p->first_wrong,
-                  (unsigned long long)p->wrong);
-    gs_json_kv(o, "rule", p->why, 0);
-    gs_str_printf(o, "}, ");
-}
-
-void gs_report_table(const struct gs_report_in *in, enum gs_format f, struct gs_str *out)
+void gs_table_report(const struct gs_table_report_in *in, enum gs_format f, struct gs_str *out)
 {
     switch (f) {
     case GS_FMT_MD:
