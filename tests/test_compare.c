@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "gs_commands.h"
+#include "gs_driver.h"
 #include "gs_compare.h"
 
 static const char *reference; /* docs/reference/t4-seed002.json, from argv */
@@ -217,7 +217,7 @@ static void the_command_leaves_no_output_on_bad_input(void **state)
         struct gs_err e = {0};
         unlink(out_path);
         assert_int_equal(gs_cli_parse(6, (char **)runs[i], &cli, &e), GS_OK);
-        assert_int_equal(gs_cmd_compare(&cli, &e), 2);
+        assert_int_equal(gs_drive(&gs_compare_command, &cli, "test", &e), 2);
         assert_null(strchr(e.msg, '\n'));
         assert_int_equal(access(out_path, F_OK), -1);
     }
@@ -225,7 +225,7 @@ static void the_command_leaves_no_output_on_bad_input(void **state)
     struct gs_cli cli;
     struct gs_err e = {0};
     assert_int_equal(gs_cli_parse(5, (char **)ok, &cli, &e), GS_OK);
-    assert_int_equal(gs_cmd_compare(&cli, &e), 0);
+    assert_int_equal(gs_drive(&gs_compare_command, &cli, "test", &e), 0);
     assert_int_equal(access(out_path, F_OK), 0);
     const char *usage[][4] = {{"gridstride", "compare", NULL, NULL},
                               {"gridstride", "compare", "--bogus", "x.json"},

@@ -419,6 +419,11 @@ int gs_backend_has_user_kernels(const struct gs_backend *b)
     return GS_HAS(b, 2, user_build) && GS_HAS(b, 2, user_launch) && GS_HAS(b, 2, user_free);
 }
 
+unsigned gs_backend_user_dialects(const struct gs_backend *b)
+{
+    return b->abi >= 2 ? b->user_dialects : 0;
+}
+
 int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e)
 {

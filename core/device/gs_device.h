@@ -61,6 +61,9 @@ int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struc
 
 /* 1 when the backend can build user kernels at all. */
 int gs_backend_has_user_kernels(const struct gs_backend *b);
+/* The dialects its user_build takes: bit (1 << enum gs_dialect) each; 0
+ * before ABI 2. */
+unsigned gs_backend_user_dialects(const struct gs_backend *b);
 int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
 void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k);
