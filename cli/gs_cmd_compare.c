@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride compare FILE.json...`: its options, and the command. The
- * comparison itself is core/report/gs_compare.c. */
+/* `gridstride compare FILE.json...`: its help and the command (its options
+ * are parsed in gs_cli.c). The comparison itself is core/report/gs_compare.c. */
 #include "gs_compare.h"
 #include "gs_driver.h"
 
