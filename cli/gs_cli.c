@@ -18,14 +18,17 @@ enum opt_id {
     OPT_COUNT
 };
 
-/* Which commands take an option. */
+/* Which commands, and which modes of bandwidth, take an option. */
 #define CMD_TABLE 0x1u
-#define CMD_BW 0x2u
+#define CMD_BW 0x2u     /* bandwidth's rows */
+#define CMD_SWEEP 0x20u /* bandwidth --sweep */
+#define CMD_SPREAD 0x40u /* bandwidth --spread */
 #define CMD_CHECK 0x4u
 #define CMD_PITFALLS 0x8u
 #define CMD_TRACE 0x10u
-#define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_CHECK | CMD_TRACE) /* --grid, --block */
-#define CMD_ALL (CMD_LAUNCHES | CMD_PITFALLS)
+#define CMD_BANDWIDTH (CMD_BW | CMD_SWEEP | CMD_SPREAD) /* every mode of bandwidth */
+#define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_SWEEP | CMD_CHECK | CMD_TRACE) /* --grid */
+#define CMD_ALL (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS)
 
 struct opt {
     enum opt_id id;
@@ -48,30 +51,30 @@ static const struct opt options[OPT_COUNT] = {
                                   "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK},
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's);\n"
                               "                         trace: blocks of the traced launch (default: 4)", 0, CMD_LAUNCHES},
-    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES},
+    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES | CMD_SPREAD},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all\n"
                                        "                         trace: any kernel by name, pitfalls too (default: monolithic,\n"
                                        "                         grid-stride,chunked)", 0, CMD_TABLE | CMD_TRACE},
     {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
                                     "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
     {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
-    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BW},
-    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BW},
+    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BANDWIDTH},
+    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH},
     {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
-                              "                         trace: the picture", 0, CMD_BW | CMD_TRACE},
-    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BW},
-    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BW},
+                              "                         trace: the picture", 0, CMD_BANDWIDTH | CMD_TRACE},
+    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BANDWIDTH},
+    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BANDWIDTH},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
-                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BW},
+                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BANDWIDTH},
     {OPT_SPREAD, "--spread", NULL, "bandwidth: instead of the rows, when each SM finishes one float4\n"
                                    "                         grid-stride add at 1 wave (grid G) and 16 waves; takes\n"
                                    "                         --backend, --device, --bytes (default 1GiB), --block,\n"
                                    "                         --reps (default 5),"
-                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BW},
+                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BANDWIDTH},
     {OPT_TYPE, "--type", "T", "bandwidth: element type, float or double (default: float); a device\n"
-                              "                         without double precision is left out, with a note", 0, CMD_BW},
+                              "                         without double precision is left out, with a note", 0, CMD_BANDWIDTH},
     {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
@@ -153,7 +156,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "Every result is predicted before the launch; a run whose results disagree with the\n"
         "prediction, in either direction, fails.\n\n"
         "options:\n");
-    usage_options(CMD_TABLE | CMD_BW | CMD_PITFALLS | CMD_TRACE, o);
+    usage_options(CMD_TABLE | CMD_BANDWIDTH | CMD_PITFALLS | CMD_TRACE, o);
     char built[160], known[160];
     gs_registry_names(built, sizeof built, 1);
     gs_registry_names(known, sizeof known, 0);
@@ -346,8 +349,8 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
-    case OPT_SWEEP: c->sweep = 1; break;
-    case OPT_SPREAD: c->spread = 1; break;
+    case OPT_SWEEP: /* modes of bandwidth: set once parsing is done */
+    case OPT_SPREAD: break;
     case OPT_TYPE: rc = parse_type(v, &c->type, e); break;
     case OPT_ENTRY: c->entry = v; break;
     case OPT_COMPILE_ONLY: c->compile_only = 1; break;
@@ -377,35 +380,61 @@ static int check_rules(const struct gs_cli *c, struct gs_err *e)
 }
 
 /* The modes of `gridstride bandwidth` that replace its row table: each
- * belongs to bandwidth, and a run takes at most one of them. */
-static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs_err *e)
+ * belongs to bandwidth, and a run takes at most one of them. `why_not`
+ * says why an option of bandwidth's rows does not apply to the mode. */
+static const struct bandwidth_mode {
+    enum opt_id opt;
+    enum gs_mode mode;
+    unsigned cmd;
+    const char *why_not;
+} bandwidth_modes[] = {
+    {OPT_SWEEP, GS_MODE_SWEEP, CMD_SWEEP, ""},
+    {OPT_SPREAD, GS_MODE_SPREAD, CMD_SPREAD, "one wave is the device's own grid G"},
+};
+
+static const char *option_name(enum opt_id id)
 {
-    static const enum opt_id modes[] = {OPT_SWEEP, OPT_SPREAD};
-    const char *first = NULL;
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i) {
-        if (!seen[modes[i]])
+    for (int k = 0; k < OPT_COUNT; ++k)
+        if (options[k].id == id)
+            return options[k].name;
+    return "";
+}
+
+/* The mode of bandwidth the options chose, into c->mode; *mode NULL for
+ * the rows. */
+static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs_cli *c,
+                                const struct bandwidth_mode **mode, struct gs_err *e)
+{
+    *mode = NULL;
+    for (size_t i = 0; i < sizeof bandwidth_modes / sizeof bandwidth_modes[0]; ++i) {
+        const struct bandwidth_mode *m = &bandwidth_modes[i];
+        const char *name = option_name(m->opt);
+        if (!seen[m->opt])
             continue;
-        const char *name = "";
-        for (int k = 0; k < OPT_COUNT; ++k)
-            if (options[k].id == modes[i])
-                name = options[k].name;
         if (command != GS_MODE_BANDWIDTH)
             return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride bandwidth'; run gridstride "
                                            "bandwidth %s, or leave it out", name, name);
-        if (first)
+        if (*mode)
             return gs_err_set(e, GS_USAGE, "%s and %s are two modes of bandwidth; choose one of "
-                                           "them per run", first, name);
-        first = name;
+                                           "them per run", option_name((*mode)->opt), name);
+        *mode = m;
+        c->mode = m->mode;
     }
     return GS_OK;
 }
 
-/* What `bandwidth --spread` takes of bandwidth's options. */
-static int spread_rules(const struct gs_cli *c, const int *seen, struct gs_err *e)
+/* What a mode of bandwidth takes of bandwidth's options (the table above),
+ * and of their values. */
+static int mode_rules(const struct gs_cli *c, const struct bandwidth_mode *m, const int *seen,
+                      struct gs_err *e)
 {
-    if (seen[OPT_GRID])
-        return gs_err_set(e, GS_USAGE, "--grid does not apply to 'gridstride bandwidth --spread': "
-                                       "one wave is the device's own grid G; leave --grid out");
+    for (int i = 0; i < OPT_COUNT; ++i)
+        if (seen[options[i].id] && (options[i].cmds & CMD_BW) && !(options[i].cmds & m->cmd))
+            return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride bandwidth %s': %s; "
+                                           "leave %s out", options[i].name, option_name(m->opt),
+                              m->why_not, options[i].name);
+    if (m->mode != GS_MODE_SPREAD)
+        return GS_OK;
     if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
         return gs_err_set(e, GS_USAGE, "--format: bandwidth --spread writes text or json; "
                                        "choose one of those (the chart is --svg FILE)");
@@ -413,6 +442,39 @@ static int spread_rules(const struct gs_cli *c, const int *seen, struct gs_err *
         return gs_err_set(e, GS_USAGE, "--reps: bandwidth --spread keeps at most %u launches "
                                        "per row; choose 5 to %u",
                           GS_SPREAD_MAX_REPS, GS_SPREAD_MAX_REPS);
+    return GS_OK;
+}
+
+/* `gridstride compare`: its own options, FILE.json... */
+static int compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->mode = GS_MODE_COMPARE;
+    for (int i = 2; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0) {
+            c->compare_help = 1;
+        } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (c->output)
+                return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
+            if (!v || !*v)
+                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
+                                               "after --output");
+            c->output = v;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return gs_err_set(e, GS_USAGE, "compare: unknown option '%.*s%s'; see gridstride "
+                                           "compare --help", GS_ECHO(a));
+        } else if (c->nfiles == GS_MAX_COMPARE) {
+            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
+                                           "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
+        } else {
+            c->files[c->nfiles++] = a;
+        }
+    }
+    if (!c->compare_help && c->nfiles == 0)
+        return gs_err_set(e, GS_USAGE, "compare: give one or more results files (JSON); see "
+                                       "gridstride compare --help");
     return GS_OK;
 }
 
@@ -463,7 +525,7 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     enum gs_mode command = GS_MODE_TABLE;
 
     if (argc > 1 && strcmp(argv[1], "compare") == 0)
-        return gs_compare_parse(argc, argv, c, e);
+        return compare_parse(argc, argv, c, e);
     memset(c, 0, sizeof *c);
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
@@ -519,17 +581,18 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         return GS_OK;
     if (c->check)
         return check_rules(c, e);
-    if (bandwidth_mode_rules(seen, command, e) != GS_OK)
+    const struct bandwidth_mode *mode;
+    if (bandwidth_mode_rules(seen, command, c, &mode, e) != GS_OK)
         return GS_USAGE;
     const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] ||
                                seen[OPT_JSON] || seen[OPT_QUIET] || seen[OPT_TYPE];
     const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
-    if (c->spread && spread_rules(c, seen, e) != GS_OK)
+    if (mode && mode_rules(c, mode, seen, e) != GS_OK)
         return e->status;
-    if ((c->sweep || c->spread) && c->type != GS_TYPE_FLOAT)
+    if (mode && c->type != GS_TYPE_FLOAT)
         return gs_err_set(e, GS_USAGE, "--type double: bandwidth %s runs the float kernels only; "
                                        "leave --type out, or run the rows in double without %s",
-                          c->sweep ? "--sweep" : "--spread", c->sweep ? "--sweep" : "--spread");
+                          option_name(mode->opt), option_name(mode->opt));
     if (command == GS_MODE_TABLE && bandwidth_only)
         return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json, --quiet and --type belong "
                                        "to 'gridstride bandwidth'; run that, or leave them out");

@@ -8,12 +8,14 @@
 
 #include "gs_backend.h"
 #include "gs_catalog.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 #include "gs_table_report.h"
 
 enum gs_mode {
     GS_MODE_TABLE,
     GS_MODE_BANDWIDTH,
+    GS_MODE_SWEEP,  /* bandwidth --sweep */
+    GS_MODE_SPREAD, /* bandwidth --spread */
     GS_MODE_PITFALLS,
     GS_MODE_TRACE,
     GS_MODE_CHECK,
@@ -44,8 +46,6 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
-    int sweep; /* --sweep: time per launch against n instead of the rows */
-    int spread; /* bandwidth --spread: per-SM finish times instead of the rows */
     enum gs_type type; /* --type: the elements' type (GS_TYPE_FLOAT by default) */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
@@ -67,9 +67,9 @@ struct gs_cli {
     int compare_help; /* gridstride compare --help */
 };
 
+/* The command line; `gridstride compare ...` (argv[1] is "compare") has
+ * its own options. */
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
-/* `gridstride compare ...` (argv[1] is "compare"): its own options. */
-int gs_compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
 /* The help: of `gridstride check` when c->check, else the general one. */
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *out);
 

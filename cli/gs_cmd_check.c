@@ -9,12 +9,11 @@
 #include <unistd.h>
 
 #include "gs_check_report.h"
-#include "gs_commands.h"
-#include "gs_memory.h"
 #include "gs_device.h"
+#include "gs_driver.h"
 #include "gs_output.h"
+#include "gs_plan_run.h"
 #include "gs_registry.h"
-#include "gs_table.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
 #define CHECK_WATCHDOG_S 10u
@@ -188,194 +187,152 @@ static int compile_only(const struct gs_cli *cli, const struct gs_user_source *s
 
 /* ---- the run ------------------------------------------------------------- */
 
-struct check_state {
-    const struct gs_cli *cli;
-    const struct gs_user_source *src;
-    struct gs_session s;
-    struct gs_device *devs[GS_MAX_DEVICES]; /* those that can build the dialect */
-    int ndevs;
+struct check_ctx {
+    struct gs_user_source src;
+    char *text; /* the file's */
     struct gs_check_skip skipped[GS_MAX_BACKENDS * 2];
     int nskipped;
-    char notes[GS_MAX_BACKENDS * 2][800]; /* for stderr, once the run is over */
-    int nnotes;
-    struct gs_check_run runs[GS_MAX_DEVICES];
-    int nruns;
     struct gs_check_plan plan;
+    struct gs_grid_choice grids[GS_MAX_DEVICES];
 };
 
-static int builds_dialect(const struct gs_backend *b, enum gs_dialect d)
+/* The file, before any backend opens; --compile-only is the whole command. */
+static int check_prepare(struct gs_job *j, struct gs_err *e)
 {
-    return gs_backend_builds_dialect(b, d);
+    struct check_ctx *c = j->ctx;
+    const struct gs_cli *cli = j->cli;
+    const int rc = load_source(cli, &c->src, &c->text, e);
+    if (rc != GS_OK)
+        return rc;
+    if (cli->compile_only) {
+        j->code = compile_only(cli, &c->src, e);
+        j->finished = 1;
+    }
+    c->plan.block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
+    c->plan.grid = cli->grid;
+    c->plan.sizes = cli->nsizes ? cli->sizes : NULL;
+    c->plan.nsizes = cli->nsizes;
+    c->plan.shapes = cli->nshapes ? cli->shapes : NULL;
+    c->plan.nshapes = cli->nshapes;
+    return GS_OK;
 }
 
-static void note(struct check_state *st, const char *backend, const char *what, const char *text)
+/* check's notes, after the run: the backends that could build the file
+ * and what became of them (the session's own notes are not check's). */
+static void note(struct gs_job *j, const char *backend, const char *what, const char *text)
 {
-    if (st->nnotes < (int)(sizeof st->notes / sizeof st->notes[0]))
-        snprintf(st->notes[st->nnotes++], sizeof st->notes[0], "%s%s: %.700s", backend, what, text);
+    gs_session_note(&j->s, "%s%s: %.700s", backend, what, text);
 }
 
-static void skip(struct check_state *st, const char *backend, const char *why)
+static void skip(struct gs_job *j, const char *backend, const char *why)
 {
-    if (st->nskipped < (int)(sizeof st->skipped / sizeof st->skipped[0])) {
-        struct gs_check_skip *k = &st->skipped[st->nskipped++];
+    struct check_ctx *c = j->ctx;
+    if (c->nskipped < (int)(sizeof c->skipped / sizeof c->skipped[0])) {
+        struct gs_check_skip *k = &c->skipped[c->nskipped++];
         k->backend = backend;
         gs_strlcpy(k->why, why, sizeof k->why);
     }
-    note(st, backend, " skipped", why);
-}
-
-/* After a run: what it skipped (a failed run's one line says it all). */
-static void print_notes(const struct check_state *st)
-{
-    for (int i = 0; i < st->nnotes; ++i)
-        fprintf(stderr, "gridstride: note: %s\n", st->notes[i]);
+    note(j, backend, " skipped", why);
 }
 
 /* Keep the devices whose backend builds the file's dialect; name the others
  * only when --backend named them. */
-static int choose_devices(struct check_state *st, struct gs_err *e)
+static int check_select(struct gs_job *j, struct gs_err *e)
 {
-    const int explicit_names = strcmp(st->cli->backend, "all") != 0;
-    const enum gs_dialect d = st->src->dialect;
-    for (int i = 0; i < st->s.nopened; ++i) {
-        const struct gs_opened *o = &st->s.opened[i];
-        if (!builds_dialect(o->backend, d)) {
+    struct check_ctx *c = j->ctx;
+    const int explicit_names = strcmp(j->cli->backend, "all") != 0;
+    const enum gs_dialect d = c->src.dialect;
+    j->s.nnotes = 0;
+    for (int i = 0; i < j->s.nopened; ++i) {
+        const struct gs_opened *o = &j->s.opened[i];
+        if (!gs_plan_builds_dialect(o->backend, d)) {
             if (explicit_names)
                 return gs_err_set(e, GS_USAGE, "--backend %s cannot run %s (%s); choose a backend "
                                                "that can, or leave --backend out",
-                                  o->backend->name, gs_dialect_name(d), st->src->path);
+                                  o->backend->name, gs_dialect_name(d), c->src.path);
             continue;
         }
         if (o->notice[0])
-            note(st, o->backend->name, "", o->notice);
+            note(j, o->backend->name, "", o->notice);
         if (o->status != GS_OK)
-            skip(st, o->backend->name, o->err.msg);
+            skip(j, o->backend->name, o->err.msg);
     }
-    for (int i = 0; i < st->s.ndevs; ++i)
-        if (builds_dialect(st->s.devs[i]->backend, d))
-            st->devs[st->ndevs++] = st->s.devs[i];
-    if (st->ndevs == 0)
+    j->ndevs = gs_plan_dialect_devices(j->s.devs, j->s.ndevs, d, j->devs);
+    if (j->ndevs == 0)
         return gs_err_set(e, GS_NO_DEVICE, "no device here runs %s (%s)%s%s", gs_dialect_name(d),
-                          st->src->path, st->nskipped ? ": " : "",
-                          st->nskipped ? st->skipped[0].why : "");
+                          c->src.path, c->nskipped ? ": " : "",
+                          c->nskipped ? c->skipped[0].why : "");
     return GS_OK;
 }
 
 /* Shapes, grid and buffers must suit every device before anything runs. */
-static int check_devices_fit(struct check_state *st, struct gs_err *e)
+static int check_plan(struct gs_job *j, struct gs_err *e)
 {
-    const struct gs_table_plan grid_plan = {.block = st->plan.block, .grid = st->plan.grid};
-    for (int i = 0; i < st->ndevs; ++i) {
-        struct gs_device *d = st->devs[i];
-        uint64_t grid;
-        int fallback;
-        char rule[200];
-        int rc = gs_check_limits(d, st->plan.block, st->plan.grid, st->plan.shapes,
-                                 st->plan.nshapes, e);
-        if (rc == GS_OK)
-            rc = gs_table_grid(d, &grid_plan, &grid, &fallback, rule, sizeof rule, e);
-        if (rc == GS_OK)
-            rc = gs_memory_preflight(d, gs_check_max_n(&st->plan, grid * st->plan.block), e);
-        if (rc != GS_OK)
-            return rc;
+    struct check_ctx *c = j->ctx;
+    const int rc = gs_plan_check(j->devs, j->ndevs, &c->plan, c->grids, e);
+    if (rc == GS_OK)
+        watch_install();
+    return rc;
+}
+
+/* One device. A dialect its compiler lacks skips it under --backend all;
+ * a compile error shows the compiler's log. */
+static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
+{
+    struct check_ctx *c = j->ctx;
+    struct gs_device *d = j->devs[i];
+    struct gs_check_run *run = slot;
+    unsigned seconds = j->cli->watchdog ? j->cli->watchdog : CHECK_WATCHDOG_S;
+    const struct gs_check_observer obs = {watch_before, watch_after, &seconds};
+    const int rc = gs_check_device_at(d, &c->grids[i], &c->src, &c->plan, &obs, run, e);
+    if (rc == GS_BUILD)
+        print_log(&c->src, &run->build);
+    if (rc == GS_UNSUPPORTED && strcmp(j->cli->backend, "all") == 0) {
+        skip(j, d->backend->name, e->msg);
+        return GS_DRIVE_SKIP;
     }
+    return rc;
+}
+
+static void check_free(void *run)
+{
+    gs_check_run_free(run);
+}
+
+static int check_finish(struct gs_job *j, struct gs_err *e)
+{
+    const struct check_ctx *c = j->ctx;
+    if (j->ndone == 0)
+        return gs_err_set(e, GS_NO_DEVICE, "no backend could run %s: %s", c->src.path,
+                          c->nskipped ? c->skipped[0].why : "none builds its dialect");
     return GS_OK;
 }
 
-/* One device. GS_OK when it ran (or was skipped: a dialect its compiler
- * lacks); any other status ends the command with exit 2. */
-static int run_device(struct check_state *st, struct gs_device *d, struct gs_err *e)
+static int check_failed(const struct gs_job *j)
 {
-    unsigned seconds = st->cli->watchdog ? st->cli->watchdog : CHECK_WATCHDOG_S;
-    const struct gs_check_observer obs = {watch_before, watch_after, &seconds};
-    struct gs_check_run *run = &st->runs[st->nruns];
-    int rc = gs_check_device(d, st->src, &st->plan, &obs, run, e);
-    if (rc == GS_BUILD)
-        print_log(st->src, &run->build);
-    if (rc == GS_OK) {
-        ++st->nruns;
-        return GS_OK;
-    }
-    gs_check_run_free(run);
-    if (rc == GS_UNSUPPORTED && strcmp(st->cli->backend, "all") == 0) {
-        skip(st, d->backend->name, e->msg);
-        return GS_OK;
-    }
-    if (rc != GS_BUILD && rc != GS_USAGE) {
-        char msg[sizeof e->msg];
-        gs_strlcpy(msg, e->msg, sizeof msg);
-        gs_err_set(e, rc, "%s device %s: %s", d->backend->name, d->name, msg);
-    }
-    return rc;
+    return !gs_check_all_ok(gs_job_slot(j, 0), j->ndone);
 }
 
-static int report(struct check_state *st, struct gs_outputs *outs, const char *command,
-                  struct gs_err *e)
+static void check_render(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)
 {
-    struct gs_str text = {0};
-    const struct gs_check_report_in in = {st->src, st->runs, st->nruns, st->skipped,
-                                          st->nskipped, GS_VERSION_STRING, command};
-    gs_report_check(&in, st->cli->format, &text);
-    const struct gs_str *texts[] = {&text};
-    const int rc = gs_outputs_commit(outs, texts, e);
-    gs_str_free(&text);
-    return rc;
+    const struct check_ctx *c = j->ctx;
+    const struct gs_check_report_in in = {&c->src,     gs_job_slot(j, 0), j->ndone,
+                                          c->skipped,  c->nskipped,       GS_VERSION_STRING,
+                                          j->command};
+    (void)chart;
+    gs_report_check(&in, f, out);
 }
 
-static int run_check(struct check_state *st, const char *command, struct gs_err *e)
+static void check_release(struct gs_job *j)
 {
-    struct gs_outputs outs = {0};
-    int rc = gs_session_open(st->cli, 1, &st->s, e);
-    if (rc == GS_OK)
-        rc = choose_devices(st, e);
-    if (rc == GS_OK)
-        rc = check_devices_fit(st, e);
-    if (rc == GS_OK)
-        rc = gs_outputs_add(&outs, st->cli->output, "--output", e);
-    watch_install();
-    for (int i = 0; rc == GS_OK && i < st->ndevs; ++i)
-        rc = run_device(st, st->devs[i], e);
-    if (rc == GS_OK && st->nruns == 0)
-        rc = gs_err_set(e, GS_NO_DEVICE, "no backend could run %s: %s", st->src->path,
-                        st->nskipped ? st->skipped[0].why : "none builds its dialect");
-    if (rc == GS_OK)
-        rc = report(st, &outs, command, e);
-    if (rc == GS_OK)
-        print_notes(st);
-    gs_outputs_abort(&outs);
-    const int ok = rc == GS_OK && gs_check_all_ok(st->runs, st->nruns);
-    for (int i = 0; i < st->nruns; ++i)
-        gs_check_run_free(&st->runs[i]);
-    gs_session_close(&st->s);
-    return rc != GS_OK ? 2 : ok ? 0 : 1;
+    struct check_ctx *c = j->ctx;
+    free(c->text);
 }
 
-int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e)
-{
-    struct gs_user_source src = {0};
-    char *text = NULL;
-    int code = 2;
-    if (load_source(cli, &src, &text, e) == GS_OK) {
-        if (cli->compile_only) {
-            code = compile_only(cli, &src, e);
-        } else {
-            struct check_state *st = calloc(1, sizeof *st);
-            if (!st) {
-                gs_err_set(e, GS_NOMEM, "out of memory");
-            } else {
-                st->cli = cli;
-                st->src = &src;
-                st->plan.block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
-                st->plan.grid = cli->grid;
-                st->plan.sizes = cli->nsizes ? cli->sizes : NULL;
-                st->plan.nsizes = cli->nsizes;
-                st->plan.shapes = cli->nshapes ? cli->shapes : NULL;
-                st->plan.nshapes = cli->nshapes;
-                code = run_check(st, command, e);
-                free(st);
-            }
-        }
-    }
-    free(text);
-    return code;
-}
+const struct gs_command gs_check_command = {
+    .name = "check", .ctx_size = sizeof(struct check_ctx), .run_size = sizeof(struct gs_check_run),
+    .bare_errors = 1u << GS_BUILD | 1u << GS_USAGE, .prepare = check_prepare,
+    .select = check_select, .plan = check_plan, .run = check_run, .free_run = check_free,
+    .finish = check_finish, .failed = check_failed, .render = check_render,
+    .release = check_release,
+};

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* `gridstride compare FILE.json...`: its options, and the command. The
- * comparison itself is core/report/gs_compare.c. */
-#include <string.h>
-
-#include "gs_commands.h"
+/* `gridstride compare FILE.json...`: its help and the command (its options
+ * are parsed in gs_cli.c). The comparison itself is core/report/gs_compare.c. */
 #include "gs_compare.h"
-#include "gs_output.h"
+#include "gs_driver.h"
 
 static void compare_usage(struct gs_str *o)
 {
@@ -27,38 +24,6 @@ static void compare_usage(struct gs_str *o)
         "that cannot be read, is not JSON or has an unknown schema\n");
 }
 
-int gs_compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
-{
-    memset(c, 0, sizeof *c);
-    c->mode = GS_MODE_COMPARE;
-    for (int i = 2; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0) {
-            c->compare_help = 1;
-        } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (c->output)
-                return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
-            if (!v || !*v)
-                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
-                                               "after --output");
-            c->output = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return gs_err_set(e, GS_USAGE, "compare: unknown option '%.*s%s'; see gridstride "
-                                           "compare --help", GS_ECHO(a));
-        } else if (c->nfiles == GS_MAX_COMPARE) {
-            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
-                                           "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
-        } else {
-            c->files[c->nfiles++] = a;
-        }
-    }
-    if (!c->compare_help && c->nfiles == 0)
-        return gs_err_set(e, GS_USAGE, "compare: give one or more results files (JSON); see "
-                                       "gridstride compare --help");
-    return GS_OK;
-}
-
 static int load_all(const struct gs_cli *cli, struct gs_compare_file *files, struct gs_err *e)
 {
     for (int i = 0; i < cli->nfiles; ++i) {
@@ -70,33 +35,42 @@ static int load_all(const struct gs_cli *cli, struct gs_compare_file *files, str
     return GS_OK;
 }
 
-int gs_cmd_compare(const struct gs_cli *cli, struct gs_err *e)
+struct compare_ctx {
+    struct gs_str text; /* first: gs_job_text_render */
+    struct gs_compare_file files[GS_MAX_COMPARE];
+    int differ;
+};
+
+/* Every file is read and checked before the output is opened: bad input
+ * leaves no output file behind. The help goes to stdout. */
+static int compare_plan(struct gs_job *j, struct gs_err *e)
 {
-    struct gs_compare_file files[GS_MAX_COMPARE] = {{0}};
-    struct gs_outputs out = {0};
-    struct gs_str text = {0};
-    int differ = 0, code = 2;
-    if (cli->compare_help) {
-        compare_usage(&text);
-        const struct gs_str *texts[] = {&text};
-        if (gs_outputs_add(&out, NULL, "stdout", e) == GS_OK &&
-            gs_outputs_commit(&out, texts, e) == GS_OK)
-            code = 0;
-        gs_str_free(&text);
-        return code;
+    struct compare_ctx *c = j->ctx;
+    if (j->cli->compare_help) {
+        compare_usage(&c->text);
+        j->output = NULL;
+        return GS_OK;
     }
-    /* Every file is read and checked before the output is opened: bad
-     * input leaves no output file behind. */
-    if (load_all(cli, files, e) == GS_OK &&
-        gs_compare_report(files, cli->nfiles, &text, &differ, e) == GS_OK &&
-        gs_outputs_add(&out, cli->output, "--output", e) == GS_OK) {
-        const struct gs_str *texts[] = {&text};
-        if (gs_outputs_commit(&out, texts, e) == GS_OK)
-            code = differ ? 1 : 0;
-    }
-    gs_outputs_abort(&out);
-    gs_str_free(&text);
-    for (int i = 0; i < cli->nfiles; ++i)
-        gs_compare_free(&files[i]);
-    return code;
+    const int rc = load_all(j->cli, c->files, e);
+    return rc != GS_OK ? rc : gs_compare_report(c->files, j->cli->nfiles, &c->text, &c->differ, e);
 }
+
+static int compare_failed(const struct gs_job *j)
+{
+    const struct compare_ctx *c = j->ctx;
+    return c->differ;
+}
+
+static void compare_release(struct gs_job *j)
+{
+    struct compare_ctx *c = j->ctx;
+    gs_job_text_release(j);
+    for (int i = 0; i < j->cli->nfiles; ++i)
+        gs_compare_free(&c->files[i]);
+}
+
+const struct gs_command gs_compare_command = {
+    .name = "compare", .flags = GS_CMD_NO_SESSION, .ctx_size = sizeof(struct compare_ctx),
+    .plan = compare_plan, .failed = compare_failed, .render = gs_job_text_render,
+    .release = compare_release,
+};

@@ -3,51 +3,37 @@
  * device, side by side. Each trap sets its own sizes and grids; a case
  * that a device cannot hold (memory) or express is reported skipped, with
  * the reason, never dropped. */
-#include <stdlib.h>
-
-#include "gs_commands.h"
-#include "gs_output.h"
+#include "gs_driver.h"
 #include "gs_pitfalls_report.h"
 
-int gs_cmd_pitfalls(const struct gs_cli *cli, struct gs_session *s, const char *command,
-                    struct gs_err *e)
+static int pitfalls_plan(struct gs_job *j, struct gs_err *e)
 {
-    struct gs_pitfalls *runs = calloc((size_t)s->ndevs, sizeof *runs);
-    const struct gs_pitfalls *done[GS_MAX_DEVICES];
-    struct gs_outputs out = {0};
-    struct gs_str text = {0};
-    struct gs_stderr_progress prog;
-    const struct gs_progress progress = {gs_stderr_progress, &prog};
-    const struct gs_pitfalls_plan plan = {cli->traps, &progress};
-    int code = 2, failed = 0;
-
-    if (!runs) {
-        gs_err_set(e, GS_NOMEM, "out of memory");
-        return 2;
-    }
-    if (gs_outputs_add(&out, cli->output, "--output", e) != GS_OK)
-        goto done;
-    gs_stderr_progress_start(&prog);
-    for (int i = 0; i < s->ndevs; ++i) {
-        if (gs_pitfalls_run(s->devs[i], &plan, &runs[i], e) != GS_OK) {
-            char msg[sizeof e->msg];
-            gs_strlcpy(msg, e->msg, sizeof msg);
-            gs_err_set(e, e->status, "%s device %s: %s", s->devs[i]->backend->name,
-                       s->devs[i]->name, msg);
-            goto done;
-        }
-        done[i] = &runs[i];
-        failed += runs[i].failed;
-    }
-    const struct gs_pitfalls_report_in in = {done, s->ndevs, GS_VERSION_STRING, command};
-    gs_pitfalls_report(&in, cli->format, &text);
-    const struct gs_str *texts[] = {&text};
-    if (gs_outputs_commit(&out, texts, e) != GS_OK)
-        goto done;
-    code = failed ? 1 : 0;
-done:
-    gs_outputs_abort(&out);
-    gs_str_free(&text);
-    free(runs);
-    return code;
+    struct gs_pitfalls_plan *plan = j->ctx;
+    (void)e;
+    *plan = (struct gs_pitfalls_plan){j->cli->traps, j->progress};
+    return GS_OK;
 }
+
+GS_DEFINE_ENGINE_RUN(pitfalls)
+
+static int pitfalls_failures(const void *run)
+{
+    return ((const struct gs_pitfalls *)run)->failed;
+}
+
+static void pitfalls_report(const struct gs_job *j, enum gs_format f, int chart,
+                            struct gs_str *out)
+{
+    const struct gs_pitfalls *runs[GS_MAX_DEVICES];
+    (void)chart;
+    for (int i = 0; i < j->ndone; ++i)
+        runs[i] = j->done[i];
+    const struct gs_pitfalls_report_in in = {runs, j->ndone, GS_VERSION_STRING, j->command};
+    gs_pitfalls_report(&in, f, out);
+}
+
+const struct gs_command gs_pitfalls_command = {
+    .name = "pitfalls", .ctx_size = sizeof(struct gs_pitfalls_plan),
+    .run_size = sizeof(struct gs_pitfalls), .plan = pitfalls_plan, .run = pitfalls_run,
+    .failures = pitfalls_failures, .render = pitfalls_report,
+};

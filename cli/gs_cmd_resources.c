@@ -2,35 +2,34 @@
 /* `gridstride --list --format ctest-resources`: the resource spec file for
  * `ctest --resource-spec-file`, listing every GPU any backend sees once
  * (core/device/gs_resource.h says how GPUs are named). */
-#include "gs_commands.h"
-#include "gs_output.h"
+#include "gs_driver.h"
 #include "gs_resource.h"
 
-int gs_cmd_ctest_resources(const struct gs_cli *cli, struct gs_session *s, struct gs_err *e)
+struct resources_ctx {
+    struct gs_str text; /* first: gs_job_text_render */
+};
+
+/* The spec is written before the output opens: no GPU is bad usage. */
+static int resources_plan(struct gs_job *j, struct gs_err *e)
 {
+    struct resources_ctx *r = j->ctx;
     struct gs_device *devs[GS_MAX_DEVICES];
-    struct gs_outputs out = {0};
-    struct gs_str text = {0};
-    int ndevs = 0, ngpus = 0, left_out = 0, code = 2;
-    for (int i = 0; i < s->nopened; ++i)
-        for (int d = 0; d < s->opened[i].count && ndevs < GS_MAX_DEVICES; ++d)
-            devs[ndevs++] = s->opened[i].devs[d];
-    gs_resource_spec(devs, ndevs, &text, &ngpus, &left_out);
+    int ndevs = 0, ngpus = 0, left_out = 0;
+    for (int i = 0; i < j->s.nopened; ++i)
+        for (int d = 0; d < j->s.opened[i].count && ndevs < GS_MAX_DEVICES; ++d)
+            devs[ndevs++] = j->s.opened[i].devs[d];
+    gs_resource_spec(devs, ndevs, &r->text, &ngpus, &left_out);
     if (left_out)
-        gs_session_note(s, "%d GPU(s) report no PCI address and are not in the spec: a test "
-                           "cannot be given them", left_out);
-    if (ngpus == 0) {
-        gs_err_set(e, GS_NO_DEVICE, "--format ctest-resources: no GPU with a PCI address here; "
-                                    "without a spec file ctest runs the GPU tests one at a time");
-        gs_str_free(&text);
-        return 2;
-    }
-    if (gs_outputs_add(&out, cli->output, "--output", e) == GS_OK) {
-        const struct gs_str *texts[] = {&text};
-        if (gs_outputs_commit(&out, texts, e) == GS_OK)
-            code = 0;
-    }
-    gs_outputs_abort(&out);
-    gs_str_free(&text);
-    return code;
+        gs_session_note(&j->s, "%d GPU(s) report no PCI address and are not in the spec: a test "
+                               "cannot be given them", left_out);
+    if (ngpus == 0)
+        return gs_err_set(e, GS_NO_DEVICE, "--format ctest-resources: no GPU with a PCI address "
+                                           "here; without a spec file ctest runs the GPU tests "
+                                           "one at a time");
+    return GS_OK;
 }
+
+const struct gs_command gs_resources_command = {
+    .name = "list", .flags = GS_CMD_NO_DEVICES, .ctx_size = sizeof(struct resources_ctx),
+    .plan = resources_plan, .render = gs_job_text_render, .release = gs_job_text_release,
+};

@@ -11,10 +11,10 @@
  * characters, escaped here as in every message. */
 static void note(struct gs_session *s, const char *fmt, const char *a, const char *b)
 {
-    char line[sizeof s->notes[0]];
+    char line[700];
     snprintf(line, sizeof line, fmt, a, b); /* a, b may point into *s */
     if (s->nnotes < (int)(sizeof s->notes / sizeof s->notes[0]))
-        gs_escape_controls(s->notes[s->nnotes++], sizeof s->notes[0], line);
+        gs_escape_controls(s->notes[s->nnotes++], sizeof line, line);
 }
 
 /* The registered backends --backend names, in the order named. */

@@ -15,7 +15,7 @@ struct gs_session {
     struct gs_device *devs[GS_MAX_DEVICES];
     int ndevs;
     /* Lines for stderr: backends skipped, drivers found but not registered. */
-    char notes[GS_MAX_BACKENDS * 2][700];
+    char notes[GS_MAX_BACKENDS * 2][800];
     int nnotes;
 };
 

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
 #include <stdio.h>
-#include <string.h>
 
-#include "gs_commands.h"
+#include "gs_driver.h"
 #include "gs_output.h"
-
 
 /* The command line as typed, recorded in reports: one line, control
  * characters escaped like every echoed value. */
@@ -22,9 +20,7 @@ int main(int argc, char **argv)
 {
     struct gs_cli cli;
     struct gs_err e = {0};
-    struct gs_session s;
     char command[2048];
-    int code;
 
     if (gs_cli_parse(argc, argv, &cli, &e) != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);
@@ -40,42 +36,10 @@ int main(int argc, char **argv)
         gs_str_free(&text);
         return 0;
     }
-    if (cli.mode == GS_MODE_COMPARE) {
-        code = gs_cmd_compare(&cli, &e);
-        if (code == 2)
-            fprintf(stderr, "gridstride: %s\n", e.msg);
-        return code;
-    }
     join_args(argc, argv, command, sizeof command);
-    if (cli.mode == GS_MODE_CHECK) {
-        /* check opens the backends that can build the file, and prints its notes. */
-        code = gs_cmd_check(&cli, command, &e);
-        if (code == 2)
-            fprintf(stderr, "gridstride: %s\n", e.msg);
-        return code;
-    }
-    const int rc = gs_session_open(&cli, cli.mode != GS_MODE_LIST, &s, &e);
-    if (rc != GS_OK) {
-        fprintf(stderr, "gridstride: %s\n", e.msg);
-        gs_session_close(&s);
-        return 2;
-    }
-    switch (cli.mode) {
-    case GS_MODE_LIST: code = gs_cmd_list(&cli, &s, &e); break;
-    case GS_MODE_BANDWIDTH:
-        code = cli.spread ? gs_cmd_spread(&cli, &s, command, &e)
-                          : gs_cmd_bandwidth(&cli, &s, command, &e);
-        break;
-    case GS_MODE_PITFALLS: code = gs_cmd_pitfalls(&cli, &s, command, &e); break;
-    case GS_MODE_TRACE: code = gs_cmd_trace(&cli, &s, command, &e); break;
-    default: code = gs_cmd_table(&cli, &s, command, &e); break;
-    }
-    /* Bad usage gets its one line; a run also says what it skipped. */
+    const int code = gs_drive(gs_command_of(&cli), &cli, command, &e);
+    /* Bad usage gets its one line. */
     if (code == 2)
         fprintf(stderr, "gridstride: %s\n", e.msg);
-    else
-        for (int i = 0; i < s.nnotes; ++i)
-            fprintf(stderr, "gridstride: note: %s\n", s.notes[i]);
-    gs_session_close(&s);
     return code;
 }

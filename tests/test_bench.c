@@ -28,7 +28,7 @@ static void every_row_verifies_and_is_timed(void **state)
     (void)state;
     static struct gs_bench b;
     struct gs_err e = {0};
-    const struct gs_bench_plan plan = {1u << 20, 5, 1, 0, 0, NULL, NULL, GS_TYPE_FLOAT};
+    const struct gs_bench_plan plan = {1u << 20, 5, 1, 0, 0, NULL, GS_TYPE_FLOAT};
     if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
         fail_msg("gs_bench_run: %s", e.msg);
     assert_true(b.nrows > 0);
@@ -57,7 +57,7 @@ static void waves_are_sized_to_the_data(void **state)
     (void)state;
     static struct gs_bench b;
     struct gs_err e = {0};
-    const struct gs_bench_plan plan = {1u << 20, 5, 0, 0, 0, NULL, NULL, GS_TYPE_FLOAT};
+    const struct gs_bench_plan plan = {1u << 20, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT};
     if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
         fail_msg("gs_bench_run: %s", e.msg);
     int data_sized = 0;
@@ -86,8 +86,8 @@ static void every_row_verifies_in_double(void **state)
     static struct gs_bench f, d;
     struct gs_err e = {0};
     char why[200];
-    const struct gs_bench_plan pf = {1u << 18, 5, 0, 0, 0, NULL, NULL, GS_TYPE_FLOAT};
-    const struct gs_bench_plan pd = {1u << 18, 5, 0, 0, 0, NULL, NULL, GS_TYPE_DOUBLE};
+    const struct gs_bench_plan pf = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT};
+    const struct gs_bench_plan pd = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_DOUBLE};
     if (!gs_dev_has_f64(dev, why, sizeof why)) {
         assert_int_equal(gs_bench_run(dev, &pd, &d, &e), GS_UNSUPPORTED);
         assert_non_null(strstr(e.msg, why));

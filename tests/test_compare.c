@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "gs_bench_report.h"
-#include "gs_commands.h"
+#include "gs_driver.h"
 #include "gs_compare.h"
 #include "gs_registry.h"
 #include "gs_results.h"
@@ -150,8 +150,8 @@ static void the_writers_write_what_the_description_lists(void **state)
     gs_str_free(&text);
     gs_table_free(t);
 
-    const struct gs_bench_plan bplan = {1u << 16, 5, 1, GS_DEFAULT_BLOCK, 0, NULL, NULL,
-                                        GS_TYPE_FLOAT};
+    const struct gs_bench_plan bplan = {.n = 1u << 16, .reps = 5, .warmup = 1,
+                                        .block = GS_DEFAULT_BLOCK, .type = GS_TYPE_FLOAT};
     static struct gs_bench b;
     assert_int_equal(gs_bench_run(o.devs[0], &bplan, &b, &e), GS_OK);
     const struct gs_bench *runs[] = {&b};
@@ -333,7 +333,7 @@ static void the_command_leaves_no_output_on_bad_input(void **state)
         struct gs_err e = {0};
         unlink(out_path);
         assert_int_equal(gs_cli_parse(6, (char **)runs[i], &cli, &e), GS_OK);
-        assert_int_equal(gs_cmd_compare(&cli, &e), 2);
+        assert_int_equal(gs_drive(&gs_compare_command, &cli, "test", &e), 2);
         assert_null(strchr(e.msg, '\n'));
         assert_int_equal(access(out_path, F_OK), -1);
     }
@@ -341,7 +341,7 @@ static void the_command_leaves_no_output_on_bad_input(void **state)
     struct gs_cli cli;
     struct gs_err e = {0};
     assert_int_equal(gs_cli_parse(5, (char **)ok, &cli, &e), GS_OK);
-    assert_int_equal(gs_cmd_compare(&cli, &e), 0);
+    assert_int_equal(gs_drive(&gs_compare_command, &cli, "test", &e), 0);
     assert_int_equal(access(out_path, F_OK), 0);
     const char *usage[][4] = {{"gridstride", "compare", NULL, NULL},
                               {"gridstride", "compare", "--bogus", "x.json"},

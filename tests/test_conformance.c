@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "gs_defaults.h"
 #include "gs_device.h"
 #include "gs_registry.h"
 #include "gs_resource.h"

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "gs_commands.h"
+#include "gs_driver.h"
 #include "gs_registry.h"
 #include "gs_table_report.h"
 
@@ -65,13 +65,12 @@ static int run_cli(const char **args, int nargs, int *ndevs)
     for (int i = 0; i < s.ndevs; ++i)
         gpus += s.devs[i]->is_gpu;
     *ndevs = gpus ? 0 : s.ndevs;
+    gs_session_close(&s);
     int code = -2;
     if (*ndevs >= 2)
-        code = cli.mode == GS_MODE_BANDWIDTH ? gs_cmd_bandwidth(&cli, &s, "test", &e)
-                                             : gs_cmd_table(&cli, &s, "test", &e);
+        code = gs_drive(gs_command_of(&cli), &cli, "test", &e);
     if (code == 2)
         print_error("%s\n", e.msg);
-    gs_session_close(&s);
     return code;
 }
 

@@ -8,7 +8,8 @@
 
 #include <cmocka.h>
 
-#include "gs_plan.h"
+#include "gs_defaults.h"
+#include "gs_parse.h"
 
 static void default_sizes_are_seed_002s(void **state)
 {

@@ -22,7 +22,8 @@
 #include <cmocka.h>
 
 #include "gs_device.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
+#include "gs_sweep.h"
 #include "gs_sweep_report.h"
 #include "gs_test_log.h"
 #include "test_util.h"
@@ -236,7 +237,7 @@ static void every_point_is_verified_and_timed(void **state)
     (void)state;
     static struct gs_sweep s;
     struct gs_err e = {0};
-    const struct gs_sweep_plan plan = {(1u << 14) + 5, 5, 1, 0, 0, NULL, NULL};
+    const struct gs_sweep_plan plan = {(1u << 14) + 5, 5, 1, 0, 0, NULL};
     if (gs_sweep_run(dev, &plan, &s, &e) != GS_OK)
         fail_msg("gs_sweep_run: %s", e.msg);
     assert_int_equal(s.nsizes, 5); /* 2^10 .. 2^14 */
@@ -275,7 +276,7 @@ static void sweep_stops_below_a_size_the_device_refuses(void **state)
     struct gs_err e = {0};
     if (strcmp(dev->backend->name, "host") != 0)
         skip();
-    const struct gs_sweep_plan plan = {1u << 22, 5, 0, 1, 0, NULL, NULL};
+    const struct gs_sweep_plan plan = {1u << 22, 5, 0, 1, 0, NULL};
     if (gs_sweep_run(dev, &plan, &s, &e) != GS_OK)
         fail_msg("gs_sweep_run: %s", e.msg);
     assert_int_equal(s.n[s.nsizes - 1], 1u << 20);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gs_plan.h"
+#include "gs_parse.h"
 
 #define GS_REQUIRE_VAR "GRIDSTRIDE_REQUIRE"
 

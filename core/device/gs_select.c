@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 
 /* The core owns the device list and every device object in it (SQLite
  * allocates a VFS's file object): a backend only fills what it adds. */

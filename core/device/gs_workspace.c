@@ -31,8 +31,7 @@ uint64_t gs_buffer_bytes_of(uint64_t n, enum gs_type type)
 static void progress(const struct gs_workspace *w, const char *phase, uint64_t done,
                      uint64_t total)
 {
-    if (w->progress && w->progress->fn)
-        w->progress->fn(w->progress->ctx, w->label, phase, done, total);
+    gs_progress_tell(w->progress, w->label, phase, done, total, NULL);
 }
 
 static unsigned parts_for(const struct gs_workspace *w, uint64_t count)

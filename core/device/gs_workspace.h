@@ -15,18 +15,11 @@
 #define GS_WORKSPACE_H
 
 #include "gs_backend.h"
+#include "gs_progress.h"
 #include "gs_verify.h"
 
 struct gs_pool;
 struct gs_verify_jobs;
-
-/* Progress of long host-side work (more than a few chunks), called on the
- * caller's thread: label is the workspace's (the case being run), phase one
- * of "inputs", "poison", "read+verify". */
-struct gs_progress {
-    void (*fn)(void *ctx, const char *label, const char *phase, uint64_t done, uint64_t total);
-    void *ctx;
-};
 
 struct gs_workspace {
     struct gs_device *dev;
@@ -41,7 +34,9 @@ struct gs_workspace {
     struct gs_pool *pool;
     struct gs_verify_jobs *jobs;   /* the comparison's per-thread results */
     int filled_on_device;          /* poison by the API's fill (else uploaded) */
-    const struct gs_progress *progress; /* may be NULL */
+    /* Long host-side work (more than a few chunks) is told here as phases
+     * (gs_progress.h) labelled with `label`; may be NULL. */
+    const struct gs_progress *progress;
     char label[400];               /* what is running, for progress */
 };
 

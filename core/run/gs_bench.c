@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 #include "gs_verify.h"
 #include "gs_workspace.h"
 
@@ -375,8 +375,13 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
         r->launch.a = r->launch.b = r->launch.out = NULL;
         if (rc != GS_OK)
             goto out;
-        if (p->progress)
-            p->progress(p->progress_ctx, dev->backend->name, i + 1, b->nrows, r);
+        char line[sizeof r->label + 32];
+        if (r->verified)
+            snprintf(line, sizeof line, "%s: %.1f GB/s", r->label, r->gbps);
+        else
+            snprintf(line, sizeof line, "%s: WRONG", r->label);
+        gs_progress_tell(p->progress, dev->backend->name, NULL, (uint64_t)i + 1,
+                         (uint64_t)b->nrows, line);
     }
     summarise(b);
 out:

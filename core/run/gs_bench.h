@@ -25,6 +25,7 @@
 #define GS_BENCH_H
 
 #include "gs_backend.h"
+#include "gs_progress.h"
 
 enum gs_bench_group { GS_BG_CEILING, GS_BG_ADD, GS_BG_ACCESS, GS_BG_WAVES };
 
@@ -50,18 +51,15 @@ struct gs_bench_row {
     double pct_peak; /* of the device's theoretical peak; 0 when unknown */
 };
 
-/* Called after each row so the CLI can show progress; may be NULL. */
-typedef void (*gs_bench_progress)(void *ctx, const char *backend, int row, int rows,
-                                  const struct gs_bench_row *r);
-
 struct gs_bench_plan {
     uint64_t n;       /* elements per buffer */
     unsigned reps;    /* timed repetitions per row */
     unsigned warmup;  /* untimed launches before them */
     unsigned block;   /* threads per block */
     uint64_t grid;    /* device grid override; 0 = the device's */
-    gs_bench_progress progress;
-    void *progress_ctx;
+    /* Told after each row (a step: the backend, row of rows, "label: G GB/s"
+     * or "label: WRONG"); may be NULL. */
+    const struct gs_progress *progress;
     enum gs_type type; /* of the elements: float (0) or double (GS_CAP_F64) */
 };
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gs_defaults.h"
 #include "gs_device.h"
-#include "gs_table.h"
 #include "gs_workspace.h"
 
 static const char *const class_names[GS_CHECK_CLASSES] = {
@@ -191,19 +191,29 @@ int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
                     const struct gs_check_plan *plan, const struct gs_check_observer *obs,
                     struct gs_check_run *run, struct gs_err *e)
 {
+    /* G is the suite's grid-stride kernel's, so that every user kernel on
+     * one device is judged on the same grid. */
+    struct gs_grid_choice g;
+    memset(run, 0, sizeof *run);
+    const int rc = gs_grid_choose(dev, plan->block, plan->grid, &g, e);
+    return rc == GS_OK ? gs_check_device_at(dev, &g, src, plan, obs, run, e) : rc;
+}
+
+int gs_check_device_at(struct gs_device *dev, const struct gs_grid_choice *g,
+                       const struct gs_user_source *src, const struct gs_check_plan *plan,
+                       const struct gs_check_observer *obs, struct gs_check_run *run,
+                       struct gs_err *e)
+{
     struct gs_user_kernel *k = NULL;
-    const struct gs_table_plan grid_plan = {.block = plan->block, .grid = plan->grid};
 
     memset(run, 0, sizeof *run);
     run->dev = dev;
     run->smallest = -1;
     run->block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
-    /* G is the suite's grid-stride kernel's, so that every user kernel on
-     * one device is judged on the same grid. */
-    int fallback = 0;
-    int rc = gs_table_grid(dev, &grid_plan, &run->grid, &fallback, run->grid_rule,
-                           sizeof run->grid_rule, e);
-    if (rc == GS_OK && fallback)
+    run->grid = g->grid;
+    gs_strlcpy(run->grid_rule, g->rule, sizeof run->grid_rule);
+    int rc = GS_OK;
+    if (g->fallback)
         rc = gs_err_set(e, GS_USAGE, "%s device %s: %s", dev->backend->name, dev->name,
                         run->grid_rule);
     if (rc != GS_OK)

@@ -10,7 +10,7 @@
 #ifndef GS_CHECK_H
 #define GS_CHECK_H
 
-#include "gs_plan.h"
+#include "gs_table.h"
 #include "gs_verify.h"
 
 #define GS_T4_GRID 160u  /* the course's T4: 4 blocks per SM x 40 SMs */
@@ -91,6 +91,11 @@ struct gs_check_run {
 int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
                     const struct gs_check_plan *plan, const struct gs_check_observer *obs,
                     struct gs_check_run *run, struct gs_err *e);
+/* The same on the G already chosen for dev (gs_plan_check). */
+int gs_check_device_at(struct gs_device *dev, const struct gs_grid_choice *g,
+                       const struct gs_user_source *src, const struct gs_check_plan *plan,
+                       const struct gs_check_observer *obs, struct gs_check_run *run,
+                       struct gs_err *e);
 void gs_check_run_free(struct gs_check_run *run);
 
 /* The largest n the plan launches on a device grid of T threads. */

@@ -7,7 +7,7 @@
 
 #include "gs_device.h"
 #include "gs_memory.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 
 #define GS_2_31 (1ull << 31)
 #define GS_2_32 (1ull << 32)

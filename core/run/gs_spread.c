@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 #include "gs_verify.h"
 
 /* ---- the numbers of one timeline ----------------------------------------- */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gs_device.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 #include "gs_verify.h"
 #include "gs_workspace.h"
 
@@ -278,8 +278,11 @@ int gs_sweep_run(struct gs_device *dev, const struct gs_sweep_plan *p, struct gs
         rc = gs_workspace_open(&w, dev, s->n[s->nsizes - 1], NULL, e);
     for (int i = 0; i < s->nsizes && rc == GS_OK; ++i) {
         rc = run_size(&w, s, i, scratch, e);
-        if (rc == GS_OK && p->progress)
-            p->progress(p->progress_ctx, dev->backend->name, i + 1, s->nsizes, s->n[i]);
+        char line[48];
+        snprintf(line, sizeof line, "n = %llu done", (unsigned long long)s->n[i]);
+        if (rc == GS_OK)
+            gs_progress_tell(p->progress, dev->backend->name, NULL, (uint64_t)i + 1,
+                             (uint64_t)s->nsizes, line);
     }
     if (rc == GS_OK)
         gs_sweep_crossovers(s);

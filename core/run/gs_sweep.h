@@ -18,6 +18,7 @@
 #define GS_SWEEP_H
 
 #include "gs_backend.h"
+#include "gs_progress.h"
 
 #define GS_SWEEP_MIN_LOG2 10
 #define GS_SWEEP_MAX_LOG2 28
@@ -43,10 +44,6 @@ struct gs_sweep_point {
     double *samples_us;      /* reps of them, in the order they were taken */
 };
 
-/* Called after each size so the CLI can show progress; may be NULL. */
-typedef void (*gs_sweep_progress)(void *ctx, const char *backend, int size, int sizes,
-                                  uint64_t n);
-
 struct gs_sweep_plan {
     uint64_t max_n;  /* the largest size wanted: the sweep's top is the largest
                         power of two <= min(max_n, 2^GS_SWEEP_MAX_LOG2), >= 2^10 */
@@ -54,8 +51,9 @@ struct gs_sweep_plan {
     unsigned warmup; /* untimed launches before them */
     unsigned block;  /* B; 0: GS_DEFAULT_BLOCK */
     uint64_t grid;   /* G; 0: the device's (gs_dev_grid) */
-    gs_sweep_progress progress;
-    void *progress_ctx;
+    /* Told after each size (a step: the backend, size of sizes, "n = N
+     * done"); may be NULL. */
+    const struct gs_progress *progress;
 };
 
 /* Where a variant's crossover against monolithic lies (gs_sweep_crossover). */

@@ -54,6 +54,13 @@ int gs_table_grid(struct gs_device *dev, const struct gs_table_plan *plan, uint6
     return gs_dev_grid(dev, GS_K_ADD_GS, block, grid, rule, rule_size, e);
 }
 
+int gs_grid_choose(struct gs_device *dev, unsigned block, uint64_t grid,
+                   struct gs_grid_choice *out, struct gs_err *e)
+{
+    const struct gs_table_plan plan = {.block = block, .grid = grid};
+    return gs_table_grid(dev, &plan, &out->grid, &out->fallback, out->rule, sizeof out->rule, e);
+}
+
 uint64_t gs_table_max_n(const struct gs_table_plan *plan)
 {
     uint64_t n = plan->nshapes > 0 ? GS_SHAPE_N : 0;
@@ -149,6 +156,15 @@ static int run_case(struct gs_workspace *w, struct gs_case *c, struct gs_err *e)
 int gs_table_run(struct gs_device *dev, const struct gs_table_plan *plan, struct gs_table **out,
                  struct gs_err *e)
 {
+    struct gs_grid_choice g;
+    *out = NULL;
+    const int rc = gs_grid_choose(dev, plan->block, plan->grid, &g, e);
+    return rc == GS_OK ? gs_table_run_at(dev, plan, &g, out, e) : rc;
+}
+
+int gs_table_run_at(struct gs_device *dev, const struct gs_table_plan *plan,
+                    const struct gs_grid_choice *g, struct gs_table **out, struct gs_err *e)
+{
     struct gs_table *t = calloc(1, sizeof *t);
     struct gs_workspace w = {0};
     int rc = GS_OK;
@@ -158,10 +174,9 @@ int gs_table_run(struct gs_device *dev, const struct gs_table_plan *plan, struct
         return gs_err_set(e, GS_NOMEM, "out of memory");
     t->dev = dev;
     t->block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
-    rc = gs_table_grid(dev, plan, &t->grid, &t->grid_fallback, t->grid_rule,
-                       sizeof t->grid_rule, e);
-    if (rc != GS_OK)
-        goto out;
+    t->grid = g->grid;
+    t->grid_fallback = g->fallback;
+    gs_strlcpy(t->grid_rule, g->rule, sizeof t->grid_rule);
     /* The model needs to know how this device computes T past 2^32. */
     const struct gs_grid_probe *probe;
     if ((rc = gs_dev_probe_grid(dev, &probe, e)) != GS_OK)

@@ -7,7 +7,7 @@
 #define GS_TABLE_H
 
 #include "gs_model.h"
-#include "gs_plan.h"
+#include "gs_parse.h"
 #include "gs_workspace.h"
 
 enum gs_column {
@@ -73,6 +73,16 @@ struct gs_table {
 int gs_table_grid(struct gs_device *dev, const struct gs_table_plan *plan, uint64_t *grid,
                   int *fallback, char *rule, unsigned rule_size, struct gs_err *e);
 
+/* One device's G as gs_table_grid finds it: found once per device when the
+ * run is planned (gs_plan_run.h) and handed to the engines that take it. */
+struct gs_grid_choice {
+    uint64_t grid;
+    int fallback;
+    char rule[200];
+};
+int gs_grid_choose(struct gs_device *dev, unsigned block, uint64_t grid,
+                   struct gs_grid_choice *out, struct gs_err *e);
+
 /* The largest n of the plan's cases: its largest size, or the shapes' n. */
 uint64_t gs_table_max_n(const struct gs_table_plan *plan);
 
@@ -80,6 +90,9 @@ uint64_t gs_table_max_n(const struct gs_table_plan *plan);
  * whether or not the predictions held; errors are environment failures. */
 int gs_table_run(struct gs_device *dev, const struct gs_table_plan *plan, struct gs_table **out,
                  struct gs_err *e);
+/* The same on the G already chosen for dev under plan. */
+int gs_table_run_at(struct gs_device *dev, const struct gs_table_plan *plan,
+                    const struct gs_grid_choice *g, struct gs_table **out, struct gs_err *e);
 void gs_table_free(struct gs_table *t);
 
 /* The case of (section, column, row), or NULL when the table has none. */

@@ -85,14 +85,14 @@ static void check_accepted(const struct gs_cli *c)
     invariant(!c->svg || *c->svg, "no empty --svg", NULL);
     invariant(!c->json || *c->json, "no empty --json", NULL);
     invariant(!c->device || *c->device, "no empty --device", NULL);
-    if (c->spread && c->mode == GS_MODE_BANDWIDTH)
+    if (c->mode == GS_MODE_SPREAD)
         invariant(c->grid == 0 && c->reps <= GS_SPREAD_MAX_REPS &&
                       (c->format == GS_FMT_TEXT || c->format == GS_FMT_JSON),
                   "bandwidth --spread: no --grid, at most GS_SPREAD_MAX_REPS reps, text or json",
                   NULL);
-    invariant(!c->spread || c->mode != GS_MODE_TABLE, "--spread only with bandwidth", NULL);
-    invariant(!(c->spread && c->sweep) || c->mode != GS_MODE_BANDWIDTH,
-              "one mode of bandwidth per run", NULL);
+    if (c->mode == GS_MODE_SWEEP || c->mode == GS_MODE_SPREAD)
+        invariant(c->type == GS_TYPE_FLOAT && c->nsizes == 0 && c->nshapes == 0,
+                  "the modes of bandwidth: float only, none of the table's options", NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* What a run covers: the course's ten sizes and four launch shapes, and the
- * parsers for the user's own (--sizes, --shape). */
-#ifndef GS_PLAN_H
-#define GS_PLAN_H
+/* The parsers of the command line's numbers and lists (--sizes, --shape,
+ * every comma list), and the types they fill. The course's own sizes and
+ * shapes are the planning's (core/run/gs_defaults.h). */
+#ifndef GS_PARSE_H
+#define GS_PARSE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,17 +21,8 @@ struct gs_shape {
     uint64_t block;
 };
 
-/* Seed 002's ten sizes for a device grid of T threads: 0, 1, 31, 32, 611,
- * 1024, 1025, T, T+1, 4194304, sorted, duplicates removed. Returns the count. */
-int gs_default_sizes(uint64_t T, uint64_t out[GS_MAX_SIZES]);
-
-/* Merge `add` into v (sorted, unique). Returns the new count, or -1 when the
- * result would exceed GS_MAX_SIZES. */
-int gs_sizes_merge(uint64_t v[GS_MAX_SIZES], int count, const uint64_t *add, int add_count);
-
-/* Seed 002's four shapes for a device grid of G blocks of `block` threads:
- * <<<1,1>>>, <<<1,256>>>, <<<G,block>>>, <<<10000,32>>>. Returns 4. */
-int gs_default_shapes(uint64_t G, uint64_t block, struct gs_shape out[GS_MAX_SHAPES]);
+/* Sort v and drop repeated values; returns the new count. */
+int gs_sort_unique(uint64_t *v, int count);
 
 /* A whole decimal number in [min, max]: no sign, no suffix, no blanks. `what`
  * names the option in the message. */

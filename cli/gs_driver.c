@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+#include "gs_driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gs_output.h"
+#include "gs_run.h"
+
+double gs_seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---- progress on stderr ----------------------------------------------------- */
+
+/* Nothing in the first second. Then a phase of host-side work at most once
+ * a second, as "gridstride: LABEL: PHASE P%"; each finished step, as
+ * "COMMAND: BACKEND K/N RESULT". */
+struct stderr_progress {
+    const char *prefix;
+    struct timespec start, last;
+};
+
+static void show_progress(void *ctx, const struct gs_progress_event *ev)
+{
+    struct stderr_progress *p = ctx;
+    if (gs_seconds_since(&p->start) < 1.0)
+        return;
+    if (!ev->phase) {
+        fprintf(stderr, "%s: %s %llu/%llu %s\n", p->prefix, ev->label,
+                (unsigned long long)ev->done, (unsigned long long)ev->total,
+                ev->result ? ev->result : "");
+        return;
+    }
+    if (gs_seconds_since(&p->last) < 1.0)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    fprintf(stderr, "gridstride: %s: %s %.0f%%\n", ev->label, ev->phase,
+            ev->total ? 100.0 * (double)ev->done / (double)ev->total : 100.0);
+}
+
+void gs_job_text_render(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)
+{
+    const struct gs_str *text = j->ctx;
+    (void)f;
+    (void)chart;
+    gs_str_printf(out, "%s", text->data ? text->data : "");
+}
+
+void gs_job_text_release(struct gs_job *j)
+{
+    gs_str_free(j->ctx);
+}
+
+/* ---- the commands ------------------------------------------------------------ */
+
+const struct gs_command *gs_command_of(const struct gs_cli *cli)
+{
+    switch (cli->mode) {
+    case GS_MODE_BANDWIDTH: return &gs_bandwidth_command;
+    case GS_MODE_SWEEP: return &gs_sweep_command;
+    case GS_MODE_SPREAD: return &gs_spread_command;
+    case GS_MODE_PITFALLS: return &gs_pitfalls_command;
+    case GS_MODE_TRACE: return &gs_trace_command;
+    case GS_MODE_CHECK: return &gs_check_command;
+    case GS_MODE_LIST: return cli->ctest_resources ? &gs_resources_command : &gs_list_command;
+    case GS_MODE_COMPARE: return &gs_compare_command;
+    default: return &gs_table_command;
+    }
+}
+
+/* ---- the loop ------------------------------------------------------------------ */
+
+void *gs_job_slot(const struct gs_job *j, int i)
+{
+    return j->runs + (size_t)i * j->cmd->run_size;
+}
+
+static void free_slot(const struct gs_job *j, int i)
+{
+    if (j->cmd->free_run)
+        j->cmd->free_run(gs_job_slot(j, i));
+}
+
+/* Every device select kept, in turn. A failure names the device unless the
+ * command's own message already does. */
+static int run_devices(struct gs_job *j, struct gs_err *e)
+{
+    const struct gs_command *c = j->cmd;
+    for (int i = 0; i < j->ndevs; ++i) {
+        const int rc = c->run(j, i, gs_job_slot(j, j->ndone), e);
+        if (rc == GS_OK) {
+            j->done[j->ndone] = gs_job_slot(j, j->ndone);
+            ++j->ndone;
+            continue;
+        }
+        free_slot(j, j->ndone);
+        memset(gs_job_slot(j, j->ndone), 0, c->run_size);
+        if (rc == GS_DRIVE_SKIP)
+            continue;
+        if (!(c->bare_errors >> rc & 1u)) {
+            char msg[sizeof e->msg];
+            gs_strlcpy(msg, e->msg, sizeof msg);
+            gs_err_set(e, rc, "%s device %s: %s", j->devs[i]->backend->name, j->devs[i]->name,
+                       msg);
+        }
+        return rc;
+    }
+    return GS_OK;
+}
+
+/* The texts in the order of the outputs: report, --svg, --json. */
+static int write_outputs(struct gs_job *j, struct gs_outputs *out, struct gs_err *e)
+{
+    const struct gs_command *c = j->cmd;
+    struct gs_str text = {0}, chart = {0}, js = {0};
+    const int svg = (c->flags & GS_CMD_SVG) && j->cli->svg;
+    const int json = (c->flags & GS_CMD_JSON) && j->cli->json;
+    c->render(j, j->cli->format, 0, &text);
+    if (svg)
+        c->render(j, GS_FMT_TEXT, 1, &chart);
+    if (json)
+        c->render(j, GS_FMT_JSON, 0, &js);
+    const int rc = gs_outputs_commit_report(out, &text, svg ? &chart : NULL, json ? &js : NULL,
+                                            e);
+    gs_str_free(&text);
+    gs_str_free(&chart);
+    gs_str_free(&js);
+    return rc;
+}
+
+static int failed(const struct gs_job *j)
+{
+    int n = j->cmd->failed ? j->cmd->failed(j) : 0;
+    for (int i = 0; j->cmd->failures && i < j->ndone; ++i)
+        n += j->cmd->failures(j->done[i]) != 0;
+    return n;
+}
+
+static int drive(struct gs_job *j, struct stderr_progress *prog, struct gs_err *e)
+{
+    const struct gs_command *c = j->cmd;
+    const struct gs_cli *cli = j->cli;
+    struct gs_outputs out = {0};
+    int rc = c->prepare ? c->prepare(j, e) : GS_OK;
+    if (rc != GS_OK || j->finished)
+        return rc;
+    if (!(c->flags & GS_CMD_NO_SESSION)) {
+        rc = gs_session_open(cli, !(c->flags & GS_CMD_NO_DEVICES), &j->s, e);
+        for (int i = 0; rc == GS_OK && i < j->s.ndevs; ++i)
+            j->devs[j->ndevs++] = j->s.devs[i];
+    }
+    if (rc == GS_OK && c->select)
+        rc = c->select(j, e);
+    if (rc == GS_OK && c->plan)
+        rc = c->plan(j, e);
+    if (rc == GS_OK)
+        rc = gs_outputs_add_report(&out, j->output, (c->flags & GS_CMD_SVG) ? cli->svg : NULL,
+                                   (c->flags & GS_CMD_JSON) ? cli->json : NULL, e);
+    clock_gettime(CLOCK_MONOTONIC, &prog->start);
+    prog->last = prog->start;
+    if (rc == GS_OK && c->run)
+        rc = run_devices(j, e);
+    gs_utc_now(j->date, sizeof j->date);
+    if (rc == GS_OK && c->finish)
+        rc = c->finish(j, e);
+    if (rc == GS_OK)
+        rc = write_outputs(j, &out, e);
+    gs_outputs_abort(&out);
+    return rc;
+}
+
+int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *command,
+             struct gs_err *e)
+{
+    struct stderr_progress prog = {c->name, {0, 0}, {0, 0}};
+    const struct gs_progress progress = {show_progress, &prog};
+    struct gs_job *j = calloc(1, sizeof *j);
+    int code = 2;
+    if (j) {
+        j->runs = calloc(GS_MAX_DEVICES, c->run_size ? c->run_size : 1);
+        j->ctx = c->ctx_size ? calloc(1, c->ctx_size) : NULL;
+    }
+    if (!j || !j->runs || (c->ctx_size && !j->ctx)) {
+        gs_err_set(e, GS_NOMEM, "out of memory");
+    } else {
+        j->cmd = c;
+        j->cli = cli;
+        j->command = command;
+        j->output = cli->output;
+        j->progress = cli->quiet ? NULL : &progress;
+        const int rc = drive(j, &prog, e);
+        code = rc != GS_OK ? 2 : j->finished ? j->code : failed(j) ? 1 : 0;
+        /* A run also says what it skipped; a failure's one line says it all. */
+        for (int i = 0; code != 2 && i < j->s.nnotes; ++i)
+            fprintf(stderr, "gridstride: note: %s\n", j->s.notes[i]);
+        for (int i = 0; i < GS_MAX_DEVICES; ++i) /* a free of an unused slot does nothing */
+            free_slot(j, i);
+        if (c->release)
+            c->release(j);
+        gs_session_close(&j->s);
+    }
+    if (j) {
+        free(j->runs);
+        free(j->ctx);
+    }
+    free(j);
+    return code;
+}
