@@ -8,6 +8,8 @@
 #
 #   tests/walkthrough.sh SOURCE_DIR WORK_DIR
 set -euo pipefail
+# A step that fails says which, so that a failure is never a bare exit code.
+trap 'echo "walkthrough: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 src=${1:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
 work=${2:?usage: walkthrough.sh SOURCE_DIR WORK_DIR}
 rm -rf "$work"
