@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride check FILE`: a user's kernel through the suite's harness. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,57 +16,110 @@
 #include "gs_output.h"
 #include "gs_registry.h"
 #include "gs_table.h"
+#include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
 #define CHECK_WATCHDOG_S 10u
 
 /* ---- the file ------------------------------------------------------------ */
 
-static int read_file(const char *path, char **text, struct gs_err *e)
+/* What ended a run that gives no verdict of cases: the JSON's class. */
+static enum gs_check_class failure = GS_CHECK_ERROR;
+
+/* FILE is untrusted: opened without blocking (a FIFO or a device never
+ * hangs the harness), accepted only as a regular file of at most 1 MiB. */
+static int read_file(const char *path, const char *shown, char **text, size_t *len_out,
+                     struct gs_err *e)
 {
     struct stat st;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_err_set(e, GS_USAGE, "cannot read %s: %s; check the path", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return gs_err_set(e, GS_USAGE, "%s is a directory; give the kernel's source file", path);
+    failure = GS_CHECK_FILE_REFUSED;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return gs_err_set(e, GS_USAGE, "cannot read %s: %s; check the path", shown, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const int dir = S_ISDIR(st.st_mode);
+        close(fd);
+        if (dir)
+            return gs_err_set(e, GS_USAGE, "%s is a directory; give the kernel's source file", shown);
+        return gs_err_set(e, GS_USAGE, "%s is not a regular file (a pipe, socket or device); give "
+                                       "the kernel's source file", shown);
+    }
+    if (st.st_size > (off_t)CHECK_MAX_FILE) {
+        close(fd);
+        return gs_err_set(e, GS_USAGE, "%s is over %u bytes, not one kernel's source; give the "
+                                       "file that holds the kernel", shown, CHECK_MAX_FILE);
     }
     char *buf = malloc(CHECK_MAX_FILE + 1);
-    const size_t len = buf ? fread(buf, 1, CHECK_MAX_FILE + 1, f) : 0;
-    const int failed = ferror(f);
-    fclose(f);
+    size_t len = 0;
+    int failed = 0;
+    while (buf && len <= CHECK_MAX_FILE) {
+        const ssize_t got = read(fd, buf + len, CHECK_MAX_FILE + 1 - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            failed = got < 0;
+            break;
+        }
+        len += (size_t)got;
+    }
+    close(fd);
     int rc = GS_OK;
     if (!buf)
-        rc = gs_err_set(e, GS_NOMEM, "out of memory reading %s", path);
+        rc = gs_err_set(e, GS_NOMEM, "out of memory reading %s", shown);
     else if (failed)
-        rc = gs_err_set(e, GS_USAGE, "cannot read %s: a read error; check the file", path);
+        rc = gs_err_set(e, GS_USAGE, "cannot read %s: a read error; check the file", shown);
     else if (len > CHECK_MAX_FILE)
         rc = gs_err_set(e, GS_USAGE, "%s is over %u bytes, not one kernel's source; give the file "
-                                     "that holds the kernel", path,
+                                     "that holds the kernel", shown,
                         CHECK_MAX_FILE);
-    else if ((rc = gs_check_source_text(path, buf, len, e)) == GS_OK)
+    /* A UTF-8 byte order mark is no part of the source. */
+    if (rc == GS_OK && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(buf, buf + 3, len - 3);
+        len -= 3;
+    }
+    if (rc == GS_OK && (rc = gs_check_source_text(shown, buf, len, e)) == GS_OK)
         buf[len] = '\0';
     if (rc != GS_OK) {
         free(buf);
         return rc;
     }
     *text = buf;
+    *len_out = len;
     return GS_OK;
 }
+
+static char shown_path[4096]; /* FILE's name, control characters escaped */
 
 static int load_source(const struct gs_cli *cli, struct gs_user_source *src, char **text,
                        struct gs_err *e)
 {
-    src->path = cli->file;
+    size_t len = 0;
+    gs_escape_controls(shown_path, sizeof shown_path, cli->file);
+    src->path = shown_path;
     src->entry = cli->entry ? cli->entry : "solve";
+    failure = GS_CHECK_BAD_USAGE;
     if (!gs_entry_valid(src->entry))
         return gs_err_set(e, GS_USAGE, "--entry: '%s' is not a kernel name; give a C identifier "
                                        "like solve", src->entry);
-    int rc = read_file(cli->file, text, e);
+    int rc = read_file(cli->file, shown_path, text, &len, e);
     if (rc == GS_OK)
-        rc = gs_dialect_of_path(cli->file, &src->dialect, e);
+        rc = gs_dialect_of_path(shown_path, &src->dialect, e);
+    if (rc == GS_OK)
+        rc = gs_check_source_rules(shown_path, *text, len, src->dialect, e);
     src->text = *text;
+    return rc;
+}
+
+/* --output, --json and --svg never name an input. */
+static int outputs_not_inputs(const struct gs_cli *cli, struct gs_err *e)
+{
+    const char *inputs[] = {cli->file};
+    failure = GS_CHECK_BAD_USAGE;
+    int rc = gs_output_not_input(cli->output, "--output", inputs, 1, e);
+    if (rc == GS_OK)
+        rc = gs_output_not_input(cli->json, "--json", inputs, 1, e);
+    if (rc == GS_OK)
+        rc = gs_output_not_input(cli->svg, "--svg", inputs, 1, e);
     return rc;
 }
 
@@ -80,50 +134,28 @@ static void print_log(const struct gs_user_source *src, const struct gs_build_in
 
 /* ---- the watchdog -------------------------------------------------------- */
 
-/* No API stops a running kernel on most GPUs, so the watchdog only speaks:
- * once, on stderr, after --watchdog seconds. The message is written before
- * the alarm is set, and the handler only writes it (async-signal-safe). */
-static char watch_msg[600];
-static volatile sig_atomic_t watch_len;
+/* While a launch runs in its worker: once, after --watchdog seconds, how long
+ * it has run and when it will be stopped. */
+struct watch {
+    unsigned seconds;
+    int told;
+};
 
-static void watch_ring(int sig)
+static void watch_waiting(void *ctx, const struct gs_device *dev, const struct gs_check_case *c,
+                          unsigned ran, unsigned deadline)
 {
-    (void)sig;
-    if (watch_len > 0) {
-        const ssize_t w = write(2, watch_msg, (size_t)watch_len);
-        (void)w;
-    }
-}
-
-static void watch_before(void *ctx, const struct gs_device *dev, const struct gs_check_case *c)
-{
-    const unsigned seconds = *(const unsigned *)ctx;
-    const int len = snprintf(watch_msg, sizeof watch_msg,
-                             "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has "
-                             "run for %u s and may never finish; no API call stops a running "
-                             "kernel on most GPUs: end gridstride (Ctrl-C) to free the device\n",
-                             dev->backend->name, (unsigned long long)c->launch.n,
-                             (unsigned long long)c->launch.grid,
-                             (unsigned long long)c->launch.block, seconds);
-    watch_len = len < (int)sizeof watch_msg ? len : (int)sizeof watch_msg - 1;
-    alarm(seconds);
-}
-
-static void watch_after(void *ctx)
-{
-    (void)ctx;
-    alarm(0);
-    watch_len = 0;
-}
-
-static void watch_install(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = watch_ring;
-    sa.sa_flags = SA_RESTART; /* the wait for the kernel goes on */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
+    struct watch *w = ctx;
+    if (ran < w->seconds || w->told)
+        return;
+    w->told = 1;
+    if (c)
+        fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
+                        "for %u s; it is stopped at %u s (--timeout)\n", dev->backend->name,
+                (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
+                (unsigned long long)c->launch.block, ran, deadline);
+    else
+        fprintf(stderr, "gridstride: check: the %s build has run for %u s; it is stopped at "
+                        "%u s\n", dev->backend->name, ran, deadline);
 }
 
 /* ---- --compile-only ------------------------------------------------------ */
@@ -201,6 +233,9 @@ struct check_state {
     struct gs_check_run runs[GS_MAX_DEVICES];
     int nruns;
     struct gs_check_plan plan;
+    uint64_t printed;                /* bytes the kernels printed, kept out of the report */
+    struct gs_build_info failed_build; /* the compile error's log, for the JSON */
+    const char *failed_backend;
 };
 
 static int builds_dialect(const struct gs_backend *b, enum gs_dialect d)
@@ -286,12 +321,19 @@ static int check_devices_fit(struct check_state *st, struct gs_err *e)
  * lacks); any other status ends the command with exit 2. */
 static int run_device(struct check_state *st, struct gs_device *d, struct gs_err *e)
 {
-    unsigned seconds = st->cli->watchdog ? st->cli->watchdog : CHECK_WATCHDOG_S;
-    const struct gs_check_observer obs = {watch_before, watch_after, &seconds};
+    struct watch watch = {st->cli->watchdog ? st->cli->watchdog : CHECK_WATCHDOG_S, 0};
+    const struct gs_worker_opts opts = {st->cli->timeout, 0, watch_waiting, &watch,
+                                        gs_registry_is_reference};
     struct gs_check_run *run = &st->runs[st->nruns];
-    int rc = gs_check_device(d, st->src, &st->plan, &obs, run, e);
-    if (rc == GS_BUILD)
+    int rc = gs_check_device_isolated(d, st->src, &st->plan, &opts, run, &st->printed, e);
+    if (rc == GS_BUILD || rc == GS_USAGE)
+        failure = rc == GS_BUILD ? GS_CHECK_COMPILE_ERROR : GS_CHECK_BAD_SIGNATURE;
+    if (rc == GS_BUILD) {
         print_log(st->src, &run->build);
+        st->failed_build = run->build;
+        st->failed_backend = d->backend->name;
+        run->build = (struct gs_build_info){0};
+    }
     if (rc == GS_OK) {
         ++st->nruns;
         return GS_OK;
@@ -322,6 +364,28 @@ static int report(struct check_state *st, struct gs_outputs *outs, const char *c
     return rc;
 }
 
+/* --format json: a verdict also for a run that judged no case (a compile
+ * error, a bad signature, bad usage, no device), into the report's output
+ * when it could be opened, else stdout. */
+static void failure_json(struct check_state *st, struct gs_outputs *outs, const char *command,
+                         int rc, struct gs_err *e)
+{
+    struct gs_str text = {0};
+    struct gs_err ignored = {0};
+    const enum gs_check_class cls = rc == GS_NO_DEVICE ? GS_CHECK_ERROR : failure;
+    const struct gs_check_failure_in in = {
+        st->src, cls, e->msg, st->failed_backend, &st->failed_build, GS_VERSION_STRING, command};
+    gs_report_check_failure(&in, &text);
+    const struct gs_str *texts[] = {&text};
+    if (!outs->n || gs_outputs_commit(outs, texts, &ignored) != GS_OK) {
+        struct gs_outputs out = {0};
+        if (gs_outputs_add(&out, NULL, "stdout", &ignored) == GS_OK)
+            gs_outputs_commit(&out, texts, &ignored);
+        gs_outputs_abort(&out);
+    }
+    gs_str_free(&text);
+}
+
 static int run_check(struct check_state *st, const char *command, struct gs_err *e)
 {
     struct gs_outputs outs = {0};
@@ -332,7 +396,6 @@ static int run_check(struct check_state *st, const char *command, struct gs_err 
         rc = check_devices_fit(st, e);
     if (rc == GS_OK)
         rc = gs_outputs_add(&outs, st->cli->output, "--output", e);
-    watch_install();
     for (int i = 0; rc == GS_OK && i < st->ndevs; ++i)
         rc = run_device(st, st->devs[i], e);
     if (rc == GS_OK && st->nruns == 0)
@@ -342,12 +405,58 @@ static int run_check(struct check_state *st, const char *command, struct gs_err 
         rc = report(st, &outs, command, e);
     if (rc == GS_OK)
         print_notes(st);
+    if (rc == GS_OK && st->printed)
+        fprintf(stderr, "gridstride: note: the kernel printed %llu bytes; a kernel's output is "
+                        "not shown (the report is the harness's alone)\n",
+                (unsigned long long)st->printed);
+    if (rc != GS_OK && st->cli->format == GS_FMT_JSON)
+        failure_json(st, &outs, command, rc, e);
     gs_outputs_abort(&outs);
     const int ok = rc == GS_OK && gs_check_all_ok(st->runs, st->nruns);
     for (int i = 0; i < st->nruns; ++i)
         gs_check_run_free(&st->runs[i]);
+    gs_build_info_free(&st->failed_build);
     gs_session_close(&st->s);
     return rc != GS_OK ? 2 : ok ? 0 : 1;
+}
+
+void gs_check_usage_json(const struct gs_user_source *src, enum gs_check_class cls,
+                         const char *msg, const char *command, const char *output)
+{
+    struct gs_str text = {0};
+    struct gs_err ignored = {0};
+    const struct gs_check_failure_in in = {src, cls, msg, NULL, NULL, GS_VERSION_STRING, command};
+    gs_report_check_failure(&in, &text);
+    const struct gs_str *texts[] = {&text};
+    struct gs_outputs out = {0};
+    if (gs_outputs_add(&out, output, "--output", &ignored) != GS_OK) {
+        gs_outputs_abort(&out);
+        memset(&out, 0, sizeof out);
+        gs_outputs_add(&out, NULL, "stdout", &ignored);
+    }
+    gs_outputs_commit(&out, texts, &ignored);
+    gs_outputs_abort(&out);
+    gs_str_free(&text);
+}
+
+void gs_check_parse_error_json(int argc, char **argv, const char *msg)
+{
+    int json = 0;
+    const char *file = "";
+    if (argc < 2 || strcmp(argv[1], "check") != 0)
+        return;
+    for (int i = 2; i < argc; ++i) {
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            json = 1;
+        else if (argv[i][0] != '-' && !*file && strcmp(argv[i - 1], "--format") != 0)
+            file = argv[i];
+    }
+    if (!json)
+        return;
+    gs_escape_controls(shown_path, sizeof shown_path, file);
+    const struct gs_user_source src = {shown_path, "", "solve", GS_DIALECT_PORTABLE};
+    gs_check_usage_json(&src, GS_CHECK_BAD_USAGE, msg, "", NULL);
 }
 
 int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e)
@@ -355,7 +464,20 @@ int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e
     struct gs_user_source src = {0};
     char *text = NULL;
     int code = 2;
-    if (load_source(cli, &src, &text, e) == GS_OK) {
+    int rc = outputs_not_inputs(cli, e);
+    const int output_names_input = rc != GS_OK;
+    if (rc == GS_OK)
+        rc = load_source(cli, &src, &text, e);
+    if (rc != GS_OK && cli->format == GS_FMT_JSON && !cli->compile_only) {
+        if (!src.path) {
+            gs_escape_controls(shown_path, sizeof shown_path, cli->file);
+            src.path = shown_path;
+            src.entry = cli->entry ? cli->entry : "solve";
+        }
+        gs_check_usage_json(&src, failure, e->msg, command,
+                            output_names_input ? NULL : cli->output);
+    }
+    if (rc == GS_OK) {
         if (cli->compile_only) {
             code = compile_only(cli, &src, e);
         } else {

@@ -87,7 +87,8 @@ int gs_cmd_compare(const struct gs_cli *cli, struct gs_err *e)
     }
     /* Every file is read and checked before the output is opened: bad
      * input leaves no output file behind. */
-    if (load_all(cli, files, e) == GS_OK &&
+    if (gs_output_not_input(cli->output, "--output", cli->files, cli->nfiles, e) == GS_OK &&
+        load_all(cli, files, e) == GS_OK &&
         gs_compare_report(files, cli->nfiles, &text, &differ, e) == GS_OK &&
         gs_outputs_add(&out, cli->output, "--output", e) == GS_OK) {
         const struct gs_str *texts[] = {&text};

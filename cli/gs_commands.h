@@ -6,6 +6,7 @@
 
 #include <time.h>
 
+#include "gs_check.h"
 #include "gs_cli.h"
 #include "gs_session.h"
 
@@ -47,6 +48,15 @@ void gs_stderr_progress(void *ctx, const char *label, const char *phase, uint64_
 /* `gridstride check FILE`: opens its own session, with the backends that can
  * build FILE's dialect; compiler logs and notes go to stderr. */
 int gs_cmd_check(const struct gs_cli *cli, const char *command, struct gs_err *e);
+/* check --format json when no case was judged: the verdict object of
+ * core/report/gs_check_report.h, into output (NULL or unwritable: stdout). */
+struct gs_user_source;
+void gs_check_usage_json(const struct gs_user_source *src, enum gs_check_class cls,
+                         const char *msg, const char *command, const char *output);
+/* main's bad usage, when the command line is check's with --format json. */
+void gs_check_parse_error_json(int argc, char **argv, const char *msg);
+/* check's hidden worker mode (gs_check_worker.c): the process's exit status. */
+int gs_check_worker_main(int argc, char **argv);
 
 /* The version, from CMake's project(). */
 #ifndef GS_VERSION

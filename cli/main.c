@@ -5,6 +5,7 @@
 
 #include "gs_commands.h"
 #include "gs_output.h"
+#include "gs_worker.h"
 
 
 /* The command line as typed, recorded in reports: one line, control
@@ -26,8 +27,11 @@ int main(int argc, char **argv)
     char command[2048];
     int code;
 
+    if (argc > 1 && strcmp(argv[1], GS_WORKER_COMMAND) == 0)
+        return gs_check_worker_main(argc, argv);
     if (gs_cli_parse(argc, argv, &cli, &e) != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);
+        gs_check_parse_error_json(argc, argv, e.msg);
         return 2;
     }
     if (cli.mode == GS_MODE_HELP || cli.mode == GS_MODE_VERSION) {

@@ -2,6 +2,7 @@
 #include "gs_check_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gs_table.h"
@@ -50,7 +51,8 @@ static void case_cell(const struct gs_check_case *c, char *buf, unsigned size)
 /* Why a failing case failed, in full: the API's words, or the diagnosis. */
 static void case_detail(const struct gs_check_case *c, char *buf, unsigned size)
 {
-    if (c->cls == GS_CHECK_FAULTED || c->cls == GS_CHECK_NOT_RUN)
+    if (c->cls == GS_CHECK_FAULTED || c->cls == GS_CHECK_NOT_RUN ||
+        c->cls == GS_CHECK_DID_NOT_FINISH)
         snprintf(buf, size, "%s", c->why);
     else if (c->cls == GS_CHECK_REFUSED)
         snprintf(buf, size, "%s (%ld): %s", c->got.api_error, c->got.api_code,
@@ -125,7 +127,7 @@ static void text_failure(const struct gs_check_run *r, int i, const char *what,
                   (unsigned long long)c->launch.n, shape, (unsigned long long)c->launch.global,
                   gs_check_class_words(c->cls), detail);
     if (c->verdict.listed && c->cls != GS_CHECK_REFUSED && c->cls != GS_CHECK_FAULTED &&
-        c->cls != GS_CHECK_NOT_RUN)
+        c->cls != GS_CHECK_NOT_RUN && c->cls != GS_CHECK_DID_NOT_FINISH)
         gs_report_wrong_list(&c->verdict, "    ", o);
 }
 
@@ -306,7 +308,8 @@ static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
     gs_json_kv(o, "file", in->src->path, 1);
     gs_json_kv(o, "entry", in->src->entry, 1);
     gs_json_kv(o, "dialect", gs_dialect_name(in->src->dialect), 1);
-    gs_json_kv(o, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong", 0);
+    gs_json_kv(o, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong", 1);
+    gs_json_kv(o, "class", gs_check_overall_class(in->runs, in->nruns), 0);
     gs_str_printf(o, ",\n  \"skipped\": [");
     for (int i = 0; i < in->nskipped; ++i) {
         gs_str_printf(o, "%s{", i ? ", " : "");
@@ -331,4 +334,81 @@ void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, stru
         [GS_FMT_JSON] = report_json,
     };
     writers[(unsigned)f <= GS_FMT_JSON ? f : GS_FMT_TEXT](in, out);
+}
+
+const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns)
+{
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].smallest >= 0)
+            return gs_check_class_name(runs[i].cases[runs[i].smallest].cls);
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].count[GS_CHECK_OK] != runs[i].ncases)
+            return gs_check_class_name(GS_CHECK_NOT_RUN);
+    return gs_check_class_name(GS_CHECK_OK);
+}
+
+/* Each line of the log that names the file: path:LINE[:COL]: TEXT. */
+static void json_diagnostics(const char *log, const char *path, struct gs_str *o)
+{
+    const size_t plen = strlen(path);
+    int n = 0;
+    gs_str_printf(o, "  \"diagnostics\": [");
+    for (const char *line = log; line && *line && n < 200;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        for (const char *p = line; plen && p + plen < line + len; ++p) {
+            if (strncmp(p, path, plen) != 0 || p[plen] != ':')
+                continue;
+            char *q = NULL;
+            const unsigned long ln = strtoul(p + plen + 1, &q, 10);
+            if (q == p + plen + 1 || *q != ':')
+                continue;
+            unsigned long col = 0;
+            char *r = q;
+            if (q[1] >= '0' && q[1] <= '9') {
+                col = strtoul(q + 1, &r, 10);
+                if (*r != ':')
+                    r = q;
+            }
+            const char *text = r + 1;
+            while (text < line + len && *text == ' ')
+                ++text;
+            char msg[600];
+            snprintf(msg, sizeof msg, "%.*s", (int)(line + len - text), text);
+            gs_str_printf(o, "%s\n    {\"line\": %lu, \"column\": %lu, ", n ? "," : "", ln, col);
+            gs_json_kv(o, "text", msg, 0);
+            gs_str_printf(o, "}");
+            ++n;
+            break;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    gs_str_printf(o, "%s],\n", n ? "\n  " : "");
+}
+
+void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str *o)
+{
+    const char *cls = gs_check_class_name(in->cls);
+    gs_str_printf(o, "{\n  ");
+    gs_json_kv(o, "tool", "gridstride", 1);
+    gs_json_kv(o, "version", in->version, 1);
+    gs_json_kv(o, "command", in->command ? in->command : "", 1);
+    gs_json_kv(o, "file", in->src->path ? in->src->path : "", 1);
+    gs_json_kv(o, "entry", in->src->entry ? in->src->entry : "", 1);
+    gs_json_kv(o, "dialect", in->src->text ? gs_dialect_name(in->src->dialect) : "", 1);
+    gs_json_kv(o, "verdict", cls, 1);
+    gs_json_kv(o, "class", cls, 1);
+    gs_json_kv(o, "message", in->message ? in->message : "", 0);
+    gs_str_printf(o, ",\n");
+    if (in->build && in->backend) {
+        gs_str_printf(o, "  ");
+        gs_json_kv(o, "backend", in->backend, 1);
+        gs_json_kv(o, "compiler", in->build->compiler, 0);
+        gs_str_printf(o, ",\n");
+        json_diagnostics(in->build->log, in->src->path ? in->src->path : "", o);
+        gs_str_printf(o, "  ");
+        gs_json_kv(o, "log", in->build->log ? in->build->log : "", 0);
+        gs_str_printf(o, ",\n");
+    }
+    gs_str_printf(o, "  \"skipped\": [],\n  \"backends\": []\n}\n");
 }

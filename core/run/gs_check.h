@@ -32,7 +32,14 @@ enum gs_check_section {
     X(WRONG_VALUE, "wrong-value", "wrong value")                               \
     X(REFUSED, "refused", "launch refused")                                    \
     X(FAULTED, "faulted", "faulted")                                           \
-    X(NOT_RUN, "not-run", "not run")
+    X(DID_NOT_FINISH, "did-not-finish", "did not finish")                      \
+    X(NOT_RUN, "not-run", "not run")                                           \
+    /* Outcomes of the whole file, never of a case: the JSON's "verdict". */   \
+    X(COMPILE_ERROR, "compile-error", "compile error")                         \
+    X(BAD_SIGNATURE, "bad-signature", "bad signature")                         \
+    X(FILE_REFUSED, "file-refused", "file refused")                            \
+    X(BAD_USAGE, "bad-usage", "bad usage")                                     \
+    X(ERROR, "error", "the harness failed")
 
 enum gs_check_class {
 #define GS_CHECK_CLASS_ENUM(id, name, words) GS_CHECK_##id,
@@ -50,7 +57,7 @@ struct gs_check_case {
     struct gs_launch_result got;
     struct gs_verdict verdict;
     enum gs_check_class cls;
-    char why[640]; /* FAULTED: the API's error; NOT_RUN: why not */
+    char why[640]; /* FAULTED: the API's error; DID_NOT_FINISH, NOT_RUN: why */
 };
 
 /* What to run: the same for every device of one invocation. */
@@ -93,6 +100,15 @@ int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
                     struct gs_check_run *run, struct gs_err *e);
 void gs_check_run_free(struct gs_check_run *run);
 
+/* The parts of gs_check_device that the isolated run (gs_worker.h) shares:
+ * the device grid and the cases (GS_OK, or why not), the class of a case
+ * that ran, and the counts and smallest failing case once all have run. */
+int gs_check_plan_device(struct gs_device *dev, const struct gs_check_plan *plan,
+                         struct gs_check_run *run, struct gs_err *e);
+enum gs_check_class gs_check_classify(const struct gs_launch_result *got,
+                                      const struct gs_verdict *v);
+void gs_check_summarize(struct gs_check_run *run);
+
 /* The largest n the plan launches on a device grid of T threads. */
 uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T);
 
@@ -104,6 +120,16 @@ const char *gs_dialect_name(enum gs_dialect d); /* "OpenCL C" */
 /* The text of a user kernel's file: one line naming the problem when it is
  * not plausibly source code (empty, NUL bytes, not text). */
 int gs_check_source_text(const char *path, const char *text, size_t len, struct gs_err *e);
+
+/* What a user's file may not do, whatever its dialect: #include (also
+ * %:include, through line splices and trigraphs), #include_next, #import,
+ * #embed; the harness supplies what a kernel needs, and a compiler would
+ * read any file it is told to. In .gs files (compiled by the system C
+ * compiler into the host's worker) also asm, __asm, __asm__ (an assembler
+ * can read files: .incbin) and token pasting, which could spell them.
+ * GS_USAGE with one line naming the line. */
+int gs_check_source_rules(const char *path, const char *text, size_t len, enum gs_dialect d,
+                          struct gs_err *e);
 
 /* 1 when `entry` can name a kernel: a C identifier. */
 int gs_entry_valid(const char *entry);
