@@ -94,6 +94,9 @@ int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e)
     return GS_OK;
 }
 
+static const int chained_sig[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static struct sigaction chained[4];
+
 static void on_signal(int sig)
 {
     for (int i = 0; i < TRACK_PIDS; ++i) {
@@ -109,6 +112,15 @@ static void on_signal(int sig)
     for (int i = 0; i < TRACK_DIRS; ++i)
         if (tracked_dir_used[i])
             remove_tree(tracked_dir[i]);
+    /* Then whatever was installed before (the CLI's removal of its output
+     * temporaries), which re-raises; else die of the signal. */
+    for (size_t i = 0; i < sizeof chained_sig / sizeof chained_sig[0]; ++i)
+        if (chained_sig[i] == sig && chained[i].sa_handler != SIG_DFL &&
+            chained[i].sa_handler != SIG_IGN && !(chained[i].sa_flags & SA_SIGINFO)) {
+            sigaction(sig, &chained[i], NULL);
+            chained[i].sa_handler(sig);
+            break;
+        }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -119,13 +131,15 @@ void gs_proc_install_cleanup(void)
     if (installed)
         return;
     installed = 1;
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigfillset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i)
-        sigaction(sigs[i], &sa, NULL);
+    /* A signal the caller ignores (nohup's SIGHUP) stays ignored. */
+    for (size_t i = 0; i < sizeof chained_sig / sizeof chained_sig[0]; ++i)
+        if (sigaction(chained_sig[i], NULL, &chained[i]) == 0 &&
+            chained[i].sa_handler != SIG_IGN)
+            sigaction(chained_sig[i], &sa, NULL);
 }
 
 /* ---- starting and ending a worker ---------------------------------------- */
@@ -178,6 +192,8 @@ static void child_setup(const char *exe, char *const argv[], int chan, int shm_f
         set_limit(RLIMIT_FSIZE, lim->fsize == UINT64_MAX ? 0 : lim->fsize);
     if (lim->cpu_s)
         set_limit(RLIMIT_CPU, lim->cpu_s);
+    if (lim->cwd && chdir(lim->cwd) != 0)
+        _exit(127);
     if (lim->drop_privileges && geteuid() == 0) {
         if (setgroups(0, NULL) != 0 || setgid(GS_PROC_NOBODY) != 0 || setuid(GS_PROC_NOBODY) != 0)
             _exit(126);

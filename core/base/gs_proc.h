@@ -26,6 +26,8 @@ struct gs_proc_limits {
     unsigned cpu_s;      /* RLIMIT_CPU, a backstop behind the parent's deadlines */
     unsigned nproc;      /* RLIMIT_NPROC */
     int drop_privileges; /* as root: become GS_PROC_NOBODY before exec */
+    const char *cwd;     /* the folder it starts in (entered before privileges are
+                            dropped, so that it need not be reachable by their user) */
 };
 
 struct gs_child {

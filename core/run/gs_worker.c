@@ -434,6 +434,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     int rc = gs_proc_private_dir(x->dir, sizeof x->dir, owner, e);
     if (rc != GS_OK)
         return rc;
+    lim.cwd = x->dir;
     char *argv[] = {"gridstride", GS_WORKER_COMMAND, (char *)x->dev->backend->name, NULL};
     rc = gs_proc_spawn(NULL, argv, x->shm_fd, &lim, &x->c, e);
     if (rc != GS_OK) {
@@ -448,7 +449,9 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     hello.shm_bytes = x->shm_bytes;
     hello.dialect = (int)x->src->dialect;
     hello.sandbox = x->sandbox;
-    const char *strs[] = {x->src->path, x->src->entry, x->src->text, x->dir};
+    /* A worker that gave up root reaches its folder as its working directory
+     * only: TMPDIR's own folder may be closed to its user. */
+    const char *strs[] = {x->src->path, x->src->entry, x->src->text, owner >= 0 ? "." : x->dir};
     const double t0 = now_s();
     char *body = NULL;
     uint32_t len = 0;
