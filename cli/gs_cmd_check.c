@@ -455,7 +455,7 @@ void gs_check_parse_error_json(int argc, char **argv, const char *msg)
     if (!json)
         return;
     gs_escape_controls(shown_path, sizeof shown_path, file);
-    const struct gs_user_source src = {shown_path, "", "solve", GS_DIALECT_PORTABLE};
+    const struct gs_user_source src = {shown_path, NULL, "solve", GS_DIALECT_PORTABLE};
     gs_check_usage_json(&src, GS_CHECK_BAD_USAGE, msg, "", NULL);
 }
 

@@ -48,7 +48,7 @@ report="$w/report.json"
 args=(check "$input" --backend "$backend" --format json)
 has_output=0
 if [ "$opts" != "-" ]; then
-  IFS=, read -r -a extra <<<"$opts"
+  read -r -a extra <<<"$opts"
   for a in "${extra[@]}"; do
     [ "$a" = "@self" ] && a=$input
     [ "$a" = "--output" ] && has_output=1
@@ -84,6 +84,19 @@ read -r verdict got_class <<<"$got"
 case "$class" in
   ok) [ "$verdict" = ok ] || fail "verdict $verdict with class ok" ;;
 esac
+# A kernel that hangs at one size: only the cases at that size fail; every
+# later case ran, and passed, in a fresh worker.
+if [[ $name == *_once_* ]]; then
+  python3 - "$src" <<'PY' || fail "the cases after the killed one did not all pass"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["backends"]:
+    for c in b["results"]:
+        want = "did-not-finish" if c["n"] == 31 else "ok"
+        if c["class"] != want:
+            sys.exit("n = %d <<<%d, %d>>>: %s" % (c["n"], c["grid"], c["block"], c["class"]))
+PY
+fi
 [ "$(sum "$input")" = "$before" ] || fail "the input changed"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 [ ! -e "$probe" ] || { rm -f "$probe"; fail "the kernel created $probe"; }
