@@ -377,6 +377,10 @@ static void failure_json(struct check_state *st, struct gs_outputs *outs, const 
         st->src, cls, e->msg, st->failed_backend, &st->failed_build, GS_VERSION_STRING, command};
     gs_report_check_failure(&in, &text);
     const struct gs_str *texts[] = {&text};
+    if (!outs->n && gs_outputs_add(outs, st->cli->output, "--output", &ignored) != GS_OK) {
+        gs_outputs_abort(outs);
+        outs->n = 0;
+    }
     if (!outs->n || gs_outputs_commit(outs, texts, &ignored) != GS_OK) {
         struct gs_outputs out = {0};
         if (gs_outputs_add(&out, NULL, "stdout", &ignored) == GS_OK)
@@ -389,6 +393,7 @@ static void failure_json(struct check_state *st, struct gs_outputs *outs, const 
 static int run_check(struct check_state *st, const char *command, struct gs_err *e)
 {
     struct gs_outputs outs = {0};
+    failure = GS_CHECK_BAD_USAGE; /* the options ask what no device here can do */
     int rc = gs_session_open(st->cli, 1, &st->s, e);
     if (rc == GS_OK)
         rc = choose_devices(st, e);
@@ -396,6 +401,8 @@ static int run_check(struct check_state *st, const char *command, struct gs_err 
         rc = check_devices_fit(st, e);
     if (rc == GS_OK)
         rc = gs_outputs_add(&outs, st->cli->output, "--output", e);
+    if (rc == GS_OK)
+        failure = GS_CHECK_ERROR; /* from here on the harness's own, unless the build says */
     for (int i = 0; rc == GS_OK && i < st->ndevs; ++i)
         rc = run_device(st, st->devs[i], e);
     if (rc == GS_OK && st->nruns == 0)

@@ -80,6 +80,17 @@ fi
 got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["verdict"], d["class"])' "$src") ||
   fail "the report is not valid JSON"
 read -r verdict got_class <<<"$got"
+# Against docs/schema/check.schema.json, where a Python with jsonschema is
+# named (GS_SCHEMA_PYTHON) or python3 has it.
+py=${GS_SCHEMA_PYTHON:-python3}
+if "$py" -c 'import jsonschema' 2>/dev/null; then
+  "$py" - "$here/../../docs/schema/check.schema.json" "$src" <<'PY' || fail "the report does not follow the schema"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+PY
+fi
 [ "$got_class" = "$class" ] || fail "class $got_class, expected $class"
 case "$class" in
   ok) [ "$verdict" = ok ] || fail "verdict $verdict with class ok" ;;
