@@ -394,6 +394,13 @@ static int run_check(struct check_state *st, const char *command, struct gs_err 
 {
     struct gs_outputs outs = {0};
     failure = GS_CHECK_BAD_USAGE; /* the options ask what no device here can do */
+    /* Each worker opens its API while this process opens its own. */
+    for (int i = 0; i < gs_registry_count(); ++i) {
+        const struct gs_backend *b = gs_registry_at(i);
+        struct gs_err ignored = {0};
+        if (names(st->cli->backend, b->name) && builds_dialect(b, st->src->dialect))
+            gs_worker_prestart(b, &ignored);
+    }
     int rc = gs_session_open(st->cli, 1, &st->s, e);
     if (rc == GS_OK)
         rc = choose_devices(st, e);
@@ -419,6 +426,7 @@ static int run_check(struct check_state *st, const char *command, struct gs_err 
     if (rc != GS_OK && st->cli->format == GS_FMT_JSON)
         failure_json(st, &outs, command, rc, e);
     gs_outputs_abort(&outs);
+    gs_worker_prestart_end();
     const int ok = rc == GS_OK && gs_check_all_ok(st->runs, st->nruns);
     for (int i = 0; i < st->nruns; ++i)
         gs_check_run_free(&st->runs[i]);

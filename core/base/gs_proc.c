@@ -127,19 +127,18 @@ static void on_signal(int sig)
 
 void gs_proc_install_cleanup(void)
 {
-    static int installed;
-    if (installed)
-        return;
-    installed = 1;
-    struct sigaction sa;
+    struct sigaction sa, cur;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigfillset(&sa.sa_mask);
-    /* A signal the caller ignores (nohup's SIGHUP) stays ignored. */
+    /* A signal the caller ignores (nohup's SIGHUP) stays ignored; a handler
+     * installed since the last call (the output's temporaries) is chained. */
     for (size_t i = 0; i < sizeof chained_sig / sizeof chained_sig[0]; ++i)
-        if (sigaction(chained_sig[i], NULL, &chained[i]) == 0 &&
-            chained[i].sa_handler != SIG_IGN)
+        if (sigaction(chained_sig[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN &&
+            cur.sa_handler != on_signal) {
+            chained[i] = cur;
             sigaction(chained_sig[i], &sa, NULL);
+        }
 }
 
 /* ---- starting and ending a worker ---------------------------------------- */
@@ -241,6 +240,26 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
     c->pid = pid;
     c->chan = sv[0];
     c->out = po[0];
+    return GS_OK;
+}
+
+int gs_proc_apply_limits(const struct gs_proc_limits *lim, struct gs_err *e)
+{
+    if (lim->cwd && chdir(lim->cwd) != 0)
+        return gs_err_set(e, GS_IO, "the worker cannot enter its folder: %s", strerror(errno));
+    if (lim->as_bytes)
+        set_limit(RLIMIT_AS, lim->as_bytes);
+    if (lim->data_bytes)
+        set_limit(RLIMIT_DATA, lim->data_bytes);
+    if (lim->fsize)
+        set_limit(RLIMIT_FSIZE, lim->fsize == UINT64_MAX ? 0 : lim->fsize);
+    if (lim->cpu_s)
+        set_limit(RLIMIT_CPU, lim->cpu_s);
+    if (lim->drop_privileges && geteuid() == 0 &&
+        (setgroups(0, NULL) != 0 || setgid(GS_PROC_NOBODY) != 0 || setuid(GS_PROC_NOBODY) != 0))
+        return gs_err_set(e, GS_IO, "the worker cannot give up root: %s", strerror(errno));
+    if (lim->nproc)
+        set_limit(RLIMIT_NPROC, lim->nproc);
     return GS_OK;
 }
 

@@ -46,6 +46,9 @@ struct gs_child {
  * closed. */
 int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct gs_proc_limits *lim,
                   struct gs_child *c, struct gs_err *e);
+/* In the worker, before any user code: enter lim->cwd, set the limits and,
+ * as root with drop_privileges, become GS_PROC_NOBODY. GS_OK or why not. */
+int gs_proc_apply_limits(const struct gs_proc_limits *lim, struct gs_err *e);
 /* Read what the worker printed into c->output (bounded; the rest is counted
  * and dropped). Returns 0 at end of file. */
 int gs_proc_drain(struct gs_child *c);
@@ -69,7 +72,8 @@ int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e);
 void gs_proc_remove_dir(const char *path);
 
 /* SIGINT, SIGTERM, SIGHUP and SIGQUIT: kill every live worker's group, remove
- * every tracked folder, then die of the same signal. Idempotent. */
+ * every tracked folder, then run the handler installed before (or die of the
+ * same signal). Call it again after another handler was installed. */
 void gs_proc_install_cleanup(void);
 
 /* The sandbox's last step, which a backend that loads user code into its own

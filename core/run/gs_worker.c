@@ -45,6 +45,7 @@ struct msg_hello {
     uint64_t shm_bytes;
     int dialect;
     int sandbox; /* install the load hook: the backend loads user code in its process */
+    struct gs_proc_limits lim; /* applied by the worker before the build (cwd: the 5th string) */
 };
 
 /* Worker to parent, then the compiler's log, NUL-ended. */
@@ -201,12 +202,16 @@ int gs_worker_serve(const struct gs_backend *b)
 {
     struct msg_head h;
     struct gs_err e = {0};
+    struct gs_opened o;
     /* The compiler the backend may start inherits neither. */
     fcntl(WK_CHAN, F_SETFD, FD_CLOEXEC);
     fcntl(WK_SHM, F_SETFD, FD_CLOEXEC);
+    /* The API first, while the parent still plans (our own code only). */
+    gs_open_backend(b, &o);
     char *body = read_msg(WK_CHAN, &h);
     if (!body || h.type != MSG_HELLO || h.len < sizeof(struct msg_hello)) {
         free(body);
+        gs_close_backend(&o);
         return 2;
     }
     struct msg_hello hello;
@@ -219,24 +224,27 @@ int gs_worker_serve(const struct gs_backend *b)
         .dialect = (enum gs_dialect)hello.dialect,
     };
     const char *tmp = string_at(body, h.len, sizeof hello, 3);
+    hello.lim.cwd = string_at(body, h.len, sizeof hello, 4);
+    if (!*hello.lim.cwd)
+        hello.lim.cwd = NULL;
     if (*tmp)
         setenv("TMPDIR", tmp, 1);
     void *shm = mmap(NULL, hello.shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, WK_SHM, 0);
-    if (shm == MAP_FAILED) {
-        gs_err_set(&e, GS_NOMEM, "the worker cannot map %llu bytes of shared memory: %s",
-                   (unsigned long long)hello.shm_bytes, strerror(errno));
+    if (shm == MAP_FAILED || gs_proc_apply_limits(&hello.lim, &e) != GS_OK) {
+        if (shm == MAP_FAILED)
+            gs_err_set(&e, GS_NOMEM, "the worker cannot map %llu bytes of shared memory: %s",
+                       (unsigned long long)hello.shm_bytes, strerror(errno));
         send_built(e.status, NULL, e.msg, NULL);
+        gs_close_backend(&o);
         free(body);
         return 1;
     }
 
-    struct gs_opened o;
     struct gs_device *dev = NULL;
     struct gs_workspace w;
     struct gs_user_kernel *k = NULL;
     struct gs_build_info info = {0};
     int nsel = 0, have_w = 0;
-    gs_open_backend(b, &o);
     int rc = o.status;
     if (rc != GS_OK)
         e = o.err;
@@ -291,9 +299,68 @@ struct iso {
     uint32_t seq;
     uint64_t printed;
     int sandbox;
+    int adopted; /* x->c is a prestarted worker not yet told its device */
 };
 
 enum { RX_OK, RX_TIMEOUT, RX_LOST };
+
+/* Workers started before the parent opened its own APIs. */
+static struct {
+    const struct gs_backend *b;
+    struct gs_child c;
+    int shm_fd;
+} prestarted[8];
+static int nprestarted;
+
+static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child *c,
+                        struct gs_err *e)
+{
+    const struct gs_proc_limits none = {0};
+    char *argv[] = {"gridstride", GS_WORKER_COMMAND, (char *)b->name, NULL};
+    return gs_proc_spawn(NULL, argv, shm_fd, &none, c, e);
+}
+
+int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e)
+{
+    if (nprestarted == (int)(sizeof prestarted / sizeof prestarted[0]))
+        return GS_OK;
+    gs_proc_install_cleanup();
+    const int fd = memfd_create("gridstride-check", MFD_CLOEXEC);
+    if (fd < 0)
+        return gs_err_set(e, GS_NOMEM, "shared memory for a worker: %s", strerror(errno));
+    const int rc = spawn_worker(b, fd, &prestarted[nprestarted].c, e);
+    if (rc != GS_OK) {
+        close(fd);
+        return rc;
+    }
+    prestarted[nprestarted].b = b;
+    prestarted[nprestarted++].shm_fd = fd;
+    return GS_OK;
+}
+
+void gs_worker_prestart_end(void)
+{
+    for (int i = 0; i < nprestarted; ++i)
+        if (prestarted[i].b) {
+            gs_proc_kill(&prestarted[i].c, NULL);
+            close(prestarted[i].shm_fd);
+            prestarted[i].b = NULL;
+        }
+    nprestarted = 0;
+}
+
+/* A prestarted worker of b, handed over with its shared memory; 0 if none. */
+static int adopt(const struct gs_backend *b, struct gs_child *c, int *shm_fd)
+{
+    for (int i = 0; i < nprestarted; ++i)
+        if (prestarted[i].b == b) {
+            *c = prestarted[i].c;
+            *shm_fd = prestarted[i].shm_fd;
+            prestarted[i].b = NULL;
+            return 1;
+        }
+    return 0;
+}
 
 static double now_s(void)
 {
@@ -377,7 +444,7 @@ static void end_worker(struct iso *x, int polite, int *status)
     if (polite && x->c.chan >= 0)
         send_msg(x->c.chan, MSG_QUIT, 0, NULL, 0, NULL, 0);
     if (polite)
-        gs_proc_finish(&x->c, 2000, status);
+        gs_proc_finish(&x->c, 0, status);
     else
         gs_proc_kill(&x->c, status);
     x->printed += x->c.output_total;
@@ -434,9 +501,9 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     int rc = gs_proc_private_dir(x->dir, sizeof x->dir, owner, e);
     if (rc != GS_OK)
         return rc;
-    lim.cwd = x->dir;
-    char *argv[] = {"gridstride", GS_WORKER_COMMAND, (char *)x->dev->backend->name, NULL};
-    rc = gs_proc_spawn(NULL, argv, x->shm_fd, &lim, &x->c, e);
+    if (!x->adopted)
+        rc = spawn_worker(x->dev->backend, x->shm_fd, &x->c, e);
+    x->adopted = 0;
     if (rc != GS_OK) {
         gs_proc_remove_dir(x->dir);
         return rc;
@@ -449,14 +516,17 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     hello.shm_bytes = x->shm_bytes;
     hello.dialect = (int)x->src->dialect;
     hello.sandbox = x->sandbox;
+    hello.lim = lim;
+    hello.lim.cwd = NULL;
     /* A worker that gave up root reaches its folder as its working directory
      * only: TMPDIR's own folder may be closed to its user. */
-    const char *strs[] = {x->src->path, x->src->entry, x->src->text, owner >= 0 ? "." : x->dir};
+    const char *strs[] = {x->src->path, x->src->entry, x->src->text, owner >= 0 ? "." : x->dir,
+                          x->dir};
     const double t0 = now_s();
     char *body = NULL;
     uint32_t len = 0;
     int malformed = 0, status = 0;
-    int r = send_msg(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 4) == 0
+    int r = send_msg(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 5) == 0
                 ? rx_msg(x, MSG_BUILT, 0, &body, &len, t0, x->build_timeout_s, NULL, &malformed)
                 : RX_LOST;
     if (r == RX_OK && len < sizeof(struct msg_built)) {
@@ -631,7 +701,9 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_user_source 
             x->max_n = run->cases[i].launch.n;
     if (rc == GS_OK) {
         x->shm_bytes = gs_buffer_bytes(x->max_n);
-        x->shm_fd = memfd_create("gridstride-check", MFD_CLOEXEC);
+        x->adopted = adopt(dev->backend, &x->c, &x->shm_fd);
+        if (!x->adopted)
+            x->shm_fd = memfd_create("gridstride-check", MFD_CLOEXEC);
         if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
             rc = gs_err_set(e, GS_NOMEM, "shared memory of %llu bytes for the worker: %s",
                             (unsigned long long)x->shm_bytes, strerror(errno));

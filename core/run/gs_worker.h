@@ -25,8 +25,9 @@
 
 #define GS_WORKER_COMMAND "__check-worker" /* the hidden mode; --help never lists it */
 #define GS_WORKER_TIMEOUT_S 10u           /* per launch, on a GPU */
-#define GS_WORKER_CPU_TIMEOUT_S 60u       /* per launch, on a CPU device (PoCL, host): a
-                                             slow kernel at n = 2^22 takes seconds there */
+#define GS_WORKER_CPU_TIMEOUT_S 120u      /* per launch, on a CPU device (PoCL, host): a
+                                             slow kernel at n = 2^22 (block_stride.cl, 2^22 x 160
+                                             stores) takes a minute under load */
 #define GS_WORKER_BUILD_TIMEOUT_S 60u     /* the worker's start and the build */
 #define GS_WORKER_MAX_LOST 2
 
@@ -53,6 +54,13 @@ struct gs_worker_opts {
 int gs_check_device_isolated(struct gs_device *dev, const struct gs_user_source *src,
                              const struct gs_check_plan *plan, const struct gs_worker_opts *opts,
                              struct gs_check_run *run, uint64_t *printed, struct gs_err *e);
+
+/* Start a worker for backend b now, so that it opens its API while this
+ * process opens its own: the first gs_check_device_isolated of a device of b
+ * adopts it. GS_OK or why not (check then starts one when it needs it).
+ * gs_worker_prestart_end() ends those no device adopted. */
+int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e);
+void gs_worker_prestart_end(void);
 
 /* The worker's side, on descriptors 3 (the channel) and 4 (shared memory):
  * serves one device of backend b until the parent says quit or goes away.
