@@ -123,13 +123,22 @@ static int outputs_not_inputs(const struct gs_cli *cli, struct gs_err *e)
     return rc;
 }
 
-/* The compiler's messages, on stderr, before the one line that says what failed. */
+/* The compiler's messages, on stderr, before the one line that says what
+ * failed; a compiler echoes the file's lines, so control characters other
+ * than newline and tab are shown escaped. */
 static void print_log(const struct gs_user_source *src, const struct gs_build_info *info)
 {
     const char *log = info->log ? info->log : "";
-    fprintf(stderr, "%s: messages of %s:\n%s%s", src->path, info->compiler[0] ? info->compiler
-                                                                               : "the compiler",
-            log, *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    fprintf(stderr, "%s: messages of %s:\n", src->path, info->compiler[0] ? info->compiler
+                                                                          : "the compiler");
+    for (const unsigned char *c = (const unsigned char *)log; *c; ++c) {
+        if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)
+            fprintf(stderr, "\\x%02x", *c);
+        else
+            fputc(*c, stderr);
+    }
+    if (*log && log[strlen(log) - 1] != '\n')
+        fputc('\n', stderr);
 }
 
 /* ---- the watchdog -------------------------------------------------------- */

@@ -134,10 +134,15 @@ static void text_failure(const struct gs_check_run *r, int i, const char *what,
 static void text_run(const struct gs_check_run *r, struct gs_str *o)
 {
     const struct gs_device *d = r->dev;
-    char counts[300];
-    gs_str_printf(o, "\n%s  %s [%s]: %s, %s\n", d->backend->name, d->name, d->id, d->platform,
-                  d->api_version);
-    gs_str_printf(o, "  built by %s\n", r->build.compiler);
+    char counts[300], name[sizeof d->name * 4], platform[sizeof d->platform * 4],
+        api[sizeof d->api_version * 4], compiler[sizeof r->build.compiler * 4];
+    /* What a driver or a compiler reports, with control characters escaped. */
+    gs_escape_controls(name, sizeof name, d->name);
+    gs_escape_controls(platform, sizeof platform, d->platform);
+    gs_escape_controls(api, sizeof api, d->api_version);
+    gs_escape_controls(compiler, sizeof compiler, r->build.compiler);
+    gs_str_printf(o, "\n%s  %s [%s]: %s, %s\n", d->backend->name, name, d->id, platform, api);
+    gs_str_printf(o, "  built by %s\n", compiler);
     gs_str_printf(o, "  device grid G = %llu blocks x %u threads, T = %llu (%s)\n",
                   (unsigned long long)r->grid, r->block, (unsigned long long)r->threads,
                   r->grid_rule);
