@@ -28,7 +28,7 @@ static const char *const allowed[] = {
     "futex_waitv", "set_robust_list", "get_robust_list", "rseq", "set_tid_address",
     "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "time",
     "sched_yield", "sched_getaffinity", "getpid", "gettid", "getppid", "getuid", "geteuid",
-    "getgid", "getegid", "getrlimit", "prlimit64", "getrandom", "uname", "rt_sigaction",
+    "getgid", "getegid", "getrlimit", "getrandom", "uname", "rt_sigaction",
     "rt_sigprocmask", "rt_sigreturn", "rt_sigtimedwait", "sigaltstack", "exit", "exit_group",
     "poll", "ppoll", "restart_syscall", "membarrier", "arch_prctl", "fcntl", "dup", "ioctl",
 };
@@ -85,6 +85,10 @@ int gs_seccomp_install(const int *fds, int nfds, char *why, unsigned why_size)
         rc = rule(f, SCMP_ACT_ALLOW, "kill", 1, &to_self);
     if (rc == 0)
         rc = rule(f, SCMP_ACT_KILL_PROCESS, "kill", 1, &to_other);
+    /* Its own limits only (pid 0: itself), never another process's. */
+    const struct scmp_arg_cmp own = SCMP_A0(SCMP_CMP_EQ, 0);
+    if (rc == 0)
+        rc = rule(f, SCMP_ACT_ALLOW, "prlimit64", 1, &own);
     if (rc == 0)
         rc = rule(f, SCMP_ACT_ALLOW, "tgkill", 1, &to_self);
     if (rc == 0)
