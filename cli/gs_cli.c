@@ -13,7 +13,7 @@
 enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
-    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
+    OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD,
     OPT_COUNT
 };
@@ -79,6 +79,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK},
+    {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
+                                    "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE},
@@ -123,13 +125,23 @@ static void check_usage(struct gs_str *o)
         "           GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
         "       (host: compiled by the system C compiler, cc or $CC, when there is one)\n"
         "No main() and no host code: the kernel and its device helpers only.\n\n"
-        "A kernel that never finishes cannot be stopped from outside on most GPUs: after\n"
-        "--watchdog seconds gridstride says so on stderr; end it with Ctrl-C.\n\n"
+        "No #include: the harness supplies what a kernel needs (a file that has one is\n"
+        "refused, naming the line); .gs files may not use asm either. FILE must be a regular\n"
+        "file of at most 1 MiB.\n\n"
+        "Your code is built and run in a separate worker process, never in the one that\n"
+        "gives the verdict (docs/check.md): a launch that runs past --timeout seconds is\n"
+        "killed (did not finish), a crash is reported as faulted, and the next case runs in\n"
+        "a fresh worker; on the host backend the worker has no privileges, resource limits\n"
+        "and a system-call filter. What it prints never reaches the report.\n\n"
         "options:\n");
     usage_options(CMD_CHECK, o);
     gs_str_printf(o,
-        "\nexit status: 0 every case right; 1 a case wrong, refused or faulted;\n"
-        "             2 the file does not compile, or bad usage (one line says which)\n");
+        "\nexit status (for graders; --format json says the class in \"verdict\" and\n"
+        "\"class\", docs/schema/check.schema.json):\n"
+        "  0  ok: every case right\n"
+        "  1  wrong: a case wrong, refused, faulted or did not finish\n"
+        "  2  not judged: the file was refused, does not compile, has the wrong signature,\n"
+        "     or bad usage, or no device could run it (one line on stderr says which)\n");
 }
 
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
@@ -357,6 +369,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
     case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
     case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
+    case OPT_TIMEOUT: rc = set_unsigned(&c->timeout, v, 1, 86400, o->name, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;

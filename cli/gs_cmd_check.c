@@ -1,128 +1,171 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride check FILE`: a user's kernel through the suite's harness. */
 #include <errno.h>
-#include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gs_check_cmd.h"
 #include "gs_check_report.h"
 #include "gs_device.h"
 #include "gs_driver.h"
 #include "gs_output.h"
 #include "gs_plan_run.h"
 #include "gs_registry.h"
+#include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
 #define CHECK_WATCHDOG_S 10u
 
 /* ---- the file ------------------------------------------------------------ */
 
-static int read_file(const char *path, char **text, struct gs_err *e)
+/* FILE is untrusted: opened without blocking (a FIFO or a device never
+ * hangs the harness), accepted only as a regular file of at most 1 MiB. */
+static int read_file(const char *path, const char *shown, char **text, size_t *len_out,
+                     struct gs_err *e)
 {
     struct stat st;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_err_set(e, GS_USAGE, "cannot read %s: %s; check the path", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return gs_err_set(e, GS_USAGE, "%s is a directory; give the kernel's source file", path);
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return gs_err_set(e, GS_USAGE, "cannot read %s: %s; check the path", shown, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const int dir = S_ISDIR(st.st_mode);
+        close(fd);
+        if (dir)
+            return gs_err_set(e, GS_USAGE, "%s is a directory; give the kernel's source file", shown);
+        return gs_err_set(e, GS_USAGE, "%s is not a regular file (a pipe, socket or device); give "
+                                       "the kernel's source file", shown);
+    }
+    if (st.st_size > (off_t)CHECK_MAX_FILE) {
+        close(fd);
+        return gs_err_set(e, GS_USAGE, "%s is over %u bytes, not one kernel's source; give the "
+                                       "file that holds the kernel", shown, CHECK_MAX_FILE);
     }
     char *buf = malloc(CHECK_MAX_FILE + 1);
-    const size_t len = buf ? fread(buf, 1, CHECK_MAX_FILE + 1, f) : 0;
-    const int failed = ferror(f);
-    fclose(f);
+    size_t len = 0;
+    int failed = 0;
+    while (buf && len <= CHECK_MAX_FILE) {
+        const ssize_t got = read(fd, buf + len, CHECK_MAX_FILE + 1 - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            failed = got < 0;
+            break;
+        }
+        len += (size_t)got;
+    }
+    close(fd);
     int rc = GS_OK;
     if (!buf)
-        rc = gs_err_set(e, GS_NOMEM, "out of memory reading %s", path);
+        rc = gs_err_set(e, GS_NOMEM, "out of memory reading %s", shown);
     else if (failed)
-        rc = gs_err_set(e, GS_USAGE, "cannot read %s: a read error; check the file", path);
+        rc = gs_err_set(e, GS_USAGE, "cannot read %s: a read error; check the file", shown);
     else if (len > CHECK_MAX_FILE)
         rc = gs_err_set(e, GS_USAGE, "%s is over %u bytes, not one kernel's source; give the file "
-                                     "that holds the kernel", path,
+                                     "that holds the kernel", shown,
                         CHECK_MAX_FILE);
-    else if ((rc = gs_check_source_text(path, buf, len, e)) == GS_OK)
+    /* A UTF-8 byte order mark is no part of the source. */
+    if (rc == GS_OK && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(buf, buf + 3, len - 3);
+        len -= 3;
+    }
+    if (rc == GS_OK && (rc = gs_check_source_text(shown, buf, len, e)) == GS_OK)
         buf[len] = '\0';
     if (rc != GS_OK) {
         free(buf);
         return rc;
     }
     *text = buf;
+    *len_out = len;
     return GS_OK;
 }
 
-static int load_source(const struct gs_cli *cli, struct gs_user_source *src, char **text,
-                       struct gs_err *e)
+/* FILE's name as every report shows it: control characters escaped. */
+static void show_path(const struct gs_cli *cli, struct gs_user_source *src, char *shown,
+                      size_t size)
 {
-    src->path = cli->file;
+    gs_escape_controls(shown, size, cli->file ? cli->file : "");
+    src->path = shown;
     src->entry = cli->entry ? cli->entry : "solve";
+}
+
+/* *failure: the class of a refusal, for the JSON verdict. */
+static int load_source(const struct gs_cli *cli, struct gs_user_source *src, char *shown,
+                       size_t size, char **text, enum gs_check_class *failure, struct gs_err *e)
+{
+    size_t len = 0;
+    show_path(cli, src, shown, size);
+    *failure = GS_CHECK_BAD_USAGE;
     if (!gs_entry_valid(src->entry))
         return gs_err_set(e, GS_USAGE, "--entry: '%s' is not a kernel name; give a C identifier "
                                        "like solve", src->entry);
-    int rc = read_file(cli->file, text, e);
+    *failure = GS_CHECK_FILE_REFUSED;
+    int rc = read_file(cli->file, shown, text, &len, e);
     if (rc == GS_OK)
-        rc = gs_dialect_of_path(cli->file, &src->dialect, e);
+        rc = gs_dialect_of_path(shown, &src->dialect, e);
+    if (rc == GS_OK)
+        rc = gs_check_source_rules(shown, *text, len, src->dialect, e);
     src->text = *text;
     return rc;
 }
 
-/* The compiler's messages, on stderr, before the one line that says what failed. */
+/* --output, --json and --svg never name an input. */
+static int outputs_not_inputs(const struct gs_cli *cli, struct gs_err *e)
+{
+    const char *inputs[] = {cli->file};
+    int rc = gs_output_not_input(cli->output, "--output", inputs, 1, e);
+    if (rc == GS_OK)
+        rc = gs_output_not_input(cli->json, "--json", inputs, 1, e);
+    if (rc == GS_OK)
+        rc = gs_output_not_input(cli->svg, "--svg", inputs, 1, e);
+    return rc;
+}
+
+/* The compiler's messages, on stderr, before the one line that says what
+ * failed; a compiler echoes the file's lines, so control characters other
+ * than newline and tab are shown escaped. */
 static void print_log(const struct gs_user_source *src, const struct gs_build_info *info)
 {
     const char *log = info->log ? info->log : "";
-    fprintf(stderr, "%s: messages of %s:\n%s%s", src->path, info->compiler[0] ? info->compiler
-                                                                               : "the compiler",
-            log, *log && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    fprintf(stderr, "%s: messages of %s:\n", src->path, info->compiler[0] ? info->compiler
+                                                                          : "the compiler");
+    for (const unsigned char *c = (const unsigned char *)log; *c; ++c) {
+        if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)
+            fprintf(stderr, "\\x%02x", *c);
+        else
+            fputc(*c, stderr);
+    }
+    if (*log && log[strlen(log) - 1] != '\n')
+        fputc('\n', stderr);
 }
 
 /* ---- the watchdog -------------------------------------------------------- */
 
-/* No API stops a running kernel on most GPUs, so the watchdog only speaks:
- * once, on stderr, after --watchdog seconds. The message is written before
- * the alarm is set, and the handler only writes it (async-signal-safe). */
-static char watch_msg[600];
-static volatile sig_atomic_t watch_len;
+/* While a launch runs in its worker: once, after --watchdog seconds, how long
+ * it has run and when it will be stopped. */
+struct watch {
+    unsigned seconds;
+    int told;
+};
 
-static void watch_ring(int sig)
+static void watch_waiting(void *ctx, const struct gs_device *dev, const struct gs_check_case *c,
+                          unsigned ran, unsigned deadline)
 {
-    (void)sig;
-    if (watch_len > 0) {
-        const ssize_t w = write(2, watch_msg, (size_t)watch_len);
-        (void)w;
-    }
-}
-
-static void watch_before(void *ctx, const struct gs_device *dev, const struct gs_check_case *c)
-{
-    const unsigned seconds = *(const unsigned *)ctx;
-    const int len = snprintf(watch_msg, sizeof watch_msg,
-                             "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has "
-                             "run for %u s and may never finish; no API call stops a running "
-                             "kernel on most GPUs: end gridstride (Ctrl-C) to free the device\n",
-                             dev->backend->name, (unsigned long long)c->launch.n,
-                             (unsigned long long)c->launch.grid,
-                             (unsigned long long)c->launch.block, seconds);
-    watch_len = len < (int)sizeof watch_msg ? len : (int)sizeof watch_msg - 1;
-    alarm(seconds);
-}
-
-static void watch_after(void *ctx)
-{
-    (void)ctx;
-    alarm(0);
-    watch_len = 0;
-}
-
-static void watch_install(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = watch_ring;
-    sa.sa_flags = SA_RESTART; /* the wait for the kernel goes on */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
+    struct watch *w = ctx;
+    if (ran < w->seconds || w->told)
+        return;
+    w->told = 1;
+    if (c)
+        fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
+                        "for %u s; it is stopped at %u s (--timeout)\n", dev->backend->name,
+                (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
+                (unsigned long long)c->launch.block, ran, deadline);
+    else
+        fprintf(stderr, "gridstride: check: the %s build has run for %u s; it is stopped at "
+                        "%u s\n", dev->backend->name, ran, deadline);
 }
 
 /* ---- --compile-only ------------------------------------------------------ */
@@ -189,31 +232,53 @@ static int compile_only(const struct gs_cli *cli, const struct gs_user_source *s
 
 struct check_ctx {
     struct gs_user_source src;
-    char *text; /* the file's */
+    char shown[4096]; /* FILE's name, control characters escaped */
+    char *text;       /* the file's */
     struct gs_check_skip skipped[GS_MAX_BACKENDS * 2];
     int nskipped;
     struct gs_check_plan plan;
     struct gs_grid_choice grids[GS_MAX_DEVICES];
+    /* What ended a run that judged no case: the JSON verdict's class. */
+    enum gs_check_class failure;
+    uint64_t printed;                  /* bytes the kernels printed, kept out of the report */
+    struct gs_build_info failed_build; /* the compile error's log, for the JSON */
+    const char *failed_backend;
+    struct watch watch;
 };
 
-/* The file, before any backend opens; --compile-only is the whole command. */
+/* The file, before any backend opens (--output naming it is refused first);
+ * --compile-only is the whole command. Each worker that can build the file
+ * starts here, so that it opens its API while this process opens its own. */
 static int check_prepare(struct gs_job *j, struct gs_err *e)
 {
     struct check_ctx *c = j->ctx;
     const struct gs_cli *cli = j->cli;
-    const int rc = load_source(cli, &c->src, &c->text, e);
+    show_path(cli, &c->src, c->shown, sizeof c->shown);
+    c->failure = GS_CHECK_BAD_USAGE;
+    int rc = outputs_not_inputs(cli, e);
+    if (rc == GS_OK)
+        rc = load_source(cli, &c->src, c->shown, sizeof c->shown, &c->text, &c->failure, e);
     if (rc != GS_OK)
         return rc;
     if (cli->compile_only) {
         j->code = compile_only(cli, &c->src, e);
         j->finished = 1;
+        return GS_OK;
     }
+    c->failure = GS_CHECK_BAD_USAGE; /* the options ask what no device here can do */
     c->plan.block = cli->block ? cli->block : GS_DEFAULT_BLOCK;
     c->plan.grid = cli->grid;
     c->plan.sizes = cli->nsizes ? cli->sizes : NULL;
     c->plan.nsizes = cli->nsizes;
     c->plan.shapes = cli->nshapes ? cli->shapes : NULL;
     c->plan.nshapes = cli->nshapes;
+    c->watch.seconds = cli->watchdog ? cli->watchdog : CHECK_WATCHDOG_S;
+    for (int i = 0; i < gs_registry_count(); ++i) {
+        const struct gs_backend *b = gs_registry_at(i);
+        struct gs_err ignored = {0};
+        if (names(cli->backend, b->name) && gs_plan_builds_dialect(b, c->src.dialect))
+            gs_worker_prestart(b, &ignored);
+    }
     return GS_OK;
 }
 
@@ -265,28 +330,39 @@ static int check_select(struct gs_job *j, struct gs_err *e)
     return GS_OK;
 }
 
-/* Shapes, grid and buffers must suit every device before anything runs. */
+/* Shapes, grid and buffers must suit every device before anything runs;
+ * from here on a failure is the harness's own, unless the build says. */
 static int check_plan(struct gs_job *j, struct gs_err *e)
 {
     struct check_ctx *c = j->ctx;
     const int rc = gs_plan_check(j->devs, j->ndevs, &c->plan, c->grids, e);
     if (rc == GS_OK)
-        watch_install();
+        c->failure = GS_CHECK_ERROR;
     return rc;
 }
 
-/* One device. A dialect its compiler lacks skips it under --backend all;
- * a compile error shows the compiler's log. */
+/* One device, its build and every launch in a worker. A dialect its
+ * compiler lacks skips it under --backend all; a compile error shows the
+ * compiler's log. */
 static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
 {
     struct check_ctx *c = j->ctx;
     struct gs_device *d = j->devs[i];
     struct gs_check_run *run = slot;
-    unsigned seconds = j->cli->watchdog ? j->cli->watchdog : CHECK_WATCHDOG_S;
-    const struct gs_check_observer obs = {watch_before, watch_after, &seconds};
-    const int rc = gs_check_device_at(d, &c->grids[i], &c->src, &c->plan, &obs, run, e);
-    if (rc == GS_BUILD)
+    const struct gs_worker_opts opts = {j->cli->timeout, 0, watch_waiting, &c->watch,
+                                        gs_registry_is_reference};
+    c->watch.told = 0;
+    const int rc = gs_check_device_isolated(d, &c->grids[i], &c->src, &c->plan, &opts, run,
+                                            &c->printed, e);
+    if (rc == GS_BUILD || rc == GS_USAGE)
+        c->failure = rc == GS_BUILD ? GS_CHECK_COMPILE_ERROR : GS_CHECK_BAD_SIGNATURE;
+    if (rc == GS_BUILD) {
         print_log(&c->src, &run->build);
+        gs_build_info_free(&c->failed_build);
+        c->failed_build = run->build;
+        c->failed_backend = d->backend->name;
+        run->build = (struct gs_build_info){0};
+    }
     if (rc == GS_UNSUPPORTED && strcmp(j->cli->backend, "all") == 0) {
         skip(j, d->backend->name, e->msg);
         return GS_DRIVE_SKIP;
@@ -305,6 +381,10 @@ static int check_finish(struct gs_job *j, struct gs_err *e)
     if (j->ndone == 0)
         return gs_err_set(e, GS_NO_DEVICE, "no backend could run %s: %s", c->src.path,
                           c->nskipped ? c->skipped[0].why : "none builds its dialect");
+    if (c->printed)
+        gs_session_note(&j->s, "the kernel printed %llu bytes; a kernel's output is not shown "
+                               "(the report is the harness's alone)",
+                        (unsigned long long)c->printed);
     return GS_OK;
 }
 
@@ -323,9 +403,46 @@ static void check_render(const struct gs_job *j, enum gs_format f, int chart, st
     gs_report_check(&in, f, out);
 }
 
+/* A JSON verdict into `output` (NULL or unwritable: stdout). */
+static void write_verdict_json(const struct gs_check_failure_in *in, const char *output)
+{
+    struct gs_str text = {0};
+    struct gs_err ignored = {0};
+    gs_report_check_failure(in, &text);
+    const struct gs_str *texts[] = {&text};
+    struct gs_outputs out = {0};
+    if (gs_outputs_add(&out, output, "--output", &ignored) != GS_OK) {
+        gs_outputs_abort(&out);
+        memset(&out, 0, sizeof out);
+        gs_outputs_add(&out, NULL, "stdout", &ignored);
+    }
+    gs_outputs_commit(&out, texts, &ignored);
+    gs_outputs_abort(&out);
+    gs_str_free(&text);
+}
+
+/* --format json: a verdict also for a run that judged no case (a compile
+ * error, a bad signature, a refused file, bad usage, no device). Never into
+ * an --output that names the input. */
+static void check_failure(struct gs_job *j, int status, const struct gs_err *e)
+{
+    const struct check_ctx *c = j->ctx;
+    const struct gs_cli *cli = j->cli;
+    if (cli->format != GS_FMT_JSON || cli->compile_only)
+        return;
+    const enum gs_check_class cls = status == GS_NO_DEVICE ? GS_CHECK_ERROR : c->failure;
+    const struct gs_check_failure_in in = {&c->src, cls, e->msg, c->failed_backend,
+                                           &c->failed_build, GS_VERSION_STRING, j->command};
+    struct gs_err ignored = {0};
+    const int output_names_input = outputs_not_inputs(cli, &ignored) != GS_OK;
+    write_verdict_json(&in, output_names_input ? NULL : cli->output);
+}
+
 static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
+    gs_worker_prestart_end();
+    gs_build_info_free(&c->failed_build);
     free(c->text);
 }
 
@@ -334,5 +451,29 @@ const struct gs_command gs_check_command = {
     .bare_errors = 1u << GS_BUILD | 1u << GS_USAGE, .prepare = check_prepare,
     .select = check_select, .plan = check_plan, .run = check_run, .free_run = check_free,
     .finish = check_finish, .failed = check_failed, .render = check_render,
-    .release = check_release,
+    .failure = check_failure, .release = check_release,
 };
+
+/* main's bad usage, when the command line is check's with --format json. */
+void gs_check_parse_error_json(int argc, char **argv, const char *msg)
+{
+    int json = 0;
+    const char *file = "";
+    if (argc < 2 || strcmp(argv[1], "check") != 0)
+        return;
+    for (int i = 2; i < argc; ++i) {
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            json = 1;
+        else if (argv[i][0] != '-' && !*file && strcmp(argv[i - 1], "--format") != 0)
+            file = argv[i];
+    }
+    if (!json)
+        return;
+    char shown[4096];
+    gs_escape_controls(shown, sizeof shown, file);
+    const struct gs_user_source src = {shown, NULL, "solve", GS_DIALECT_PORTABLE};
+    const struct gs_check_failure_in in = {&src, GS_CHECK_BAD_USAGE, msg, NULL, NULL,
+                                           GS_VERSION_STRING, ""};
+    write_verdict_json(&in, NULL);
+}

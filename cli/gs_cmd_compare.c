@@ -3,6 +3,7 @@
  * are parsed in gs_cli.c). The comparison itself is core/report/gs_compare.c. */
 #include "gs_compare.h"
 #include "gs_driver.h"
+#include "gs_output.h"
 
 static void compare_usage(struct gs_str *o)
 {
@@ -51,7 +52,11 @@ static int compare_plan(struct gs_job *j, struct gs_err *e)
         j->output = NULL;
         return GS_OK;
     }
-    const int rc = load_all(j->cli, c->files, e);
+    /* Every file is read and checked before any output is opened: bad
+     * input leaves no output file behind, and no output names an input. */
+    int rc = gs_output_not_input(j->cli->output, "--output", j->cli->files, j->cli->nfiles, e);
+    if (rc == GS_OK)
+        rc = load_all(j->cli, c->files, e);
     return rc != GS_OK ? rc : gs_compare_report(c->files, j->cli->nfiles, &c->text, &c->differ, e);
 }
 

@@ -195,6 +195,8 @@ int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *c
         j->progress = cli->quiet ? NULL : &progress;
         const int rc = drive(j, &prog, e);
         code = rc != GS_OK ? 2 : j->finished ? j->code : failed(j) ? 1 : 0;
+        if (rc != GS_OK && c->failure)
+            c->failure(j, rc, e);
         /* A run also says what it skipped; a failure's one line says it all. */
         for (int i = 0; code != 2 && i < j->s.nnotes; ++i)
             fprintf(stderr, "gridstride: note: %s\n", j->s.notes[i]);

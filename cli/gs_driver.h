@@ -66,6 +66,10 @@ struct gs_command {
     int (*failed)(const struct gs_job *j);
     /* The report in format f, or with chart set the --svg picture. */
     void (*render)(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out);
+    /* After a step failed with `status` (exit 2; e holds its line), before
+     * release: a command that owes a report for every outcome writes it
+     * (check's JSON verdict). */
+    void (*failure)(struct gs_job *j, int status, const struct gs_err *e);
     void (*release)(struct gs_job *j); /* frees what ctx holds */
 };
 

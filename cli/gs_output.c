@@ -264,3 +264,31 @@ void gs_outputs_abort(struct gs_outputs *o)
         f->tmp[0] = '\0';
     }
 }
+
+int gs_output_not_input(const char *path, const char *what, const char *const *inputs,
+                        int ninputs, struct gs_err *e)
+{
+    struct stat so, si;
+    if (!path)
+        return GS_OK;
+    const int out_exists = stat(path, &so) == 0;
+    char *out_real = realpath(path, NULL);
+    int clash = -1;
+    for (int i = 0; clash < 0 && i < ninputs; ++i) {
+        if (!inputs[i])
+            continue;
+        if (out_exists && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev &&
+            si.st_ino == so.st_ino)
+            clash = i;
+        char *in_real = realpath(inputs[i], NULL);
+        if (clash < 0 && (strcmp(path, inputs[i]) == 0 ||
+                          (out_real && in_real && strcmp(out_real, in_real) == 0)))
+            clash = i;
+        free(in_real);
+    }
+    free(out_real);
+    if (clash >= 0)
+        return gs_err_set(e, GS_USAGE, "%s '%.*s%s' is an input of this command; give the "
+                                       "output another name", what, GS_ECHO(path));
+    return GS_OK;
+}

@@ -49,6 +49,11 @@ int gs_outputs_add_report(struct gs_outputs *o, const char *output, const char *
 int gs_outputs_commit_report(struct gs_outputs *o, const struct gs_str *report,
                              const struct gs_str *chart, const struct gs_str *json,
                              struct gs_err *e);
+/* GS_USAGE (one line, before anything is written) when the output `path`
+ * (NULL: stdout) names one of the inputs: the same file by device and inode,
+ * through any link, or the same resolved path. */
+int gs_output_not_input(const char *path, const char *what, const char *const *inputs,
+                        int ninputs, struct gs_err *e);
 /* Remove every temporary still held (safe after commit, and to call twice). */
 void gs_outputs_abort(struct gs_outputs *o);
 

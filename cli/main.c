@@ -2,8 +2,10 @@
 /* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
 #include <stdio.h>
 
+#include "gs_check_cmd.h"
 #include "gs_driver.h"
 #include "gs_output.h"
+#include "gs_worker.h"
 
 /* The command line as typed, recorded in reports: one line, control
  * characters escaped like every echoed value. */
@@ -22,8 +24,11 @@ int main(int argc, char **argv)
     struct gs_err e = {0};
     char command[2048];
 
+    if (argc > 1 && strcmp(argv[1], GS_WORKER_COMMAND) == 0)
+        return gs_check_worker_main(argc, argv);
     if (gs_cli_parse(argc, argv, &cli, &e) != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);
+        gs_check_parse_error_json(argc, argv, e.msg);
         return 2;
     }
     if (cli.mode == GS_MODE_HELP || cli.mode == GS_MODE_VERSION) {

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Wrong: writes 2^40 elements past the output. On the host backend the
- * kernel runs in a child process, which the fault ends (SIGSEGV): reported as
- * "faulted", like a GPU's illegal address. Not run on OpenCL in the tests: a
- * CPU OpenCL device (PoCL) runs kernels inside gridstride's own process, and
- * a fault there ends gridstride.
+/* Wrong: writes 2^40 elements past the output. On the host backend and on a
+ * CPU OpenCL device (PoCL) the kernel runs in check's worker process, which
+ * the fault ends (SIGSEGV): reported as "faulted", like a GPU's illegal
+ * address, and the next case runs in a fresh worker.
  *
- * backends: host cuda
+ * backends: host opencl cuda
  * expect: faulted n=0 shape=Gx256
  */
 GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,

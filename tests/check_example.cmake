@@ -8,9 +8,12 @@
 #                                                 has CLASS, n, shape (G: the device
 #                                                 grid) and first wrong index
 #   expect: usage [parameter=K]                   exit 2, one line on stderr (naming
-#                                                 parameter K)
+#                                                 parameter K), and with --format json
+#                                                 the verdict bad-signature on stdout
 #   expect: compile-error                         exit 2; the compiler's messages name
-#                                                 the line marked "error-here"
+#                                                 the line marked "error-here", and
+#                                                 with --format json the verdict
+#                                                 compile-error with a diagnostic there
 #
 #   cmake -DGRIDSTRIDE=path -DEXAMPLE=file -DBACKEND=name [-DMODE=compile] -P check_example.cmake
 #
@@ -55,17 +58,41 @@ endmacro()
 
 # Exit 2, no report, and the compiler's message at the marked line: NVRTC
 # writes file(line), clang-based OpenCL compilers and gcc file:line:column.
-function(expect_compile_error)
+function(expect_compile_error json)
   error_line(line)
-  if(NOT code EQUAL 2 OR NOT out MATCHES "^$" OR NOT err MATCHES "${base_re}(\\(${line}\\)|:${line}:)")
-    fail("expected exit 2, no report, and the compiler's message at ${base} line ${line}")
+  if(NOT code EQUAL 2 OR NOT err MATCHES "${base_re}(\\(${line}\\)|:${line}:)")
+    fail("expected exit 2 and the compiler's message at ${base} line ${line}")
+  endif()
+  if(NOT json)
+    if(NOT out MATCHES "^$")
+      fail("expected no report")
+    endif()
+    return()
+  endif()
+  string(JSON verdict ERROR_VARIABLE jerr GET "${out}" verdict)
+  if(jerr OR NOT verdict STREQUAL "compile-error")
+    fail("expected the JSON verdict compile-error")
+  endif()
+  string(JSON n ERROR_VARIABLE jerr LENGTH "${out}" diagnostics)
+  set(found FALSE)
+  if(NOT jerr AND n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(k RANGE ${last})
+      string(JSON l GET "${out}" diagnostics ${k} line)
+      if(l EQUAL line)
+        set(found TRUE)
+      endif()
+    endforeach()
+  endif()
+  if(NOT found AND NOT BACKEND STREQUAL "cuda")
+    fail("expected a diagnostic at line ${line} in the JSON")
   endif()
 endfunction()
 
 if(MODE STREQUAL "compile")
   gridstride(check "${EXAMPLE}" --compile-only --arch sm_75,sm_90 --backend cuda)
   if(class STREQUAL "compile-error")
-    expect_compile_error()
+    expect_compile_error(FALSE)
   else()
     if(NOT code EQUAL 0 OR NOT out MATCHES "NVRTC [0-9.]+ for sm_75" OR
        NOT out MATCHES "NVRTC [0-9.]+ for sm_90")
@@ -89,14 +116,16 @@ endif()
 gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json)
 
 if(class STREQUAL "compile-error")
-  expect_compile_error()
+  expect_compile_error(TRUE)
   return()
 endif()
 if(class STREQUAL "usage")
   string(REGEX MATCHALL "\n" newlines "${err}")
   list(LENGTH newlines nlines)
-  if(NOT code EQUAL 2 OR NOT out STREQUAL "" OR NOT nlines EQUAL 1)
-    fail("expected exit 2, no report and one line on stderr")
+  string(JSON verdict ERROR_VARIABLE jerr GET "${out}" verdict)
+  if(NOT code EQUAL 2 OR jerr OR NOT verdict MATCHES "^bad-(signature|usage)$" OR
+     NOT nlines EQUAL 1)
+    fail("expected exit 2, the JSON verdict bad-signature and one line on stderr")
   endif()
   if(expect MATCHES " parameter=([0-9]+)")
     set(param ${CMAKE_MATCH_1})

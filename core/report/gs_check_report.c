@@ -2,6 +2,7 @@
 #include "gs_check_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gs_table.h"
@@ -50,7 +51,8 @@ static void case_cell(const struct gs_check_case *c, char *buf, unsigned size)
 /* Why a failing case failed, in full: the API's words, or the diagnosis. */
 static void case_detail(const struct gs_check_case *c, char *buf, unsigned size)
 {
-    if (c->cls == GS_CHECK_FAULTED || c->cls == GS_CHECK_NOT_RUN)
+    if (c->cls == GS_CHECK_FAULTED || c->cls == GS_CHECK_NOT_RUN ||
+        c->cls == GS_CHECK_DID_NOT_FINISH)
         snprintf(buf, size, "%s", c->why);
     else if (c->cls == GS_CHECK_REFUSED)
         snprintf(buf, size, "%s (%ld): %s", c->got.api_error, c->got.api_code,
@@ -125,17 +127,22 @@ static void text_failure(const struct gs_check_run *r, int i, const char *what,
                   (unsigned long long)c->launch.n, shape, (unsigned long long)c->launch.global,
                   gs_check_class_words(c->cls), detail);
     if (c->verdict.listed && c->cls != GS_CHECK_REFUSED && c->cls != GS_CHECK_FAULTED &&
-        c->cls != GS_CHECK_NOT_RUN)
+        c->cls != GS_CHECK_NOT_RUN && c->cls != GS_CHECK_DID_NOT_FINISH)
         gs_report_wrong_list(&c->verdict, "    ", o);
 }
 
 static void text_run(const struct gs_check_run *r, struct gs_str *o)
 {
     const struct gs_device *d = r->dev;
-    char counts[300];
-    gs_str_printf(o, "\n%s  %s [%s]: %s, %s\n", d->backend->name, d->name, d->id, d->platform,
-                  d->api_version);
-    gs_str_printf(o, "  built by %s\n", r->build.compiler);
+    char counts[300], name[sizeof d->name * 4], platform[sizeof d->platform * 4],
+        api[sizeof d->api_version * 4], compiler[sizeof r->build.compiler * 4];
+    /* What a driver or a compiler reports, with control characters escaped. */
+    gs_escape_controls(name, sizeof name, d->name);
+    gs_escape_controls(platform, sizeof platform, d->platform);
+    gs_escape_controls(api, sizeof api, d->api_version);
+    gs_escape_controls(compiler, sizeof compiler, r->build.compiler);
+    gs_str_printf(o, "\n%s  %s [%s]: %s, %s\n", d->backend->name, name, d->id, platform, api);
+    gs_str_printf(o, "  built by %s\n", compiler);
     gs_str_printf(o, "  device grid G = %llu blocks x %u threads, T = %llu (%s)\n",
                   (unsigned long long)r->grid, r->block, (unsigned long long)r->threads,
                   r->grid_rule);
@@ -311,11 +318,12 @@ static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
     gs_jw_space(&w, "\n  ");
     gs_jw_str(&w, "tool", "gridstride");
     gs_jw_str(&w, "version", in->version);
-    gs_jw_str(&w, "command", in->command);
+    gs_jw_str(&w, "command", in->command ? in->command : "");
     gs_jw_str(&w, "file", in->src->path);
     gs_jw_str(&w, "entry", in->src->entry);
     gs_jw_str(&w, "dialect", gs_dialect_name(in->src->dialect));
     gs_jw_str(&w, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong");
+    gs_jw_str(&w, "class", gs_check_overall_class(in->runs, in->nruns));
     gs_jw_space(&w, "\n  ");
     gs_jw_array(&w, "skipped");
     for (int i = 0; i < in->nskipped; ++i) {
@@ -342,4 +350,91 @@ void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, stru
         [GS_FMT_JSON] = report_json,
     };
     writers[(unsigned)f <= GS_FMT_JSON ? f : GS_FMT_TEXT](in, out);
+}
+
+const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns)
+{
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].smallest >= 0)
+            return gs_check_class_name(runs[i].cases[runs[i].smallest].cls);
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].count[GS_CHECK_OK] != runs[i].ncases)
+            return gs_check_class_name(GS_CHECK_NOT_RUN);
+    return gs_check_class_name(GS_CHECK_OK);
+}
+
+/* Each line of the log that names the file: path:LINE[:COL]: TEXT. */
+static void json_diagnostics(struct gs_jw *w, const char *log, const char *path)
+{
+    const size_t plen = strlen(path);
+    int n = 0;
+    gs_jw_space(w, "\n  ");
+    gs_jw_array(w, "diagnostics");
+    for (const char *line = log; line && *line && n < 200;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        for (const char *p = line; plen && p + plen < line + len; ++p) {
+            if (strncmp(p, path, plen) != 0 || p[plen] != ':')
+                continue;
+            char *q = NULL;
+            const unsigned long ln = strtoul(p + plen + 1, &q, 10);
+            if (q == p + plen + 1 || *q != ':')
+                continue;
+            unsigned long col = 0;
+            char *r = q;
+            if (q[1] >= '0' && q[1] <= '9') {
+                col = strtoul(q + 1, &r, 10);
+                if (*r != ':')
+                    r = q;
+            }
+            const char *text = r + 1;
+            while (text < line + len && *text == ' ')
+                ++text;
+            char msg[600];
+            snprintf(msg, sizeof msg, "%.*s", (int)(line + len - text), text);
+            gs_jw_space(w, "\n    ");
+            gs_jw_object(w, NULL);
+            gs_jw_u64(w, "line", ln);
+            gs_jw_u64(w, "column", col);
+            gs_jw_str(w, "text", msg);
+            gs_jw_end(w, "");
+            ++n;
+            break;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    gs_jw_end(w, n ? "\n  " : "");
+}
+
+void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str *o)
+{
+    const char *cls = gs_check_class_name(in->cls);
+    struct gs_jw w;
+    gs_jw_init(&w, o);
+    gs_jw_object(&w, NULL);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "tool", "gridstride");
+    gs_jw_str(&w, "version", in->version);
+    gs_jw_str(&w, "command", in->command ? in->command : "");
+    gs_jw_str(&w, "file", in->src->path ? in->src->path : "");
+    gs_jw_str(&w, "entry", in->src->entry ? in->src->entry : "");
+    gs_jw_str(&w, "dialect", in->src->text ? gs_dialect_name(in->src->dialect) : "");
+    gs_jw_str(&w, "verdict", cls);
+    gs_jw_str(&w, "class", cls);
+    gs_jw_str(&w, "message", in->message ? in->message : "");
+    if (in->build && in->backend) {
+        gs_jw_space(&w, "\n  ");
+        gs_jw_str(&w, "backend", in->backend);
+        gs_jw_str(&w, "compiler", in->build->compiler);
+        json_diagnostics(&w, in->build->log, in->src->path ? in->src->path : "");
+        gs_jw_space(&w, "\n  ");
+        gs_jw_str(&w, "log", in->build->log ? in->build->log : "");
+    }
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "skipped");
+    gs_jw_end(&w, "");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "backends");
+    gs_jw_end(&w, "");
+    gs_jw_end(&w, "\n");
 }

@@ -27,6 +27,26 @@ struct gs_check_report_in {
 
 void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, struct gs_str *out);
 
+/* A run that judged no case: the file refused, bad usage, a compile error
+ * (with the compiler's messages, and each line that names the file as a
+ * diagnostic), a bad signature, no device. Always JSON: the same object as
+ * gs_report_check's, with "verdict" and "class" the outcome, "message" the
+ * one line, and no backends. */
+struct gs_check_failure_in {
+    const struct gs_user_source *src;
+    enum gs_check_class cls;
+    const char *message;
+    const char *backend;               /* whose compiler refused, or NULL */
+    const struct gs_build_info *build; /* its compiler and log, or NULL */
+    const char *version;
+    const char *command;
+};
+void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str *out);
+
+/* The class of a whole run for graders: "ok", else the class of the first
+ * failing backend's smallest failing case. */
+const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns);
+
 /* 1 when every case of every run is right. */
 int gs_check_all_ok(const struct gs_check_run *runs, int nruns);
 

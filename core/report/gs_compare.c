@@ -119,6 +119,30 @@ static int check_schema(const struct gs_compare_file *f, struct gs_err *e)
     return GS_OK;
 }
 
+/* Every string of a results file with its control characters escaped, so
+ * that a device name or a path from a file (any machine's) can never break a
+ * line of the report or reach the terminal as an escape sequence. */
+static void escape_strings(struct gs_json *v)
+{
+    for (; v; v = v->next) {
+        if (v->type == GS_JSON_STRING && v->str) {
+            int controls = 0;
+            for (const unsigned char *c = (const unsigned char *)v->str; *c; ++c)
+                controls += *c < 0x20 || *c == 0x7f;
+            if (controls) {
+                const size_t size = strlen(v->str) + 3 * (size_t)controls + 1;
+                char *esc = malloc(size);
+                if (esc) {
+                    gs_escape_controls(esc, size, v->str);
+                    free(v->str);
+                    v->str = esc;
+                }
+            }
+        }
+        escape_strings(v->child);
+    }
+}
+
 int gs_compare_load(const char *path, struct gs_compare_file *f, struct gs_err *e)
 {
     memset(f, 0, sizeof *f);
@@ -129,6 +153,7 @@ int gs_compare_load(const char *path, struct gs_compare_file *f, struct gs_err *
         return gs_err_set(e, rc, "not JSON: %s", why.msg);
     if (rc != GS_OK)
         return gs_err_set(e, rc, "%s; give the path of a results file", why.msg);
+    escape_strings(f->root);
     f->mode = gs_json_str(f->root, GS_RK(MODE), "");
     if ((rc = check_schema(f, e)) != GS_OK || (rc = check_groups(f, e)) != GS_OK)
         gs_compare_free(f);

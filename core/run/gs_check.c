@@ -95,7 +95,8 @@ static int plan_cases(struct gs_check_run *r, const struct gs_check_plan *plan)
 /* ---- running them -------------------------------------------------------- */
 
 /* The class of a case that ran: the most telling diagnosis first. */
-static enum gs_check_class classify(const struct gs_launch_result *got, const struct gs_verdict *v)
+enum gs_check_class gs_check_classify(const struct gs_launch_result *got,
+                                      const struct gs_verdict *v)
 {
     if (!got->accepted)
         return GS_CHECK_REFUSED;
@@ -110,40 +111,6 @@ static enum gs_check_class classify(const struct gs_launch_result *got, const st
     return GS_CHECK_OK;
 }
 
-static void not_run_from(struct gs_check_run *r, int first, const char *why)
-{
-    for (int i = first; i < r->ncases; ++i) {
-        r->cases[i].cls = GS_CHECK_NOT_RUN;
-        gs_strlcpy(r->cases[i].why, why, sizeof r->cases[i].why);
-    }
-}
-
-/* One case. GS_OK also when it faulted: that is a result. */
-static int run_case(struct gs_check_run *r, int i, struct gs_workspace *w,
-                    struct gs_user_kernel *k, const struct gs_check_observer *obs,
-                    struct gs_err *e)
-{
-    struct gs_check_case *c = &r->cases[i];
-    gs_workspace_bind(w, &c->launch);
-    c->launch.user = k;
-    if (obs && obs->before)
-        obs->before(obs->ctx, r->dev, c);
-    const int rc = gs_checked_launch(w, &c->launch, &c->got, &c->verdict, e);
-    if (obs && obs->after)
-        obs->after(obs->ctx);
-    c->launch.a = c->launch.b = c->launch.out = NULL;
-    c->launch.user = NULL;
-    if (rc == GS_FAULT) {
-        c->cls = GS_CHECK_FAULTED;
-        gs_strlcpy(c->why, e->msg, sizeof c->why);
-        not_run_from(r, i + 1, "an earlier case of this backend faulted");
-        return GS_OK;
-    }
-    if (rc == GS_OK)
-        c->cls = classify(&c->got, &c->verdict);
-    return rc;
-}
-
 /* The smallest failing case: the smallest n; at one n, the harness's own
  * order (the device grid, then the shapes, then the T4's grid), which is
  * the same on every device, unlike the thread counts. */
@@ -154,7 +121,7 @@ static int smaller(const struct gs_check_case *a, const struct gs_check_case *b)
     return a < b;
 }
 
-static void summarize(struct gs_check_run *r)
+void gs_check_summarize(struct gs_check_run *r)
 {
     r->smallest = -1;
     for (int i = 0; i < r->ncases; ++i) {
@@ -167,45 +134,10 @@ static void summarize(struct gs_check_run *r)
     }
 }
 
-static int run_cases(struct gs_check_run *r, struct gs_user_kernel *k,
-                     const struct gs_check_observer *obs, struct gs_err *e)
+int gs_check_plan_device(struct gs_device *dev, const struct gs_grid_choice *g,
+                         const struct gs_check_plan *plan, struct gs_check_run *run,
+                         struct gs_err *e)
 {
-    struct gs_workspace w;
-    uint64_t max_n = 0;
-    for (int i = 0; i < r->ncases; ++i)
-        if (r->cases[i].launch.n > max_n)
-            max_n = r->cases[i].launch.n;
-    int rc = gs_workspace_open(&w, r->dev, max_n, NULL, e);
-    for (int i = 0; rc == GS_OK && i < r->ncases; ++i) {
-        rc = run_case(r, i, &w, k, obs, e);
-        if (r->cases[i].cls == GS_CHECK_FAULTED)
-            break;
-    }
-    if (rc == GS_OK)
-        summarize(r);
-    gs_workspace_close(&w);
-    return rc;
-}
-
-int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
-                    const struct gs_check_plan *plan, const struct gs_check_observer *obs,
-                    struct gs_check_run *run, struct gs_err *e)
-{
-    /* G is the suite's grid-stride kernel's, so that every user kernel on
-     * one device is judged on the same grid. */
-    struct gs_grid_choice g;
-    memset(run, 0, sizeof *run);
-    const int rc = gs_grid_choose(dev, plan->block, plan->grid, &g, e);
-    return rc == GS_OK ? gs_check_device_at(dev, &g, src, plan, obs, run, e) : rc;
-}
-
-int gs_check_device_at(struct gs_device *dev, const struct gs_grid_choice *g,
-                       const struct gs_user_source *src, const struct gs_check_plan *plan,
-                       const struct gs_check_observer *obs, struct gs_check_run *run,
-                       struct gs_err *e)
-{
-    struct gs_user_kernel *k = NULL;
-
     memset(run, 0, sizeof *run);
     run->dev = dev;
     run->smallest = -1;
@@ -221,11 +153,7 @@ int gs_check_device_at(struct gs_device *dev, const struct gs_grid_choice *g,
     run->threads = run->grid * run->block;
     if (!plan_cases(run, plan))
         return gs_err_set(e, GS_NOMEM, "out of memory");
-    rc = gs_dev_user_build(dev, src, &k, &run->build, e);
-    if (rc == GS_OK)
-        rc = run_cases(run, k, obs, e);
-    gs_dev_user_free(dev, k);
-    return rc;
+    return GS_OK;
 }
 
 void gs_check_run_free(struct gs_check_run *run)
@@ -306,4 +234,186 @@ int gs_entry_valid(const char *entry)
         if (!isalnum((unsigned char)*p) && *p != '_')
             return 0;
     return strlen(entry) < 128;
+}
+
+/* ---- what a file may not do ---------------------------------------------- */
+
+/* A cursor over the text as the preprocessor sees it: trigraphs (??= and ??/)
+ * read as # and a backslash, and backslash-newline splices skipped, counting the
+ * file's own lines. */
+struct src_cur {
+    const char *t;
+    size_t len, pos;
+    unsigned line;
+};
+
+static int cur_raw(const struct src_cur *c, size_t p, size_t *adv)
+{
+    if (p + 2 < c->len && c->t[p] == '?' && c->t[p + 1] == '?' &&
+        (c->t[p + 2] == '=' || c->t[p + 2] == '/')) {
+        *adv = 3;
+        return c->t[p + 2] == '=' ? '#' : '\\';
+    }
+    *adv = 1;
+    return p < c->len ? (unsigned char)c->t[p] : -1;
+}
+
+static void cur_splices(struct src_cur *c)
+{
+    for (;;) {
+        size_t a, b;
+        if (c->pos >= c->len || cur_raw(c, c->pos, &a) != '\\')
+            return;
+        const int next = cur_raw(c, c->pos + a, &b);
+        if (next == '\n') {
+            c->pos += a + 1;
+            ++c->line;
+        } else if (next == '\r' && c->pos + a + 1 < c->len && c->t[c->pos + a + 1] == '\n') {
+            c->pos += a + 2;
+            ++c->line;
+        } else {
+            return;
+        }
+    }
+}
+
+static int cur_peek(struct src_cur *c)
+{
+    size_t a;
+    cur_splices(c);
+    return c->pos < c->len ? cur_raw(c, c->pos, &a) : -1;
+}
+
+static void cur_next(struct src_cur *c)
+{
+    size_t a;
+    cur_splices(c);
+    if (c->pos >= c->len)
+        return;
+    if (cur_raw(c, c->pos, &a) == '\n')
+        ++c->line;
+    c->pos += a;
+}
+
+static int cur_peek_at(const struct src_cur *c, int k)
+{
+    struct src_cur d = *c;
+    for (int i = 0; i < k; ++i)
+        cur_next(&d);
+    return cur_peek(&d);
+}
+
+static int ident_start(int ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch >= 0x80;
+}
+
+static int ident_char(int ch)
+{
+    return ident_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+static void cur_ident(struct src_cur *c, char *buf, size_t size)
+{
+    size_t n = 0;
+    while (ident_char(cur_peek(c))) {
+        if (n + 1 < size)
+            buf[n++] = (char)cur_peek(c);
+        cur_next(c);
+    }
+    buf[n] = '\0';
+}
+
+/* Comments and blanks within a line; 1 when it moved. */
+static int cur_blank(struct src_cur *c)
+{
+    const int ch = cur_peek(c);
+    if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+        cur_next(c);
+        return 1;
+    }
+    if (ch == '/' && cur_peek_at(c, 1) == '*') {
+        cur_next(c);
+        cur_next(c);
+        while (cur_peek(c) != -1 && !(cur_peek(c) == '*' && cur_peek_at(c, 1) == '/'))
+            cur_next(c);
+        cur_next(c);
+        cur_next(c);
+        return 1;
+    }
+    if (ch == '/' && cur_peek_at(c, 1) == '/') {
+        while (cur_peek(c) != -1 && cur_peek(c) != '\n')
+            cur_next(c);
+        return 1;
+    }
+    return 0;
+}
+
+int gs_check_source_rules(const char *path, const char *text, size_t len, enum gs_dialect d,
+                          struct gs_err *e)
+{
+    static const char *const directives[] = {"include", "include_next", "import", "embed"};
+    struct src_cur c = {text, len, 0, 1};
+    int at_start = 1;
+    const int portable = d == GS_DIALECT_PORTABLE;
+    while (cur_peek(&c) != -1) {
+        const int ch = cur_peek(&c);
+        if (ch == '\n') {
+            cur_next(&c);
+            at_start = 1;
+            continue;
+        }
+        if (cur_blank(&c))
+            continue;
+        const unsigned line = c.line;
+        const int hash = ch == '#' || (ch == '%' && cur_peek_at(&c, 1) == ':');
+        if (hash) {
+            const int paste = ch == '#' ? cur_peek_at(&c, 1) == '#'
+                                        : cur_peek_at(&c, 2) == '%' && cur_peek_at(&c, 3) == ':';
+            if (paste && portable && !at_start)
+                return gs_err_set(e, GS_USAGE,
+                                  "%s:%u: token pasting (##) is not allowed in a .gs file (it "
+                                  "could spell asm); write the names out", path, line);
+            cur_next(&c);
+            if (ch == '%')
+                cur_next(&c);
+            if (at_start) {
+                char word[32];
+                while (cur_peek(&c) != '\n' && cur_blank(&c))
+                    ;
+                cur_ident(&c, word, sizeof word);
+                for (size_t i = 0; i < sizeof directives / sizeof directives[0]; ++i)
+                    if (strcmp(word, directives[i]) == 0)
+                        return gs_err_set(e, GS_USAGE,
+                                          "%s:%u: #%s is not allowed: the harness supplies what "
+                                          "a kernel needs; remove the line", path, line, word);
+            }
+            at_start = 0;
+            continue;
+        }
+        at_start = 0;
+        if (ch == '"' || ch == '\'') {
+            cur_next(&c);
+            while (cur_peek(&c) != -1 && cur_peek(&c) != ch && cur_peek(&c) != '\n') {
+                if (cur_peek(&c) == '\\')
+                    cur_next(&c);
+                cur_next(&c);
+            }
+            if (cur_peek(&c) == ch)
+                cur_next(&c);
+            continue;
+        }
+        if (ident_start(ch)) {
+            char word[16];
+            cur_ident(&c, word, sizeof word);
+            if (portable && (strcmp(word, "asm") == 0 || strcmp(word, "__asm") == 0 ||
+                             strcmp(word, "__asm__") == 0))
+                return gs_err_set(e, GS_USAGE,
+                                  "%s:%u: %s is not allowed in a .gs file: a kernel is C, not "
+                                  "assembly; remove it", path, line, word);
+            continue;
+        }
+        cur_next(&c);
+    }
+    return GS_OK;
 }

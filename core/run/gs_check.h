@@ -32,7 +32,14 @@ enum gs_check_section {
     X(WRONG_VALUE, "wrong-value", "wrong value")                               \
     X(REFUSED, "refused", "launch refused")                                    \
     X(FAULTED, "faulted", "faulted")                                           \
-    X(NOT_RUN, "not-run", "not run")
+    X(DID_NOT_FINISH, "did-not-finish", "did not finish")                      \
+    X(NOT_RUN, "not-run", "not run")                                           \
+    /* Outcomes of the whole file, never of a case: the JSON's "verdict". */   \
+    X(COMPILE_ERROR, "compile-error", "compile error")                         \
+    X(BAD_SIGNATURE, "bad-signature", "bad signature")                         \
+    X(FILE_REFUSED, "file-refused", "file refused")                            \
+    X(BAD_USAGE, "bad-usage", "bad usage")                                     \
+    X(ERROR, "error", "the harness failed")
 
 enum gs_check_class {
 #define GS_CHECK_CLASS_ENUM(id, name, words) GS_CHECK_##id,
@@ -50,7 +57,7 @@ struct gs_check_case {
     struct gs_launch_result got;
     struct gs_verdict verdict;
     enum gs_check_class cls;
-    char why[640]; /* FAULTED: the API's error; NOT_RUN: why not */
+    char why[640]; /* FAULTED: the API's error; DID_NOT_FINISH, NOT_RUN: why */
 };
 
 /* What to run: the same for every device of one invocation. */
@@ -61,14 +68,6 @@ struct gs_check_plan {
     int nsizes;
     const struct gs_shape *shapes; /* NULL: the course's four shapes */
     int nshapes;
-};
-
-/* Told before and after each launch, so that the caller can say when a
- * kernel does not finish (the library never prints). May be NULL. */
-struct gs_check_observer {
-    void (*before)(void *ctx, const struct gs_device *dev, const struct gs_check_case *c);
-    void (*after)(void *ctx);
-    void *ctx;
 };
 
 struct gs_check_run {
@@ -83,20 +82,21 @@ struct gs_check_run {
     int smallest; /* the failing case with the smallest n (then T), or -1 */
 };
 
-/* Build src on dev and run every case. GS_OK: *run holds the results, also
- * when cases failed or the kernel faulted (the cases after a fault are not
- * run). GS_BUILD, GS_USAGE, GS_UNSUPPORTED: as user_build() says, with
- * run->build filled. Other errors are environment failures. Free the run
- * with gs_check_run_free() whatever the status. */
-int gs_check_device(struct gs_device *dev, const struct gs_user_source *src,
-                    const struct gs_check_plan *plan, const struct gs_check_observer *obs,
-                    struct gs_check_run *run, struct gs_err *e);
-/* The same on the G already chosen for dev (gs_plan_check). */
-int gs_check_device_at(struct gs_device *dev, const struct gs_grid_choice *g,
-                       const struct gs_user_source *src, const struct gs_check_plan *plan,
-                       const struct gs_check_observer *obs, struct gs_check_run *run,
-                       struct gs_err *e);
+/* A user's kernel is built and run only in a worker process
+ * (gs_check_device_isolated, gs_worker.h); this process plans and judges.
+ * Free a run with gs_check_run_free() whatever the status. */
 void gs_check_run_free(struct gs_check_run *run);
+
+/* What the isolated run (gs_worker.h) asks of the harness: the cases on
+ * the G already chosen for dev (gs_plan_check; GS_OK, or why not), the
+ * class of a case that ran, and the counts and smallest failing case once
+ * all have run. */
+int gs_check_plan_device(struct gs_device *dev, const struct gs_grid_choice *g,
+                         const struct gs_check_plan *plan, struct gs_check_run *run,
+                         struct gs_err *e);
+enum gs_check_class gs_check_classify(const struct gs_launch_result *got,
+                                      const struct gs_verdict *v);
+void gs_check_summarize(struct gs_check_run *run);
 
 /* The largest n the plan launches on a device grid of T threads. */
 uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T);
@@ -109,6 +109,16 @@ const char *gs_dialect_name(enum gs_dialect d); /* "OpenCL C" */
 /* The text of a user kernel's file: one line naming the problem when it is
  * not plausibly source code (empty, NUL bytes, not text). */
 int gs_check_source_text(const char *path, const char *text, size_t len, struct gs_err *e);
+
+/* What a user's file may not do, whatever its dialect: #include (also
+ * %:include, through line splices and trigraphs), #include_next, #import,
+ * #embed; the harness supplies what a kernel needs, and a compiler would
+ * read any file it is told to. In .gs files (compiled by the system C
+ * compiler into the host's worker) also asm, __asm, __asm__ (an assembler
+ * can read files: .incbin) and token pasting, which could spell them.
+ * GS_USAGE with one line naming the line. */
+int gs_check_source_rules(const char *path, const char *text, size_t len, enum gs_dialect d,
+                          struct gs_err *e);
 
 /* 1 when `entry` can name a kernel: a C identifier. */
 int gs_entry_valid(const char *entry);

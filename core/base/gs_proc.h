@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* Processes that run a user's code for `gridstride check`: starting a worker
+ * with only its channel, resource limits and its own process group; killing
+ * the whole group; private temporary folders that are removed on every exit
+ * path, SIGINT and SIGTERM included; and the hook a backend calls just before
+ * it loads user code into its own process (the sandbox's last step).
+ *
+ * Library code: nothing here prints or exits, except the signal handler,
+ * which kills what is tracked, removes the tracked folders and re-raises. */
+#ifndef GS_PROC_H
+#define GS_PROC_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gs_status.h"
+
+#define GS_PROC_NOBODY 65534u /* the unprivileged uid and gid a worker started as root takes */
+
+/* Limits set in the worker before it execs. 0: leave that limit as it is. */
+struct gs_proc_limits {
+    uint64_t as_bytes;   /* RLIMIT_AS: address space (the host worker only: GPU runtimes
+                            reserve far more address space than they use) */
+    uint64_t data_bytes; /* RLIMIT_DATA */
+    uint64_t fsize;      /* RLIMIT_FSIZE in bytes; UINT64_MAX: set 0 */
+    unsigned cpu_s;      /* RLIMIT_CPU, a backstop behind the parent's deadlines */
+    unsigned nproc;      /* RLIMIT_NPROC */
+    int drop_privileges; /* as root: become GS_PROC_NOBODY before exec */
+    const char *cwd;     /* the folder it starts in (entered before privileges are
+                            dropped, so that it need not be reachable by their user) */
+};
+
+struct gs_child {
+    pid_t pid;   /* 0: none */
+    int chan;    /* the parent's end of the channel (a socket pair) */
+    int out;     /* read end of the pipe that holds the worker's stdout and stderr */
+    char output[4096]; /* the first bytes the worker printed (a kernel's printf) */
+    size_t output_len;
+    uint64_t output_total; /* bytes it printed in all */
+};
+
+/* Start `exe` (NULL: this program, /proc/self/exe) with argv, in a new process
+ * group, with PR_SET_NO_NEW_PRIVS, a SIGKILL when this process dies, RLIMIT_CORE
+ * 0 and `lim`; its fd 3 is the channel and fd 4 is `shm_fd` (-1: none); stdin
+ * is /dev/null, stdout and stderr the pipe c->out; every other descriptor is
+ * closed. */
+int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct gs_proc_limits *lim,
+                  struct gs_child *c, struct gs_err *e);
+/* In the worker, before any user code: enter lim->cwd, set the limits and,
+ * as root with drop_privileges, become GS_PROC_NOBODY. GS_OK or why not. */
+int gs_proc_apply_limits(const struct gs_proc_limits *lim, struct gs_err *e);
+/* Read what the worker printed into c->output (bounded; the rest is counted
+ * and dropped). Returns 0 at end of file. */
+int gs_proc_drain(struct gs_child *c);
+/* SIGKILL the worker's whole group (compilers it started included), reap it
+ * and close the descriptors. *status gets the wait status (may be NULL). */
+void gs_proc_kill(struct gs_child *c, int *status);
+/* Wait up to ms for the worker to end on its own (after a last message), then
+ * kill its group. */
+void gs_proc_finish(struct gs_child *c, int ms, int *status);
+
+/* A wait status in words a student understands: "the kernel crashed:
+ * segmentation fault (SIGSEGV)", "the worker ended with exit status 0 before
+ * it answered". */
+void gs_proc_status_words(int status, char *buf, unsigned size);
+
+/* A fresh folder $TMPDIR/gridstride-XXXXXX (the whole TMPDIR, any length),
+ * owned by `owner` when that is not -1 (the worker's unprivileged user), and
+ * tracked: the signal handler removes it. */
+int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e);
+/* Remove a folder and everything under it, and stop tracking it. */
+void gs_proc_remove_dir(const char *path);
+
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT: kill every live worker's group, remove
+ * every tracked folder, then run the handler installed before (or die of the
+ * same signal). Call it again after another handler was installed. */
+void gs_proc_install_cleanup(void);
+
+/* The sandbox's last step, which a backend that loads user code into its own
+ * process (dlopen) calls just before it does: no-op outside a worker. In a
+ * worker it installs the system-call filter and lowers the limits; a backend
+ * must not load the code when it fails (why says what failed). */
+typedef int (*gs_proc_hook)(void *ctx, char *why, unsigned why_size);
+void gs_proc_set_load_hook(gs_proc_hook fn, void *ctx);
+int gs_proc_before_user_code(char *why, unsigned why_size);
+/* 1 in a worker whose hook ran: the backend runs user code in this process
+ * (it is the sandbox), without a child of its own. */
+int gs_proc_sandboxed(void);
+/* 1 in a worker that will call the hook (set before the build). */
+int gs_proc_in_worker(void);
+
+#endif

@@ -1,0 +1,733 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* memfd_create, environ */
+
+#include "gs_worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gs_device.h"
+#include "gs_proc.h"
+#include "gs_seccomp.h"
+#include "gs_select.h"
+#include "gs_sysmem.h"
+#include "gs_verify.h"
+#include "gs_workspace.h"
+
+extern char **environ;
+
+#define WK_MAGIC 0x4B575347u /* "GSWK" */
+#define WK_CHAN 3
+#define WK_SHM 4
+#define WK_MAX_PAYLOAD (8u << 20)
+
+enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT };
+
+struct msg_head {
+    uint32_t magic, type, seq, len;
+};
+
+/* Parent to worker, then the path, entry, text and TMPDIR, each NUL-ended. */
+struct msg_hello {
+    char device_id[32];
+    uint64_t max_n;
+    uint64_t shm_bytes;
+    int dialect;
+    int sandbox; /* install the load hook: the backend loads user code in its process */
+    struct gs_proc_limits lim; /* applied by the worker before the build (cwd: the 5th string) */
+};
+
+/* Worker to parent, then the compiler's log, NUL-ended. */
+struct msg_built {
+    int status;
+    char compiler[256];
+    char msg[640];
+};
+
+struct msg_case {
+    uint64_t n, grid, block, global;
+};
+
+enum { PHASE_POISON, PHASE_LAUNCH, PHASE_READ };
+
+struct msg_done {
+    int status;
+    int phase; /* where a non-OK status came from */
+    struct gs_launch_result r;
+    char msg[640];
+};
+
+/* ---- framing ------------------------------------------------------------- */
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        const ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int send_msg(int fd, uint32_t type, uint32_t seq, const void *body, size_t len,
+                    const char *const *strs, int nstrs)
+{
+    size_t total = len;
+    for (int i = 0; i < nstrs; ++i)
+        total += strlen(strs[i]) + 1;
+    if (total > WK_MAX_PAYLOAD)
+        return -1;
+    const struct msg_head h = {WK_MAGIC, type, seq, (uint32_t)total};
+    if (write_all(fd, &h, sizeof h) != 0 || (len && write_all(fd, body, len) != 0))
+        return -1;
+    for (int i = 0; i < nstrs; ++i)
+        if (write_all(fd, strs[i], strlen(strs[i]) + 1) != 0)
+            return -1;
+    return 0;
+}
+
+/* The worker's blocking read. */
+static int read_all(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        const ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* A message's payload (malloc'd, NUL-ended one past len). */
+static char *read_msg(int fd, struct msg_head *h)
+{
+    if (read_all(fd, h, sizeof *h) != 0 || h->magic != WK_MAGIC || h->len > WK_MAX_PAYLOAD)
+        return NULL;
+    char *body = malloc((size_t)h->len + 1);
+    if (!body || read_all(fd, body, h->len) != 0) {
+        free(body);
+        return NULL;
+    }
+    body[h->len] = '\0';
+    return body;
+}
+
+/* The i-th NUL-ended string after a fixed part of `fixed` bytes, or "". */
+static const char *string_at(const char *body, size_t len, size_t fixed, int index)
+{
+    size_t at = fixed;
+    for (int i = 0; i < index && at < len; ++i)
+        at += strnlen(body + at, len - at) + 1;
+    return at < len ? body + at : "";
+}
+
+/* ---- the worker ---------------------------------------------------------- */
+
+static int sandbox_hook(void *ctx, char *why, unsigned why_size)
+{
+    (void)ctx;
+    const struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_FSIZE, &none); /* the compiler has written its last file */
+    const int fds[] = {1, 2, WK_CHAN};
+    return gs_seccomp_install(fds, 3, why, why_size);
+}
+
+static void send_built(int status, const char *compiler, const char *msg, const char *log)
+{
+    struct msg_built b;
+    memset(&b, 0, sizeof b);
+    b.status = status;
+    gs_strlcpy(b.compiler, compiler ? compiler : "", sizeof b.compiler);
+    gs_strlcpy(b.msg, msg ? msg : "", sizeof b.msg);
+    const char *strs[] = {log ? log : ""};
+    send_msg(WK_CHAN, MSG_BUILT, 0, &b, sizeof b, strs, 1);
+}
+
+static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
+                       void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
+{
+    struct msg_done d;
+    struct gs_err e = {0};
+    struct gs_launch l;
+    memset(&d, 0, sizeof d);
+    memset(&l, 0, sizeof l);
+    l.kernel = GS_K_ADD_GS;
+    l.n = mc->n;
+    l.grid = mc->grid;
+    l.block = mc->block;
+    l.global = mc->global;
+    const uint64_t bytes = gs_buffer_bytes(l.n);
+    if (l.n > w->n || bytes > shm_bytes) {
+        d.status = gs_err_set(&e, GS_USAGE, "a case of n = %llu in a worker for %llu",
+                              (unsigned long long)l.n, (unsigned long long)w->n);
+    } else {
+        gs_workspace_bind(w, &l);
+        l.user = k;
+        d.phase = PHASE_POISON;
+        d.status = gs_workspace_poison(w, l.n, &e);
+        if (d.status == GS_OK) {
+            d.phase = PHASE_LAUNCH;
+            d.status = gs_dev_launch(dev, &l, 0, &d.r, &e);
+        }
+        if (d.status == GS_OK) {
+            d.phase = PHASE_READ;
+            d.status = gs_dev_read(dev, w->dout, 0, shm, bytes, &e);
+        }
+    }
+    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
+    send_msg(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
+}
+
+int gs_worker_serve(const struct gs_backend *b)
+{
+    struct msg_head h;
+    struct gs_err e = {0};
+    struct gs_opened o;
+    /* The compiler the backend may start inherits neither. */
+    fcntl(WK_CHAN, F_SETFD, FD_CLOEXEC);
+    fcntl(WK_SHM, F_SETFD, FD_CLOEXEC);
+    /* The API first, while the parent still plans (our own code only). */
+    gs_open_backend(b, &o);
+    char *body = read_msg(WK_CHAN, &h);
+    if (!body || h.type != MSG_HELLO || h.len < sizeof(struct msg_hello)) {
+        free(body);
+        gs_close_backend(&o);
+        return 2;
+    }
+    struct msg_hello hello;
+    memcpy(&hello, body, sizeof hello);
+    hello.device_id[sizeof hello.device_id - 1] = '\0';
+    const struct gs_user_source src = {
+        .path = string_at(body, h.len, sizeof hello, 0),
+        .entry = string_at(body, h.len, sizeof hello, 1),
+        .text = string_at(body, h.len, sizeof hello, 2),
+        .dialect = (enum gs_dialect)hello.dialect,
+    };
+    const char *tmp = string_at(body, h.len, sizeof hello, 3);
+    hello.lim.cwd = string_at(body, h.len, sizeof hello, 4);
+    if (!*hello.lim.cwd)
+        hello.lim.cwd = NULL;
+    if (*tmp)
+        setenv("TMPDIR", tmp, 1);
+    void *shm = mmap(NULL, hello.shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, WK_SHM, 0);
+    if (shm == MAP_FAILED || gs_proc_apply_limits(&hello.lim, &e) != GS_OK) {
+        if (shm == MAP_FAILED)
+            gs_err_set(&e, GS_NOMEM, "the worker cannot map %llu bytes of shared memory: %s",
+                       (unsigned long long)hello.shm_bytes, strerror(errno));
+        send_built(e.status, NULL, e.msg, NULL);
+        gs_close_backend(&o);
+        free(body);
+        return 1;
+    }
+
+    struct gs_device *dev = NULL;
+    struct gs_workspace w;
+    struct gs_user_kernel *k = NULL;
+    struct gs_build_info info = {0};
+    int nsel = 0, have_w = 0;
+    int rc = o.status;
+    if (rc != GS_OK)
+        e = o.err;
+    if (rc == GS_OK)
+        rc = gs_select_devices(&o, hello.device_id, &dev, 1, &nsel, &e);
+    /* The buffers before the build: nothing after the load hook allocates
+     * much or starts a thread the filter would have to allow. */
+    if (rc == GS_OK && (rc = gs_workspace_open(&w, dev, hello.max_n, NULL, &e)) == GS_OK)
+        have_w = 1;
+    if (rc == GS_OK && hello.sandbox)
+        gs_proc_set_load_hook(sandbox_hook, NULL);
+    if (rc == GS_OK)
+        rc = gs_dev_user_build(dev, &src, &k, &info, &e);
+    send_built(rc, info.compiler, rc == GS_OK ? "" : e.msg, info.log);
+    gs_build_info_free(&info);
+    while (rc == GS_OK) {
+        struct msg_head mh;
+        char *m = read_msg(WK_CHAN, &mh);
+        if (!m || mh.type != MSG_CASE || mh.len != sizeof(struct msg_case)) {
+            free(m);
+            break;
+        }
+        struct msg_case mc;
+        memcpy(&mc, m, sizeof mc);
+        free(m);
+        serve_case(dev, &w, k, shm, hello.shm_bytes, &mc, mh.seq);
+    }
+    if (dev)
+        gs_dev_user_free(dev, k);
+    if (have_w)
+        gs_workspace_close(&w);
+    gs_close_backend(&o);
+    munmap(shm, hello.shm_bytes);
+    free(body);
+    return 0;
+}
+
+/* ---- the parent ---------------------------------------------------------- */
+
+struct iso {
+    struct gs_device *dev;
+    const struct gs_user_source *src;
+    struct gs_check_run *run;
+    unsigned timeout_s, build_timeout_s;
+    const struct gs_worker_opts *o;
+    struct gs_child c;
+    int live;
+    int shm_fd;
+    float *shm;
+    uint64_t shm_bytes, max_n;
+    char dir[PATH_MAX];
+    uint32_t seq;
+    uint64_t printed;
+    int sandbox;
+    int adopted; /* x->c is a prestarted worker not yet told its device */
+};
+
+enum { RX_OK, RX_TIMEOUT, RX_LOST };
+
+/* Workers started before the parent opened its own APIs. */
+static struct {
+    const struct gs_backend *b;
+    struct gs_child c;
+    int shm_fd;
+} prestarted[8];
+static int nprestarted;
+
+static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child *c,
+                        struct gs_err *e)
+{
+    const struct gs_proc_limits none = {0};
+    char *argv[] = {"gridstride", GS_WORKER_COMMAND, (char *)b->name, NULL};
+    return gs_proc_spawn(NULL, argv, shm_fd, &none, c, e);
+}
+
+int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e)
+{
+    if (nprestarted == (int)(sizeof prestarted / sizeof prestarted[0]))
+        return GS_OK;
+    gs_proc_install_cleanup();
+    const int fd = memfd_create("gridstride-check", MFD_CLOEXEC);
+    if (fd < 0)
+        return gs_err_set(e, GS_NOMEM, "shared memory for a worker: %s", strerror(errno));
+    const int rc = spawn_worker(b, fd, &prestarted[nprestarted].c, e);
+    if (rc != GS_OK) {
+        close(fd);
+        return rc;
+    }
+    prestarted[nprestarted].b = b;
+    prestarted[nprestarted++].shm_fd = fd;
+    return GS_OK;
+}
+
+void gs_worker_prestart_end(void)
+{
+    for (int i = 0; i < nprestarted; ++i)
+        if (prestarted[i].b) {
+            gs_proc_kill(&prestarted[i].c, NULL);
+            close(prestarted[i].shm_fd);
+            prestarted[i].b = NULL;
+        }
+    nprestarted = 0;
+}
+
+/* A prestarted worker of b, handed over with its shared memory; 0 if none. */
+static int adopt(const struct gs_backend *b, struct gs_child *c, int *shm_fd)
+{
+    for (int i = 0; i < nprestarted; ++i)
+        if (prestarted[i].b == b) {
+            *c = prestarted[i].c;
+            *shm_fd = prestarted[i].shm_fd;
+            prestarted[i].b = NULL;
+            return 1;
+        }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Read n bytes from the worker before `deadline` seconds since t0, draining
+ * what it prints meanwhile. */
+static int rx(struct iso *x, void *buf, size_t n, double t0, unsigned deadline,
+              const struct gs_check_case *c)
+{
+    char *p = buf;
+    unsigned told = 0;
+    while (n) {
+        const double left = t0 + deadline - now_s();
+        if (left <= 0)
+            return RX_TIMEOUT;
+        struct pollfd fds[2] = {{x->c.chan, POLLIN, 0}, {x->c.out, POLLIN, 0}};
+        const int ms = left > 1.0 ? 1000 : (int)(left * 1000) + 1;
+        const int r = poll(fds, x->c.out >= 0 ? 2 : 1, ms);
+        if (r < 0 && errno != EINTR)
+            return RX_LOST;
+        if (x->c.out >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
+            gs_proc_drain(&x->c) == 0) {
+            close(x->c.out);
+            x->c.out = -1;
+        }
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            const ssize_t got = read(x->c.chan, p, n);
+            if (got < 0 && (errno == EINTR || errno == EAGAIN))
+                continue;
+            if (got <= 0)
+                return RX_LOST;
+            p += got;
+            n -= (size_t)got;
+        }
+        const unsigned ran = (unsigned)(now_s() - t0);
+        if (x->o && x->o->waiting && ran > told && ran >= 1) {
+            told = ran;
+            x->o->waiting(x->o->ctx, x->dev, c, ran, deadline);
+        }
+    }
+    return RX_OK;
+}
+
+/* A whole message of `type` and (for cases) sequence number: RX_LOST also for
+ * one that is not (a kernel that wrote to the channel). */
+static int rx_msg(struct iso *x, uint32_t type, uint32_t seq, char **body, uint32_t *len,
+                  double t0, unsigned deadline, const struct gs_check_case *c, int *malformed)
+{
+    struct msg_head h;
+    *body = NULL;
+    *malformed = 0;
+    int r = rx(x, &h, sizeof h, t0, deadline, c);
+    if (r != RX_OK)
+        return r;
+    if (h.magic != WK_MAGIC || h.type != type || h.seq != seq || h.len > WK_MAX_PAYLOAD) {
+        *malformed = 1;
+        return RX_LOST;
+    }
+    char *b = malloc((size_t)h.len + 1);
+    if (!b)
+        return RX_LOST;
+    r = rx(x, b, h.len, t0, deadline, c);
+    if (r != RX_OK) {
+        free(b);
+        return r;
+    }
+    b[h.len] = '\0';
+    *body = b;
+    *len = h.len;
+    return RX_OK;
+}
+
+static void end_worker(struct iso *x, int polite, int *status)
+{
+    if (!x->live && x->c.pid == 0)
+        return;
+    if (polite && x->c.chan >= 0)
+        send_msg(x->c.chan, MSG_QUIT, 0, NULL, 0, NULL, 0);
+    if (polite)
+        gs_proc_finish(&x->c, 0, status);
+    else
+        gs_proc_kill(&x->c, status);
+    x->printed += x->c.output_total;
+    x->c.output_total = 0;
+    x->live = 0;
+    gs_proc_remove_dir(x->dir);
+    x->dir[0] = '\0';
+}
+
+static void lost_words(struct iso *x, int status, int malformed, const char *when, char *why,
+                       size_t size)
+{
+    char words[400];
+    if (malformed)
+        snprintf(words, sizeof words, "the kernel's process sent an answer that is not one "
+                                      "(the kernel wrote to the harness's channel?)");
+    else
+        gs_proc_status_words(status, words, sizeof words);
+    (void)x;
+    snprintf(why, size, "%s%s", when, words);
+}
+
+/* The limits of one worker: address space only where the runtime does not
+ * reserve it by the terabyte (the reference backend, in this process). */
+static void limits_for(const struct iso *x, struct gs_proc_limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    const uint64_t cpu = (uint64_t)x->build_timeout_s + (uint64_t)x->timeout_s *
+                         (uint64_t)(x->run->ncases + 1) + 30;
+    lim->cpu_s = cpu > 86400 ? 86400u : (unsigned)cpu;
+    if (x->sandbox) {
+        lim->as_bytes = (4ull << 30) + 4 * x->shm_bytes;
+        lim->fsize = 256ull << 20; /* the compiler's files; 0 once the kernel loads */
+        lim->nproc = 256;          /* the compiler's processes; none once the kernel loads */
+        lim->drop_privileges = 1;
+    } else {
+        lim->fsize = 1ull << 30; /* an OpenCL or CUDA runtime's kernel cache */
+        if (!x->dev->is_gpu) {
+            const uint64_t total = gs_host_total_memory();
+            lim->data_bytes = total > (8ull << 30) ? total / 2 : (4ull << 30);
+        }
+    }
+}
+
+/* Start a worker and build: GS_OK and live; or the build's own status
+ * (e filled, run->build too on the first build); or *lost with cls and why. */
+static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *why,
+                 size_t why_size, struct gs_err *e)
+{
+    struct gs_proc_limits lim;
+    limits_for(x, &lim);
+    *lost_cls = GS_CHECK_OK;
+    const long owner = lim.drop_privileges && geteuid() == 0 ? (long)GS_PROC_NOBODY : -1;
+    int rc = gs_proc_private_dir(x->dir, sizeof x->dir, owner, e);
+    if (rc != GS_OK)
+        return rc;
+    if (!x->adopted)
+        rc = spawn_worker(x->dev->backend, x->shm_fd, &x->c, e);
+    x->adopted = 0;
+    if (rc != GS_OK) {
+        gs_proc_remove_dir(x->dir);
+        return rc;
+    }
+    x->live = 1;
+    struct msg_hello hello;
+    memset(&hello, 0, sizeof hello);
+    gs_strlcpy(hello.device_id, x->dev->id, sizeof hello.device_id);
+    hello.max_n = x->max_n;
+    hello.shm_bytes = x->shm_bytes;
+    hello.dialect = (int)x->src->dialect;
+    hello.sandbox = x->sandbox;
+    hello.lim = lim;
+    hello.lim.cwd = NULL;
+    /* A worker that gave up root reaches its folder as its working directory
+     * only: TMPDIR's own folder may be closed to its user. */
+    const char *strs[] = {x->src->path, x->src->entry, x->src->text, owner >= 0 ? "." : x->dir,
+                          x->dir};
+    const double t0 = now_s();
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0, status = 0;
+    int r = send_msg(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 5) == 0
+                ? rx_msg(x, MSG_BUILT, 0, &body, &len, t0, x->build_timeout_s, NULL, &malformed)
+                : RX_LOST;
+    if (r == RX_OK && len < sizeof(struct msg_built)) {
+        r = RX_LOST;
+        malformed = 1;
+    }
+    if (r != RX_OK) {
+        free(body);
+        end_worker(x, 0, &status);
+        if (r == RX_TIMEOUT) {
+            *lost_cls = GS_CHECK_DID_NOT_FINISH;
+            snprintf(why, why_size, "the build and load of the file did not finish in %u s "
+                                    "(a constructor that never returns?)", x->build_timeout_s);
+        } else {
+            *lost_cls = GS_CHECK_FAULTED;
+            lost_words(x, status, malformed, "while the file was built and loaded: ", why,
+                       why_size);
+        }
+        return GS_OK;
+    }
+    struct msg_built b;
+    memcpy(&b, body, sizeof b);
+    b.compiler[sizeof b.compiler - 1] = '\0';
+    b.msg[sizeof b.msg - 1] = '\0';
+    if (first) {
+        gs_strlcpy(x->run->build.compiler, b.compiler, sizeof x->run->build.compiler);
+        const char *log = string_at(body, len, sizeof b, 0);
+        free(x->run->build.log);
+        x->run->build.log = *log ? strdup(log) : NULL;
+    }
+    free(body);
+    if (b.status != GS_OK) {
+        end_worker(x, 1, NULL);
+        return gs_err_set(e, b.status, "%s", b.msg);
+    }
+    return GS_OK;
+}
+
+static void not_run_from(struct gs_check_run *r, int first, const char *why)
+{
+    for (int i = first; i < r->ncases; ++i) {
+        r->cases[i].cls = GS_CHECK_NOT_RUN;
+        gs_strlcpy(r->cases[i].why, why, sizeof r->cases[i].why);
+    }
+}
+
+/* One case in the live worker. GS_OK when it has a class (*lost: it ended
+ * the worker); other statuses are the harness's own failures. */
+static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
+{
+    struct gs_check_case *c = &x->run->cases[i];
+    const struct msg_case mc = {c->launch.n, c->launch.grid, c->launch.block, c->launch.global};
+    const uint32_t seq = ++x->seq;
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0, status = 0;
+    *lost = 0;
+    gs_poison(x->shm, c->launch.n); /* an answer before the copy shows poison, never a pass */
+    const double t0 = now_s();
+    int r = send_msg(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
+                ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, c, &malformed)
+                : RX_LOST;
+    if (r == RX_OK && len != sizeof(struct msg_done)) {
+        r = RX_LOST;
+        malformed = 1;
+    }
+    if (r != RX_OK) {
+        free(body);
+        end_worker(x, 0, &status);
+        *lost = 1;
+        if (r == RX_TIMEOUT) {
+            c->cls = GS_CHECK_DID_NOT_FINISH;
+            snprintf(c->why, sizeof c->why, "did not finish in %u s (--timeout); its process "
+                     "was killed: a step of 0? a loop that never ends?", x->timeout_s);
+        } else {
+            c->cls = GS_CHECK_FAULTED;
+            lost_words(x, status, malformed, "", c->why, sizeof c->why);
+        }
+        return GS_OK;
+    }
+    struct msg_done d;
+    memcpy(&d, body, sizeof d);
+    free(body);
+    d.msg[sizeof d.msg - 1] = '\0';
+    d.r.api_error[sizeof d.r.api_error - 1] = '\0';
+    d.r.api_message[sizeof d.r.api_message - 1] = '\0';
+    if (d.status == GS_OK) {
+        c->got = d.r;
+        gs_verify(x->shm, NULL, &c->launch, &c->verdict);
+        c->cls = gs_check_classify(&c->got, &c->verdict);
+        return GS_OK;
+    }
+    if (d.phase == PHASE_POISON)
+        return gs_err_set(e, d.status, "%s", d.msg);
+    /* The launch or the copy after it failed: the kernel faulted, whatever
+     * name the API gives it (CL_INVALID_COMMAND_QUEUE after a crash). The
+     * context may refuse every later call: the next case gets a new one. */
+    c->cls = GS_CHECK_FAULTED;
+    snprintf(c->why, sizeof c->why, "the kernel faulted: the API reports %.560s", d.msg);
+    end_worker(x, 0, NULL);
+    *lost = 1;
+    return GS_OK;
+}
+
+static int run_all(struct iso *x, struct gs_err *e)
+{
+    enum gs_check_class cls;
+    char why[640];
+    int rc = start(x, 1, &cls, why, sizeof why, e);
+    if (rc != GS_OK)
+        return rc;
+    if (cls != GS_CHECK_OK) {
+        /* The file itself crashed or hung the worker before any case: each
+         * fresh worker would do the same. */
+        for (int i = 0; i < x->run->ncases; ++i) {
+            x->run->cases[i].cls = cls;
+            gs_strlcpy(x->run->cases[i].why, why, sizeof x->run->cases[i].why);
+        }
+        return GS_OK;
+    }
+    int lost_in_row = 0;
+    for (int i = 0; rc == GS_OK && i < x->run->ncases; ++i) {
+        int lost = 0;
+        if (!x->live) {
+            rc = start(x, 0, &cls, why, sizeof why, e);
+            if (rc != GS_OK)
+                break;
+            if (cls != GS_CHECK_OK) {
+                x->run->cases[i].cls = cls;
+                gs_strlcpy(x->run->cases[i].why, why, sizeof x->run->cases[i].why);
+                lost = 1;
+            }
+        }
+        if (!lost)
+            rc = run_case(x, i, &lost, e);
+        lost_in_row = lost ? lost_in_row + 1 : 0;
+        if (rc == GS_OK && lost_in_row >= GS_WORKER_MAX_LOST && i + 1 < x->run->ncases) {
+            snprintf(why, sizeof why, "%d cases in a row ended the kernel's process; the "
+                     "other cases of this device are not run", lost_in_row);
+            not_run_from(x->run, i + 1, why);
+            break;
+        }
+    }
+    return rc;
+}
+
+int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice *g,
+                             const struct gs_user_source *src, const struct gs_check_plan *plan,
+                             const struct gs_worker_opts *opts, struct gs_check_run *run,
+                             uint64_t *printed, struct gs_err *e)
+{
+    struct iso *x = calloc(1, sizeof *x);
+    if (!x)
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    int rc = gs_check_plan_device(dev, g, plan, run, e);
+    x->dev = dev;
+    x->src = src;
+    x->run = run;
+    x->o = opts;
+    x->timeout_s = opts && opts->timeout_s ? opts->timeout_s
+                   : dev->is_gpu                ? GS_WORKER_TIMEOUT_S
+                                                : GS_WORKER_CPU_TIMEOUT_S;
+    x->build_timeout_s = opts && opts->build_timeout_s ? opts->build_timeout_s
+                                                      : GS_WORKER_BUILD_TIMEOUT_S;
+    x->shm_fd = -1;
+    x->shm = MAP_FAILED;
+    /* The reference backend loads the compiled kernel into its own process
+     * (dlopen): its worker gets the filter, the unprivileged user and the
+     * address-space limit. */
+    x->sandbox = opts && opts->loads_in_process && opts->loads_in_process(dev->backend);
+    for (int i = 0; rc == GS_OK && i < run->ncases; ++i)
+        if (run->cases[i].launch.n > x->max_n)
+            x->max_n = run->cases[i].launch.n;
+    if (rc == GS_OK) {
+        x->shm_bytes = gs_buffer_bytes(x->max_n);
+        x->adopted = adopt(dev->backend, &x->c, &x->shm_fd);
+        if (!x->adopted)
+            x->shm_fd = memfd_create("gridstride-check", MFD_CLOEXEC);
+        if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
+            rc = gs_err_set(e, GS_NOMEM, "shared memory of %llu bytes for the worker: %s",
+                            (unsigned long long)x->shm_bytes, strerror(errno));
+    }
+    if (rc == GS_OK) {
+        x->shm = mmap(NULL, x->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, x->shm_fd, 0);
+        if (x->shm == MAP_FAILED)
+            rc = gs_err_set(e, GS_NOMEM, "cannot map %llu bytes of shared memory: %s",
+                            (unsigned long long)x->shm_bytes, strerror(errno));
+    }
+    if (rc == GS_OK) {
+        gs_proc_install_cleanup();
+        rc = run_all(x, e);
+    }
+    end_worker(x, 1, NULL);
+    if (rc == GS_OK)
+        gs_check_summarize(run);
+    if (x->shm != MAP_FAILED)
+        munmap(x->shm, x->shm_bytes);
+    if (x->shm_fd >= 0)
+        close(x->shm_fd);
+    if (printed)
+        *printed += x->printed;
+    free(x);
+    return rc;
+}

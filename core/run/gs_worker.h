@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* `gridstride check` with the user's code out of the verdict's process.
+ *
+ * The parent (the process that prints the verdict) never loads or runs the
+ * user's code. For each backend device it starts a worker, a second copy of
+ * this program in a hidden mode, with only its channel and one shared memory
+ * object open (core/base/gs_proc.h): the worker opens the same backend and
+ * device, builds the file once, and for each case the parent sends, poisons
+ * the output, launches, and copies the raw output with the guard past its
+ * end into shared memory, answering with the API's status only. The parent
+ * poisons the shared memory before every case, verifies the raw data with
+ * the suite's verifier (gs_verify) and classifies; nothing the worker says
+ * about correctness is used.
+ *
+ * A launch that runs past its deadline, or a worker that dies (a signal, an
+ * exit, an answer that is not one), ends that case ("did not finish",
+ * "faulted", in words), the worker's whole process group is killed, and the
+ * next case gets a fresh worker (a GPU a fresh context). After
+ * GS_WORKER_MAX_LOST cases in a row lost their worker, the device's other
+ * cases are not run: a kernel that never ends is not waited for 24 times. */
+#ifndef GS_WORKER_H
+#define GS_WORKER_H
+
+#include "gs_check.h"
+
+#define GS_WORKER_COMMAND "__check-worker" /* the hidden mode; --help never lists it */
+#define GS_WORKER_TIMEOUT_S 10u           /* per launch, on a GPU */
+#define GS_WORKER_CPU_TIMEOUT_S 120u      /* per launch, on a CPU device (PoCL, host): a
+                                             slow kernel at n = 2^22 (block_stride.cl, 2^22 x 160
+                                             stores) takes a minute under load */
+#define GS_WORKER_BUILD_TIMEOUT_S 60u     /* the worker's start and the build */
+#define GS_WORKER_MAX_LOST 2
+
+struct gs_worker_opts {
+    unsigned timeout_s;       /* per launch; 0: GS_WORKER_TIMEOUT_S on a GPU,
+                                 GS_WORKER_CPU_TIMEOUT_S on a CPU device */
+    unsigned build_timeout_s; /* 0: GS_WORKER_BUILD_TIMEOUT_S */
+    /* Told about once a second while a launch (c) or the build (c NULL)
+     * runs: how long it has run and its deadline. May be NULL. */
+    void (*waiting)(void *ctx, const struct gs_device *dev, const struct gs_check_case *c,
+                    unsigned seconds, unsigned deadline);
+    void *ctx;
+    /* 1 for a backend that loads user code into its own process (the host
+     * backend's dlopen): its worker gets the system-call filter, the
+     * unprivileged user and the address-space limit. NULL: none does. */
+    int (*loads_in_process)(const struct gs_backend *b);
+};
+
+/* Build src on dev and run every case of plan on the device grid g, with the
+ * build and every launch in a worker process; this process poisons the
+ * output, judges it and classifies. GS_OK: *run holds the results, also when
+ * cases failed, faulted or did not finish; GS_BUILD, GS_USAGE,
+ * GS_UNSUPPORTED: as user_build() says, with run->build filled; other
+ * errors are environment failures. GS_OK also when the file crashed or hung the worker while it was built and
+ * loaded (a constructor): every case is then faulted or did not finish.
+ * *printed counts the bytes the workers wrote on stdout and stderr (a
+ * kernel's printf), which never reach this process's own streams. */
+int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice *g,
+                             const struct gs_user_source *src, const struct gs_check_plan *plan,
+                             const struct gs_worker_opts *opts, struct gs_check_run *run,
+                             uint64_t *printed, struct gs_err *e);
+
+/* Start a worker for backend b now, so that it opens its API while this
+ * process opens its own: the first gs_check_device_isolated of a device of b
+ * adopts it. GS_OK or why not (check then starts one when it needs it).
+ * gs_worker_prestart_end() ends those no device adopted. */
+int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e);
+void gs_worker_prestart_end(void);
+
+/* The worker's side, on descriptors 3 (the channel) and 4 (shared memory):
+ * serves one device of backend b until the parent says quit or goes away.
+ * Returns the process's exit status. */
+int gs_worker_serve(const struct gs_backend *b);
+
+#endif

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* A constructor that crashes the process: faulted (SIGSEGV). */
+__attribute__((constructor)) static void f(void) { volatile int *volatile p = 0; *p = 1; }
+GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,
+                     GS_GLOBAL float *out, gs_size n)
+{
+    for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_GRID_THREADS())
+        out[i] = a[i] + b[i];
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* #include of /dev/zero, which drove the compiler to 10 GB: refused before any compiler runs. */
+#include "/dev/zero"
+GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,
+                     GS_GLOBAL float *out, gs_size n)
+{
+    for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_GRID_THREADS())
+        out[i] = a[i] + b[i];
+}

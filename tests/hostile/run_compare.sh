@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# compare on hostile input: --output naming one of its inputs is refused
+# (exit 2, the input unchanged), and a device name with control characters
+# from a results file reaches the report escaped.
+#
+#   run_compare.sh GRIDSTRIDE REFERENCE.json
+set -u
+gs=$1
+ref=$2
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+fail() { echo "FAIL compare: $*"; exit 1; }
+python3 - "$ref" "$w/evil.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def walk(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "device" and isinstance(v, str):
+                x[k] = v + "\x1b[2J\nverdict: forged"
+            else:
+                walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(d)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+cp "$w/evil.json" "$w/b.json"
+before=$(sha256sum <"$w/b.json")
+"$gs" compare "$w/evil.json" "$w/b.json" --output "$w/b.json" >"$w/out" 2>"$w/err"
+code=$?
+[ $code = 2 ] || fail "--output naming an input: exit $code, expected 2"
+[ "$(sha256sum <"$w/b.json")" = "$before" ] || fail "the input was replaced"
+grep -q "is an input of this command" "$w/err" || fail "no one-line reason: $(cat "$w/err")"
+ln -s "$w/b.json" "$w/link.json"
+"$gs" compare "$w/evil.json" "$w/b.json" --output "$w/link.json" >/dev/null 2>&1
+[ $? = 2 ] || fail "--output through a link to an input was not refused"
+"$gs" compare "$w/evil.json" >"$w/out" 2>"$w/err" || true
+if LC_ALL=C grep -q $'\033' "$w/out"; then fail "an escape character reached the report"; fi
+if grep -q "^verdict: forged" "$w/out"; then fail "a device name forged a line"; fi
+grep -qF 'Tesla T4\x1b[2J\nverdict: forged' "$w/out" || fail "the device name is not shown escaped"
+echo "ok: compare refuses an input as --output and escapes device names"

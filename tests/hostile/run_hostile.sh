@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# One case of the hostile-kernel suite (cases.txt): `gridstride check` on a
+# file that tries to fool, crash, hang or escape the harness.
+#
+#   run_hostile.sh NAME GRIDSTRIDE
+#
+# Asserts the class (the JSON's "class"), the exit code, a whole report
+# (valid JSON, in --output; stdout holds nothing a kernel printed), that the
+# input is unchanged, that nothing is left in TMPDIR (a fresh folder) and no
+# process carries this run's marker, and that it ended within its deadline.
+set -u
+name=$1
+gs=$2
+here=$(cd "$(dirname "$0")" && pwd)
+examples="$here/../../examples"
+line=$(awk -v n="$name" '$1 == n' "$here/cases.txt")
+[ -n "$line" ] || { echo "no case $name in cases.txt"; exit 1; }
+read -r _ file backend class want_exit deadline opts <<<"$line"
+
+fail() { echo "FAIL $name: $*"; echo "--- stdout"; head -c 3000 "$w/stdout"; echo "--- stderr"; head -c 3000 "$w/stderr"; exit 1; }
+
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+mkdir "$w/tmp" "$w/in"
+export TMPDIR="$w/tmp"
+: >"$w/stdout"
+: >"$w/stderr"
+
+# Skip a backend without a device (PoCL absent), as the example tests do.
+if ! "$gs" --list --backend "$backend" >/dev/null 2>&1; then
+  echo "SKIPPED: no $backend device"
+  exit 0
+fi
+
+# The _pocl rows state what PoCL does (a CPU device); a GPU's OpenCL differs
+# (a 256 MiB __local array is a build error there).
+if [[ $name == *_pocl ]] && ! "$gs" --list --backend opencl 2>/dev/null | grep -qi 'portable computing\|pocl'; then
+  echo "SKIPPED: $name describes PoCL, and this OpenCL device is another"
+  exit 0
+fi
+
+case "$file" in
+  @fifo) input="$w/in/k.gs"; mkfifo "$input" ;;
+  @dir) input="$w/in/k.gs"; mkdir "$input" ;;
+  @binary) input="$w/in/k.gs"; { printf 'GS_KERNEL\0\1\2\3'; head -c 4096 /dev/urandom; } >"$input" ;;
+  @big) input="$w/in/k.gs"
+        { cat "$examples/grid_stride.gs"; yes '/* padding padding padding padding */' | head -c 1100000; } >"$input" ;;
+  @newline) input="$w/in/$(printf 'a\nb').gs"; cp "$examples/grid_stride.gs" "$input" ;;
+  @escape) input="$w/in/$(printf 'x\033[2Jy').gs"; cp "$examples/grid_stride.gs" "$input" ;;
+  *) input="$w/in/$file"; cp "$here/$file" "$input" ;;
+esac
+
+report="$w/report.json"
+args=(check "$input" --backend "$backend" --format json)
+has_output=0
+if [ "$opts" != "-" ]; then
+  read -r -a extra <<<"$opts"
+  for a in "${extra[@]}"; do
+    [ "$a" = "@self" ] && a=$input
+    [ "$a" = "--output" ] && has_output=1
+    args+=("$a")
+  done
+fi
+[ $has_output = 1 ] || args+=(--output "$report")
+
+sum() { if [ -f "$1" ] && [ ! -L "$1" ]; then sha256sum <"$1"; else stat -c '%F %i' "$1"; fi; }
+before=$(sum "$input")
+probe=/tmp/gridstride-hostile-was-here
+rm -f "$probe"
+marker="gs-hostile-$$-$RANDOM$RANDOM"
+t0=$(date +%s%N)
+env GS_HOSTILE_MARK="$marker" timeout -s KILL $((deadline + 30)) "$gs" "${args[@]}" \
+  >"$w/stdout" 2>"$w/stderr" </dev/null
+code=$?
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+
+[ "$code" = "$want_exit" ] || fail "exit $code, expected $want_exit"
+[ $ms -le $((deadline * 1000)) ] || fail "took $ms ms, the deadline is $deadline s"
+# The JSON verdict: in --output when it was written, else on stdout.
+src="$w/stdout"
+if [ $has_output = 0 ] && [ -s "$report" ]; then
+  src="$report"
+  [ ! -s "$w/stdout" ] || fail "stdout is not empty although the report went to --output"
+fi
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["verdict"], d["class"])' "$src") ||
+  fail "the report is not valid JSON"
+read -r verdict got_class <<<"$got"
+# Against docs/schema/check.schema.json, where a Python with jsonschema is
+# named (GS_SCHEMA_PYTHON) or python3 has it.
+py=${GS_SCHEMA_PYTHON:-python3}
+if "$py" -c 'import jsonschema' 2>/dev/null; then
+  "$py" - "$here/../../docs/schema/check.schema.json" "$src" <<'PY' || fail "the report does not follow the schema"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+PY
+fi
+[ "$got_class" = "$class" ] || fail "class $got_class, expected $class"
+case "$class" in
+  ok) [ "$verdict" = ok ] || fail "verdict $verdict with class ok" ;;
+esac
+# A kernel that hangs at one size: only the cases at that size fail; every
+# later case ran, and passed, in a fresh worker.
+if [[ $name == *_once_* ]]; then
+  python3 - "$src" <<'PY' || fail "the cases after the killed one did not all pass"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["backends"]:
+    for c in b["results"]:
+        want = "did-not-finish" if c["n"] == 31 else "ok"
+        if c["class"] != want:
+            sys.exit("n = %d <<<%d, %d>>>: %s" % (c["n"], c["grid"], c["block"], c["class"]))
+PY
+fi
+[ "$(sum "$input")" = "$before" ] || fail "the input changed"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+[ ! -e "$probe" ] || { rm -f "$probe"; fail "the kernel created $probe"; }
+sleep 0.1
+left=$(grep -l "GS_HOSTILE_MARK=$marker" /proc/[0-9]*/environ 2>/dev/null | head -5)
+[ -z "$left" ] || fail "processes left behind: $left"
+ls "$w"/in/*.tmp.* >/dev/null 2>&1 && fail "a temporary left beside the input"
+
+# A name with control characters: the text report shows it escaped.
+if [ "$file" = @newline ] || [ "$file" = @escape ]; then
+  "$gs" check "$input" --backend "$backend" >"$w/stdout" 2>"$w/stderr" || fail "text run exit $?"
+  if LC_ALL=C grep -q $'\033' "$w/stdout"; then fail "an escape character reached the report"; fi
+  head -1 "$w/stdout" | LC_ALL=C grep -qF "$(printf '%s' "$input" | sed 's/\x1b/\\x1b/g; :a;N;$!ba;s/\n/\\n/g')" ||
+    fail "the header does not name the file escaped"
+fi
+echo "ok $name: class $got_class, exit $code, $ms ms"

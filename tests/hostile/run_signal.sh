@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `gridstride check` ended by a signal while a worker runs: nothing is left
+# behind (no worker, no compiler, no folder in TMPDIR) and check dies of the
+# signal it got.
+#
+#   run_signal.sh GRIDSTRIDE SIGNAL DELAY_S
+#
+# The file is the hostile suite's endless kernel (a step of 0); DELAY_S short
+# ends check while the system compiler runs, long while a launch runs.
+set -u
+set -m # a job of its own: a background job of a script would ignore SIGINT
+gs=$1
+sig=$2
+delay=$3
+here=$(cd "$(dirname "$0")" && pwd)
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+mkdir "$w/tmp"
+export TMPDIR="$w/tmp"
+cp "$here/endless.gs" "$w/endless.gs"
+marker="gs-signal-$$-$RANDOM$RANDOM"
+env GS_HOSTILE_MARK="$marker" "$gs" check "$w/endless.gs" --backend host --timeout 30 \
+  --output "$w/report.txt" >/dev/null 2>"$w/stderr" &
+pid=$!
+sleep "$delay"
+kill -"$sig" $pid
+t0=$(date +%s)
+wait $pid
+code=$?
+t1=$(date +%s)
+fail() { echo "FAIL signal $sig after $delay s: $*"; cat "$w/stderr"; exit 1; }
+want=$((128 + $(kill -l "$sig")))
+[ "$code" = "$want" ] || fail "exit $code, expected $want (death by SIG$sig)"
+[ $((t1 - t0)) -le 5 ] || fail "took $((t1 - t0)) s to end"
+sleep 0.2
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+left=$(grep -l "GS_HOSTILE_MARK=$marker" /proc/[0-9]*/environ 2>/dev/null | head -5)
+[ -z "$left" ] || fail "processes left behind: $left"
+ls "$w"/report.txt* >/dev/null 2>&1 && fail "a report or its temporary was left"
+echo "ok: SIG$sig after $delay s: exit $code, nothing left"
