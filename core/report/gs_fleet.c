@@ -367,11 +367,20 @@ static void group_table(const struct gs_fleet *f, int p, struct gs_str *o)
     stat_row(o, "IQR (spread)", grp, iqr, 0);
     snprintf(label, sizeof label, "fence Q1 - %g IQR", f->k);
     stat_row(o, label, grp, grp->fence, 1);
-    for (int m = 0; m < GS_FLEET_METRICS; ++m)
-        if (grp->n[m] > 0 && grp->n[m] < GS_FLEET_MIN_PEERS)
-            gs_str_printf(o, "  %s: %d GPU%s with a value, too few to judge (%d or more are "
-                             "needed); none flagged\n", metric_names[m], grp->n[m],
-                          grp->n[m] == 1 ? "" : "s", GS_FLEET_MIN_PEERS);
+    int few = 0, judged = 0;
+    for (int m = 0; m < GS_FLEET_METRICS; ++m) {
+        few += grp->n[m] > 0 && grp->n[m] < GS_FLEET_MIN_PEERS;
+        judged += grp->n[m] >= GS_FLEET_MIN_PEERS;
+    }
+    if (few && !judged)
+        gs_str_printf(o, "  too few GPUs with bandwidth figures to judge (%d or more are needed); "
+                         "none flagged\n", GS_FLEET_MIN_PEERS);
+    else
+        for (int m = 0; few && m < GS_FLEET_METRICS; ++m)
+            if (grp->n[m] > 0 && grp->n[m] < GS_FLEET_MIN_PEERS)
+                gs_str_printf(o, "  %s: %d GPU%s with a value, too few to judge (%d or more "
+                                 "are needed); none flagged\n", metric_names[m], grp->n[m],
+                              grp->n[m] == 1 ? "" : "s", GS_FLEET_MIN_PEERS);
 }
 
 void gs_fleet_report(const struct gs_fleet *f, struct gs_str *out)
