@@ -14,7 +14,8 @@ with --system NAME (or let ReFrame match the hostname).
 
 A site adds its own system: copy the 'cluster' entry, set its name,
 hostnames, the partition's access (-p, -A), its 'gpu' resource and the
-backends its gridstride build has; then add references for
+backends its gridstride build has, and put it before 'local' (ReFrame
+takes the first system whose hostnames match, and 'local' matches any); then add references for
 'NAME:PARTITION' (lib/gs_references.py says how). docs/cluster.md has the
 whole recipe."""
 
