@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gs_fleet.h"
 #include "gs_pitfalls.h"
 #include "gs_registry.h"
 #include "gs_spread.h"
@@ -458,11 +461,57 @@ static int mode_rules(const struct gs_cli *c, const struct bandwidth_mode *m, co
     return GS_OK;
 }
 
+/* compare --fleet [--k K] [--output FILE] FILE...: options, then the files. */
+static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
+{
+    int i = 3;
+    c->fleet = 1;
+    c->fleet_k = GS_FLEET_DEFAULT_K;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0) {
+            c->compare_help = 1;
+        } else if (strcmp(a, "--k") == 0 || strncmp(a, "--k=", 4) == 0) {
+            const char *v = a[3] == '=' ? a + 4 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            const double k = v ? strtod(v, &end) : 0;
+            if (!v || !*v || *end || !isfinite(k) || k <= 0 || k > 100)
+                return gs_err_set(e, GS_USAGE, "compare --fleet: --k needs a number above 0 "
+                                               "and at most 100 (interquartile ranges), such "
+                                               "as 1.5 or 3");
+            c->fleet_k = k;
+        } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (c->output)
+                return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
+            if (!v || !*v)
+                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
+                                               "after --output");
+            c->output = v;
+        } else {
+            return gs_err_set(e, GS_USAGE, "compare --fleet: unknown option '%.*s%s'; see "
+                                           "gridstride compare --help", GS_ECHO(a));
+        }
+    }
+    c->fleet_files = argv + i;
+    c->nfleet_files = argc - i;
+    for (; i < argc; ++i)
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return gs_err_set(e, GS_USAGE, "compare --fleet: '%.*s%s' after the files; give "
+                                           "the options before the files", GS_ECHO(argv[i]));
+    if (!c->compare_help && c->nfleet_files == 0)
+        return gs_err_set(e, GS_USAGE, "compare --fleet: give the nodes' results files (JSON); "
+                                       "see gridstride compare --help");
+    return GS_OK;
+}
+
 /* `gridstride compare`: its own options, FILE.json... */
 static int compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
 {
     memset(c, 0, sizeof *c);
     c->mode = GS_MODE_COMPARE;
+    if (argc > 2 && strcmp(argv[2], "--fleet") == 0)
+        return fleet_parse(argc, argv, c, e);
     for (int i = 2; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0) {
@@ -475,6 +524,9 @@ static int compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err 
                 return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
                                                "after --output");
             c->output = v;
+        } else if (strcmp(a, "--fleet") == 0) {
+            return gs_err_set(e, GS_USAGE, "compare: --fleet comes first: gridstride compare "
+                                           "--fleet [--k K] [--output FILE] FILE...");
         } else if (a[0] == '-' && a[1] != '\0') {
             return gs_err_set(e, GS_USAGE, "compare: unknown option '%.*s%s'; see gridstride "
                                            "compare --help", GS_ECHO(a));

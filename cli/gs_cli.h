@@ -66,6 +66,11 @@ struct gs_cli {
     const char *files[GS_MAX_COMPARE];
     int nfiles;
     int compare_help; /* gridstride compare --help */
+    /* compare --fleet: the files are argv's tail, any number of them */
+    int fleet;
+    double fleet_k;
+    char **fleet_files;
+    int nfleet_files;
 };
 
 /* The command line; `gridstride compare ...` (argv[1] is "compare") has

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: MIT
+"""The correctness table on every backend of the partition, side by side.
+
+Sanity: exit 0, the closing line that every prediction held, and the JSON
+of the same run (written as <short hostname>.table.json, for the fleet
+report) valid against docs/schema/table.schema.json with every device held."""
+import glob
+import os
+import sys
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+from reframe.core.builtins import run_before, sanity_function, variable
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'lib'))
+import gs_common  # noqa: E402
+
+
+@rfm.simple_test
+class GridstrideTable(gs_common.GridstrideBase):
+    descr = 'gridstride correctness table: every prediction held, on every backend'
+    # '' runs gridstride's own sizes (seed 002's, with T and T+1 of each device).
+    sizes = variable(str, value='')
+    tags = {'gridstride', 'correctness'}
+    # Kept in ReFrame's output folder, for gridstride compare --fleet.
+    keep_files = ['*.table.json']
+
+    @run_before('run')
+    def set_command(self):
+        args = ['--backend', self.backends]
+        if self.sizes:
+            args += ['--sizes', self.sizes]
+        self.executable_opts = args
+        json_cmd = ' '.join([self.gridstride] + args +
+                            ['--format', 'json', '--output', '"$(hostname -s).table.json"'])
+        self.postrun_cmds += [f'{json_cmd}; echo "json exit $?"']
+
+    @sanity_function
+    def every_prediction_held(self):
+        files = glob.glob(os.path.join(self.stagedir, '*.table.json'))
+        doc = None
+        if len(files) == 1:
+            doc = gs_common.load_json(files[0])
+            gs_common.validate(doc, 'table.schema.json')
+        return sn.all([
+            sn.assert_eq(self.exit_code(), 0, msg='gridstride exited {0}, not 0'),
+            sn.assert_found(r'^all .* agree with the reference where the model says they should',
+                            self.stdout, msg='no closing line saying every prediction held'),
+            sn.assert_found(r'^json exit 0$', self.stdout, msg='the JSON run did not exit 0'),
+            sn.assert_eq(len(files), 1, msg='expected one *.table.json, found {0}'),
+            sn.assert_true(doc is not None and doc['held'] and
+                           all(d['failed'] == 0 for d in doc['devices']),
+                           msg='the JSON says a prediction failed'),
+        ])
