@@ -9,6 +9,7 @@
 
 #include "gs_bench.h"
 #include "gs_commands.h"
+#include "gs_cpu_size.h"
 #include "gs_device.h"
 #include "gs_output.h"
 #include "gs_memory.h"
@@ -20,9 +21,9 @@
  * H200 (docs/results/h200-bandwidth.md): with 1 GiB buffers an add takes
  * 0.74 ms and its best row is 0.5 to 1% below the same kernel on 4 GiB
  * (2.9 ms), where the first wave's ramp-up and the last one's tail weigh a
- * quarter as much. Less when the device has less memory (choose_n). */
+ * quarter as much. Less when the device has less memory (choose_n), and on a
+ * CPU device the size of core/run/gs_cpu_size.h. */
 #define GS_BENCH_DEFAULT_BYTES (4ull << 30)
-#define GS_BENCH_DEFAULT_CPU_BYTES (64ull << 20) /* a CPU device in the run: minutes, not hours */
 #define GS_BENCH_DEFAULT_REPS 20u
 #define GS_BENCH_WARMUP 3u
 
@@ -73,9 +74,12 @@ int gs_bandwidth_choose_n(const struct gs_cli *cli, struct gs_device *const *dev
         return GS_OK;
     }
     uint64_t want = gpu_bytes;
+    char cpu_size[320] = "";
     for (int i = 0; i < ndevs; ++i)
         if (!devs[i]->is_gpu)
-            want = GS_BENCH_DEFAULT_CPU_BYTES;
+            want = gs_cpu_bench_bytes(devs[i]->compute_units, cpu_size, sizeof cpu_size);
+    if (cpu_size[0] && !cli->quiet)
+        fprintf(stderr, "bandwidth: a CPU device: %s\n", cpu_size);
     *n = (want < cap ? want : cap) / elem;
     if (*n < 1024)
         return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run; free some, "
