@@ -178,6 +178,10 @@ int gs_cmd_table(const struct gs_cli *cli, struct gs_session *s, const char *com
             goto done;
         }
         failed += tables[i]->failed;
+        char copies[300];
+        if (gs_copy_rate_line(&tables[i]->copies, 1ull << 30, copies, sizeof copies))
+            fprintf(stderr, "gridstride: %s %s: %s\n", s->devs[i]->backend->name,
+                    s->devs[i]->name, copies);
     }
     char date[32];
     gs_utc_now(date, sizeof date);

@@ -194,6 +194,7 @@ int gs_table_run(struct gs_device *dev, const struct gs_plan *plan, struct gs_ta
         t->deviations += c->deviation;
     }
 out:
+    t->copies = w.copies;
     gs_workspace_close(&w);
     if (rc != GS_OK) {
         gs_table_free(t);
