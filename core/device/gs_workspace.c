@@ -102,7 +102,10 @@ int gs_copy_rate_line(const struct gs_copy_rate *c, uint64_t min_bytes, char *bu
         return 0;
     rate_text(c->up_bytes, c->up_s, up, sizeof up);
     rate_text(c->down_bytes, c->down_s, down, sizeof down);
-    snprintf(buf, size, "copies measured: host to device %s, device to host %s", up, down);
+    snprintf(buf, size,
+             "copies measured: host to device %s, device to host %s; waited %.3f s for the "
+             "inputs' generation, %.3f s for the comparison",
+             up, down, c->inputs_wait_s, c->verify_wait_s);
     return 1;
 }
 
@@ -158,8 +161,11 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
         rc = timed_write(w, w->da, off * w->elem, jobs[s].a, count * w->elem, e);
         if (rc == GS_OK)
             rc = timed_write(w, w->db, off * w->elem, jobs[s].b, count * w->elem, e);
-        if (ahead)
+        if (ahead) {
+            const double t0 = now_s();
             gs_pool_wait(w->pool);
+            w->copies.inputs_wait_s += now_s() - t0;
+        }
         progress(w, "inputs", off + count, total);
     }
     return rc;
@@ -381,7 +387,9 @@ static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
         const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
         rc = timed_read(w, w->dout, off * w->elem, w->stage[s], count * w->elem, e);
         if (pending >= 0) {
+            const double t0 = now_s();
             gs_pool_wait(w->pool);
+            w->copies.verify_wait_s += now_s() - t0;
             merge_job(to, &jobs[pending]);
             pending = -1;
         }
@@ -401,7 +409,9 @@ static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
         progress(w, "read+verify", off + count, n);
     }
     if (pending >= 0) {
+        const double t0 = now_s();
         gs_pool_wait(w->pool);
+        w->copies.verify_wait_s += now_s() - t0;
         merge_job(to, &jobs[pending]);
     }
     return gs_dev_read(w->dev, w->dout, n * w->elem, guard, GS_GUARD_ELEMS * w->elem, e);

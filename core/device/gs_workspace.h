@@ -34,6 +34,10 @@ struct gs_progress {
 struct gs_copy_rate {
     uint64_t up_bytes, down_bytes; /* host to device, device to host */
     double up_s, down_s;
+    /* Seconds the transfers waited for the host's own work: the upload for
+     * the next chunk's inputs, the read-back for the previous chunk's
+     * comparison. Near 0: the host keeps up with the API's copies. */
+    double inputs_wait_s, verify_wait_s;
 };
 
 struct gs_workspace {
