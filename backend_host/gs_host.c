@@ -9,7 +9,7 @@
  * blockIdx.x = b and threadIdx.x = t, and the threads of a block run one
  * after another (legal because no kernel of the suite has a barrier). A
  * large launch spreads its blocks over the cores (the core's worker pool,
- * host_run()); the results are the same bit for bit as one core's, so the
+ * host_run()), and so do large copies and fills (host_bytes()); the results are the same bit for bit as one core's, so the
  * reference stays the reference. User kernels (`check`) run in a child
  * process, one thread at a time.
  *
@@ -142,32 +142,88 @@ static int host_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *
     return GS_OK;
 }
 
+/* Launches below this many threads or elements, and copies and fills below
+ * HOST_PARALLEL_MIN_BYTES, run on the calling thread: the pool's hand-over
+ * would cost more than it saves. */
+#define HOST_PARALLEL_MIN (1ull << 16)
+#define HOST_PARALLEL_MIN_BYTES (16ull << 20)
+
+/* The device's pool, opened at the first use that is worth it; NULL when
+ * this machine has one processor or no worker could be started (then the
+ * work runs on the calling thread: the same result, only slower). */
+static struct gs_pool *host_pool(struct host_device *d)
+{
+    if (!d->pool && !d->pool_failed && gs_host_cpus() > 1) {
+        struct gs_err ignored = {0};
+        if (gs_pool_open(&d->pool, 0, &ignored) != GS_OK)
+            d->pool_failed = 1;
+    }
+    return d->pool && gs_pool_threads(d->pool) > 1 ? d->pool : NULL;
+}
+
+/* A copy or a 32-bit fill of `bytes`, in parts of whole 4 KiB pages. */
+struct host_bytes_job {
+    char *dst;
+    const char *src; /* NULL: fill with pattern */
+    uint32_t pattern;
+    uint64_t bytes, per_part;
+};
+
+static void host_bytes_span(const struct host_bytes_job *j, uint64_t lo, uint64_t hi)
+{
+    if (j->src) {
+        memcpy(j->dst + lo, j->src + lo, hi - lo);
+        return;
+    }
+    uint32_t *p = (uint32_t *)(j->dst + lo);
+    for (uint64_t i = 0; i < (hi - lo) / 4; ++i)
+        p[i] = j->pattern;
+}
+
+static void host_bytes_part(void *ctx, unsigned part)
+{
+    const struct host_bytes_job *j = ctx;
+    const uint64_t lo = (uint64_t)part * j->per_part;
+    host_bytes_span(j, lo, j->bytes - lo > j->per_part ? lo + j->per_part : j->bytes);
+}
+
+static void host_bytes(struct gs_device *dev, struct host_bytes_job *j)
+{
+    struct gs_pool *pool = j->bytes >= HOST_PARALLEL_MIN_BYTES
+                               ? host_pool((struct host_device *)dev) : NULL;
+    if (!pool) {
+        host_bytes_span(j, 0, j->bytes);
+        return;
+    }
+    const uint64_t parts = 4ull * gs_pool_threads(pool);
+    j->per_part = (j->bytes / parts + 4095) / 4096 * 4096;
+    gs_pool_run(pool, host_bytes_part, j, (unsigned)((j->bytes + j->per_part - 1) / j->per_part));
+}
+
 static int host_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                       const void *src, uint64_t bytes, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
-    memcpy((char *)data_of(buf) + offset, src, bytes);
+    struct host_bytes_job j = {(char *)data_of(buf) + offset, src, 0, bytes, 0};
+    host_bytes(dev, &j);
     return GS_OK;
 }
 
 static int host_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
                      uint64_t bytes, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
-    memcpy(dst, (const char *)data_of(buf) + offset, bytes);
+    struct host_bytes_job j = {dst, (const char *)data_of(buf) + offset, 0, bytes, 0};
+    host_bytes(dev, &j);
     return GS_OK;
 }
 
 static int host_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                        uint64_t bytes, uint32_t pattern, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
-    uint32_t *p = (uint32_t *)((char *)data_of(buf) + offset);
-    for (uint64_t i = 0; i < bytes / 4; ++i)
-        p[i] = pattern;
+    struct host_bytes_job j = {(char *)data_of(buf) + offset, NULL, pattern, bytes / 4 * 4, 0};
+    host_bytes(dev, &j);
     return GS_OK;
 }
 
@@ -228,9 +284,6 @@ static void host_part(void *ctx, unsigned part)
     host_run_blocks(j, first, end);
 }
 
-/* Launches below this many threads or elements run on the calling thread:
- * the pool's hand-over would cost more than it saves. */
-#define HOST_PARALLEL_MIN (1ull << 16)
 /* Parts per worker: the blocks' work is uneven (a block-stride block b
  * walks n - b x B elements), so many small parts keep every core busy. */
 #define HOST_PARTS_PER_WORKER 16u
@@ -246,25 +299,20 @@ static void host_run(struct host_device *d, const struct host_job *j)
 {
     const struct gs_launch *l = j->l;
     const uint64_t threads = j->blocks * l->block;
-    if (!d->pool && !d->pool_failed && (threads >= HOST_PARALLEL_MIN || l->n >= HOST_PARALLEL_MIN) &&
-        j->blocks > 1 && gs_host_cpus() > 1) {
-        struct gs_err ignored = {0};
-        if (gs_pool_open(&d->pool, 0, &ignored) != GS_OK)
-            d->pool_failed = 1; /* the same blocks, on this thread: only slower */
-    }
-    const unsigned workers = d->pool ? gs_pool_threads(d->pool) : 1;
-    if (workers < 2 || j->blocks < 2 ||
-        (threads < HOST_PARALLEL_MIN && l->n < HOST_PARALLEL_MIN)) {
+    struct gs_pool *pool = j->blocks > 1 && (threads >= HOST_PARALLEL_MIN ||
+                                             l->n >= HOST_PARALLEL_MIN)
+                               ? host_pool(d) : NULL;
+    if (!pool) {
         host_run_blocks(j, 0, j->blocks);
         return;
     }
-    uint64_t parts = (uint64_t)workers * HOST_PARTS_PER_WORKER;
+    uint64_t parts = (uint64_t)gs_pool_threads(pool) * HOST_PARTS_PER_WORKER;
     if (parts > j->blocks)
         parts = j->blocks;
     struct host_job job = *j;
     job.per_part = (j->blocks + parts - 1) / parts;
     parts = (j->blocks + job.per_part - 1) / job.per_part;
-    gs_pool_run(d->pool, host_part, &job, (unsigned)parts);
+    gs_pool_run(pool, host_part, &job, (unsigned)parts);
 }
 
 static int host_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
@@ -294,10 +342,10 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
 static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
+    struct host_bytes_job j = {data_of(dst), data_of(src), 0, bytes, 0};
     const double t0 = gs_common_clock_ms();
-    memcpy(data_of(dst), data_of(src), bytes);
+    host_bytes(dev, &j); /* on the cores, as the kernels it is the ceiling of */
     *ms = gs_common_clock_ms() - t0;
     return GS_OK;
 }
