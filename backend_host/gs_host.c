@@ -6,16 +6,20 @@
  *
  * It runs the kernels of kernels/gs_kernels.h as plain C, with CUDA's launch
  * semantics: a launch is grid x block threads, thread (b, t) sees
- * blockIdx.x = b and threadIdx.x = t, and threads run one after another
- * (legal because no kernel of the suite has a barrier).
+ * blockIdx.x = b and threadIdx.x = t, and the threads of a block run one
+ * after another (legal because no kernel of the suite has a barrier). A
+ * large launch spreads its blocks over the cores (the core's worker pool,
+ * host_run()), and so do large copies and fills (host_bytes()); the results are the same bit for bit as one core's, so the
+ * reference stays the reference. User kernels (`check`) run in a child
+ * process, one thread at a time.
  *
  * Its launch rules, which predicts_accept() and launch() share:
  *   - a grid of zero blocks is refused, as CUDA refuses it; an empty grid is
  *     not a launch;
  *   - a block of 0 or more than 1024 threads is refused (CUDA's limit);
- *   - a grid of more than 2^20 blocks is never sent (GS_NOT_SENT): every
- *     thread runs in turn on one core, and the cap keeps any launch to a few
- *     seconds;
+ *   - a grid of more than 2^20 blocks is never sent (GS_NOT_SENT): the
+ *     threads run in turn on the host's few cores, and the cap keeps any
+ *     launch to a few seconds;
  *   - a global size that is not grid x block cannot be expressed;
  *   - more than 65535 blocks along y are refused (CUDA's maxGridSize[1]).
  * It runs 2D launches, the count and trace builds and the double build
@@ -30,12 +34,23 @@
 #include "gs_backend.h"
 #include "gs_common.h"
 #include "gs_host_kernels.h"
+#include "gs_parallel.h"
 #include "gs_proc.h"
 #include "gs_sysmem.h"
 #include "gs_user.h"
 
 #define HOST_MAX_BLOCK 1024u
 #define HOST_MAX_GRID_Y 65535ull       /* CUDA's maxGridSize[1] */
+
+/* The backend's device: the core's record first, then the worker pool that
+ * runs a launch's blocks on the cores, opened at the first launch big
+ * enough to need it and closed by release(). */
+struct host_device {
+    struct gs_device base;
+    struct gs_pool *pool;
+    int pool_failed; /* no worker thread could be started: run on this one */
+};
+GS_DEVICE_STRUCT(struct host_device);
 
 /* The backend's buffer: the core's record first (size, list), then ours. */
 struct host_buf {
@@ -128,32 +143,88 @@ static int host_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *
     return GS_OK;
 }
 
+/* Launches below this many threads or elements, and copies and fills below
+ * HOST_PARALLEL_MIN_BYTES, run on the calling thread: the pool's hand-over
+ * would cost more than it saves. */
+#define HOST_PARALLEL_MIN (1ull << 16)
+#define HOST_PARALLEL_MIN_BYTES (16ull << 20)
+
+/* The device's pool, opened at the first use that is worth it; NULL when
+ * this machine has one processor or no worker could be started (then the
+ * work runs on the calling thread: the same result, only slower). */
+static struct gs_pool *host_pool(struct host_device *d)
+{
+    if (!d->pool && !d->pool_failed && gs_host_cpus() > 1) {
+        struct gs_err ignored = {0};
+        if (gs_pool_open(&d->pool, 0, &ignored) != GS_OK)
+            d->pool_failed = 1;
+    }
+    return d->pool && gs_pool_threads(d->pool) > 1 ? d->pool : NULL;
+}
+
+/* A copy or a 32-bit fill of `bytes`, in parts of whole 4 KiB pages. */
+struct host_bytes_job {
+    char *dst;
+    const char *src; /* NULL: fill with pattern */
+    uint32_t pattern;
+    uint64_t bytes, per_part;
+};
+
+static void host_bytes_span(const struct host_bytes_job *j, uint64_t lo, uint64_t hi)
+{
+    if (j->src) {
+        memcpy(j->dst + lo, j->src + lo, hi - lo);
+        return;
+    }
+    uint32_t *p = (uint32_t *)(j->dst + lo);
+    for (uint64_t i = 0; i < (hi - lo) / 4; ++i)
+        p[i] = j->pattern;
+}
+
+static void host_bytes_part(void *ctx, unsigned part)
+{
+    const struct host_bytes_job *j = ctx;
+    const uint64_t lo = (uint64_t)part * j->per_part;
+    host_bytes_span(j, lo, j->bytes - lo > j->per_part ? lo + j->per_part : j->bytes);
+}
+
+static void host_bytes(struct gs_device *dev, struct host_bytes_job *j)
+{
+    struct gs_pool *pool = j->bytes >= HOST_PARALLEL_MIN_BYTES
+                               ? host_pool((struct host_device *)dev) : NULL;
+    if (!pool) {
+        host_bytes_span(j, 0, j->bytes);
+        return;
+    }
+    const uint64_t parts = 4ull * gs_pool_threads(pool);
+    j->per_part = (j->bytes / parts + 4095) / 4096 * 4096;
+    gs_pool_run(pool, host_bytes_part, j, (unsigned)((j->bytes + j->per_part - 1) / j->per_part));
+}
+
 static int host_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                       const void *src, uint64_t bytes, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
-    memcpy((char *)data_of(buf) + offset, src, bytes);
+    struct host_bytes_job j = {(char *)data_of(buf) + offset, src, 0, bytes, 0};
+    host_bytes(dev, &j);
     return GS_OK;
 }
 
 static int host_read(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, void *dst,
                      uint64_t bytes, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
-    memcpy(dst, (const char *)data_of(buf) + offset, bytes);
+    struct host_bytes_job j = {dst, (const char *)data_of(buf) + offset, 0, bytes, 0};
+    host_bytes(dev, &j);
     return GS_OK;
 }
 
 static int host_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
                        uint64_t bytes, uint32_t pattern, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
-    uint32_t *p = (uint32_t *)((char *)data_of(buf) + offset);
-    for (uint64_t i = 0; i < bytes / 4; ++i)
-        p[i] = pattern;
+    struct host_bytes_job j = {(char *)data_of(buf) + offset, NULL, pattern, bytes / 4 * 4, 0};
+    host_bytes(dev, &j);
     return GS_OK;
 }
 
@@ -172,6 +243,79 @@ static void host_free(struct gs_device *dev, struct gs_buf *buf)
     free(data_of(buf));
 }
 
+static void host_release(struct gs_device *dev)
+{
+    struct host_device *d = (struct host_device *)dev;
+    gs_pool_close(d->pool);
+    d->pool = NULL;
+}
+
+/* One launch, split into parts of consecutive blocks (row-major over y
+ * then x) that the pool's workers take in turn. */
+struct host_job {
+    const struct gs_launch *l;
+    gs_host_kernel_fn fn;
+    gs_host_kernel_f64_fn fn64;
+    uint64_t blocks;   /* grid x rows */
+    uint64_t per_part; /* blocks a part runs */
+};
+
+static void host_run_blocks(const struct host_job *j, uint64_t first, uint64_t end)
+{
+    const struct gs_launch *l = j->l;
+    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+    for (uint64_t g = first; g < end; ++g) {
+        t.block_idx_y = (unsigned)(g / l->grid);
+        t.block_idx = (unsigned)(g % l->grid);
+        for (uint64_t x = 0; x < l->block; ++x) {
+            t.thread_idx = (unsigned)x;
+            if (j->fn64)
+                j->fn64(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+            else
+                j->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+        }
+    }
+}
+
+static void host_part(void *ctx, unsigned part)
+{
+    const struct host_job *j = ctx;
+    const uint64_t first = (uint64_t)part * j->per_part;
+    const uint64_t end = j->blocks - first > j->per_part ? first + j->per_part : j->blocks;
+    host_run_blocks(j, first, end);
+}
+
+/* Parts per worker: the blocks' work is uneven (a block-stride block b
+ * walks n - b x B elements), so many small parts keep every core busy. */
+#define HOST_PARTS_PER_WORKER 16u
+
+/* Every block of the launch, on the pool's workers when the launch is big
+ * enough and there is more than one core. The blocks may run in any order
+ * and at once: no kernel of the suite has a barrier or reads what another
+ * thread writes, every store to an element stores the same value, and the
+ * count and trace builds record with atomics whose end state does not
+ * depend on the order (a count, and the minimum writer key), so the buffers
+ * end bit for bit as in a sequential run. */
+static void host_run(struct host_device *d, const struct host_job *j)
+{
+    const struct gs_launch *l = j->l;
+    const uint64_t threads = j->blocks * l->block;
+    struct gs_pool *pool = j->blocks > 1 && (threads >= HOST_PARALLEL_MIN ||
+                                             l->n >= HOST_PARALLEL_MIN)
+                               ? host_pool(d) : NULL;
+    if (!pool) {
+        host_run_blocks(j, 0, j->blocks);
+        return;
+    }
+    uint64_t parts = (uint64_t)gs_pool_threads(pool) * HOST_PARTS_PER_WORKER;
+    if (parts > j->blocks)
+        parts = j->blocks;
+    struct host_job job = *j;
+    job.per_part = (j->blocks + parts - 1) / parts;
+    parts = (j->blocks + job.per_part - 1) / job.per_part;
+    gs_pool_run(pool, host_part, &job, (unsigned)parts);
+}
+
 static int host_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                        struct gs_launch_result *r, struct gs_err *e)
 {
@@ -183,25 +327,14 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
     }
     /* The double build's kernels take double buffers: a table of their own. */
     const enum gs_build build = gs_launch_build(l);
-    const gs_host_kernel_fn fn = build == GS_BUILD_F64 ? NULL : gs_host_builds[build][l->kernel];
-    const gs_host_kernel_f64_fn fn64 = build == GS_BUILD_F64 ? gs_host_f64_kernels[l->kernel]
-                                                             : NULL;
-    const uint64_t rows = l->grid_y ? l->grid_y : 1;
-    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+    const struct host_job job = {
+        .l = l,
+        .fn = build == GS_BUILD_F64 ? NULL : gs_host_builds[build][l->kernel],
+        .fn64 = build == GS_BUILD_F64 ? gs_host_f64_kernels[l->kernel] : NULL,
+        .blocks = l->grid * (l->grid_y ? l->grid_y : 1),
+    };
     const double t0 = timed ? gs_common_clock_ms() : 0.0;
-    for (uint64_t y = 0; y < rows; ++y) {
-        t.block_idx_y = (unsigned)y;
-        for (uint64_t b = 0; b < l->grid; ++b) {
-            t.block_idx = (unsigned)b;
-            for (uint64_t x = 0; x < l->block; ++x) {
-                t.thread_idx = (unsigned)x;
-                if (fn64)
-                    fn64(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
-                else
-                    fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
-            }
-        }
-    }
+    host_run((struct host_device *)dev, &job);
     r->accepted = 1;
     r->ms = timed ? gs_common_clock_ms() - t0 : 0.0;
     return GS_OK;
@@ -210,10 +343,10 @@ static int host_launch(struct gs_device *dev, const struct gs_launch *l, int tim
 static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
                      uint64_t bytes, double *ms, struct gs_err *e)
 {
-    (void)dev;
     (void)e;
+    struct host_bytes_job j = {data_of(dst), data_of(src), 0, bytes, 0};
     const double t0 = gs_common_clock_ms();
-    memcpy(data_of(dst), data_of(src), bytes);
+    host_bytes(dev, &j); /* on the cores, as the kernels it is the ceiling of */
     *ms = gs_common_clock_ms() - t0;
     return GS_OK;
 }
@@ -542,9 +675,10 @@ static int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
 const struct gs_backend gs_backend_host = {
     .name = "host",
     .description = "plain C reference: runs kernels/ on the CPU, one thread at a time",
-    .device_size = sizeof(struct gs_device),
+    .device_size = sizeof(struct host_device),
     .buffer_size = sizeof(struct host_buf),
     .open = host_open,
+    .release = host_release,
     .blocks_per_unit = host_blocks_per_unit,
     .predicts_accept = host_predicts_accept,
     .alloc = host_alloc,

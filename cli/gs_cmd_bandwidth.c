@@ -24,8 +24,8 @@
  * H200 (docs/results/h200-bandwidth.md): with 1 GiB buffers an add takes
  * 0.74 ms and its best row is 0.5 to 1% below the same kernel on 4 GiB
  * (2.9 ms), where the first wave's ramp-up and the last one's tail weigh a
- * quarter as much. Less when the device has less memory
- * (gs_plan_bandwidth_n). */
+ * quarter as much. Less when the device has less memory, and on a CPU
+ * device the size of core/run/gs_cpu_size.h (gs_plan_bandwidth_n). */
 #define GS_BENCH_DEFAULT_BYTES (4ull << 30)
 #define GS_BENCH_DEFAULT_REPS 20u
 #define GS_BENCH_WARMUP 3u
@@ -89,8 +89,11 @@ static int bandwidth_plan(struct gs_job *j, struct gs_err *e)
 {
     const struct gs_cli *cli = j->cli;
     uint64_t n = 0;
+    char cpu_size[320];
     const int rc = gs_plan_bandwidth_n(j->devs, j->ndevs, cli->type, cli->bw_bytes,
-                                       GS_BENCH_DEFAULT_BYTES, &n, e);
+                                       GS_BENCH_DEFAULT_BYTES, &n, cpu_size, sizeof cpu_size, e);
+    if (rc == GS_OK && cpu_size[0] && !cli->quiet)
+        fprintf(stderr, "bandwidth: a CPU device: %s\n", cpu_size);
     if (cli->mode == GS_MODE_SWEEP)
         *(struct gs_sweep_plan *)j->ctx = (struct gs_sweep_plan){
             n, cli->reps ? cli->reps : GS_SWEEP_DEFAULT_REPS, GS_SWEEP_WARMUP, cli->block,

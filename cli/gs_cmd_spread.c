@@ -114,7 +114,7 @@ static int spread_plan(struct gs_job *j, struct gs_err *e)
     c->plan.reps = j->cli->reps;
     c->plan.progress = j->progress;
     return gs_plan_bandwidth_n(c->measured, c->nmeasured, j->cli->type, j->cli->bw_bytes,
-                               GS_SPREAD_DEFAULT_BYTES, &c->plan.n, e);
+                               GS_SPREAD_DEFAULT_BYTES, &c->plan.n, NULL, 0, e);
 }
 
 /* A device that cannot record stays in the report as "not available". */

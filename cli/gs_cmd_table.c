@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride [table]` and `gridstride --list`. */
+#include <stdio.h>
+
 #include "gs_device.h"
 #include "gs_driver.h"
 #include "gs_plan_run.h"
@@ -25,10 +27,18 @@ static int table_plan(struct gs_job *j, struct gs_err *e)
     return rc;
 }
 
+/* One device; a run that moved 1 GiB or more also says, on stderr, the
+ * host-device copy rate it measured: its floor beside its time. */
 static int table_run(struct gs_job *j, int i, void *run, struct gs_err *e)
 {
     struct table_ctx *t = j->ctx;
-    return gs_table_run_at(j->devs[i], &t->setup.plan, &t->grids[i], (struct gs_table **)run, e);
+    struct gs_table **table = run;
+    const int rc = gs_table_run_at(j->devs[i], &t->setup.plan, &t->grids[i], table, e);
+    char copies[300];
+    if (rc == GS_OK && gs_copy_rate_line(&(*table)->copies, 1ull << 30, copies, sizeof copies))
+        fprintf(stderr, "gridstride: %s %s: %s\n", j->devs[i]->backend->name, j->devs[i]->name,
+                copies);
+    return rc;
 }
 
 static void table_free(void *run)

@@ -52,8 +52,18 @@ struct gs_host_thread {
 /* int + int with two's-complement wrap, from defined unsigned arithmetic
  * (the conversion back to int is GCC's and Clang's documented modulo). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
-/* The count and trace builds: threads run one at a time, so plain updates. */
-#define GS_ATOMIC_INC(p) (++*(p))
-#define GS_ATOMIC_MIN_U64(p, v) (*(p) = *(p) < (v) ? *(p) : (v))
+/* The count and trace builds: the host backend runs blocks on several cores
+ * at once, so the updates are atomic (GCC's and Clang's builtins, relaxed:
+ * only the end state of each word matters, a count and a minimum, and it
+ * does not depend on the order). */
+#define GS_ATOMIC_INC(p) __atomic_add_fetch((p), 1u, __ATOMIC_RELAXED)
+#define GS_ATOMIC_MIN_U64(p, v) gs_host_atomic_min_u64((p), (v))
+static inline void gs_host_atomic_min_u64(uint64_t *p, uint64_t v)
+{
+    uint64_t seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v < seen &&
+           !__atomic_compare_exchange_n(p, &seen, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
 
 #endif

@@ -15,6 +15,11 @@
 #                                                 with --format json the verdict
 #                                                 compile-error with a diagnostic there
 #
+# An optional "check-args:" line adds arguments to the check (split at
+# spaces), for an example whose verdict does not need the default sizes:
+#
+#   check-args: --sizes 0,1,611,65536
+#
 #   cmake -DGRIDSTRIDE=path -DEXAMPLE=file -DBACKEND=name [-DMODE=compile] -P check_example.cmake
 #
 # MODE=compile runs NVRTC alone for sm_75 and sm_90 (--compile-only), which
@@ -113,7 +118,12 @@ if(NOT code EQUAL 0 AND NOT required)
   return()
 endif()
 
-gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json)
+file(STRINGS "${EXAMPLE}" check_args REGEX "^ \\* check-args: ")
+if(check_args)
+  string(REGEX REPLACE "^ \\* check-args: " "" check_args "${check_args}")
+  separate_arguments(check_args UNIX_COMMAND "${check_args}")
+endif()
+gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json ${check_args})
 
 if(class STREQUAL "compile-error")
   expect_compile_error(TRUE)

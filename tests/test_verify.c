@@ -348,6 +348,66 @@ static void spans_merge_into_the_one_pass_verdict(void **state)
  * element is the word twice over, which must be a NaN too, as must the
  * word itself as a float. (0x7FC0BAD0 would not do: twice over it is the
  * finite double 2.35e307.) */
+/* The closed-form comparison checks blocks in a fast pass and notes wrong
+ * elements in a second one: it must give what a comparison with the arrays
+ * gives (the plain loop), wherever the wrong elements fall: at a block's
+ * first or last element, in a quarter's seam, in runs across blocks, in a
+ * short last block, at any offset. */
+static void closed_form_finds_what_the_arrays_find(void **state)
+{
+    (void)state;
+    const uint64_t n = 3 * 4096 + 1000;
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *ref = malloc(n * sizeof *ref);
+    float *out = malloc(n * sizeof *out);
+    const uint64_t firsts[] = {0, 1, 4194300, 123456789};
+    /* Wrong elements: none, single ones at block and quarter edges, a run
+     * across two blocks, and a poisoned tail from 5000 on. */
+    const uint64_t singles[] = {0, 1023, 1024, 4095, 4096, 8191, 12287, 12288, n - 1};
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(ref);
+    assert_non_null(out);
+    srand(7);
+    for (int f = 0; f < 4; ++f) {
+        gs_fill_inputs_at(a, b, firsts[f], n);
+        gs_fill_expected(GS_OP_ADD, a, b, ref, n);
+        for (int pattern = 0; pattern < 14; ++pattern) {
+            memcpy(out, ref, n * sizeof *out);
+            if (pattern >= 1 && pattern <= 9) {
+                out[singles[pattern - 1]] += 1.0f;
+            } else if (pattern == 10) {
+                for (uint64_t i = 4000; i < 4200; ++i)
+                    out[i] = 0.5f;
+            } else if (pattern == 11) {
+                const uint32_t poison = GS_POISON_BITS;
+                for (uint64_t i = 5000; i < n; ++i)
+                    memcpy(&out[i], &poison, sizeof poison);
+            } else if (pattern >= 12) {
+                for (int k = 0; k < 40; ++k)
+                    out[(uint64_t)rand() % n] = -1.0f;
+            }
+            struct gs_vpart fast, plain;
+            gs_verify_span(out, NULL, GS_OP_ADD, firsts[f], n, &fast);
+            gs_verify_span(out, ref, GS_OP_ADD, firsts[f], n, &plain);
+            assert_int_equal(fast.wrong, plain.wrong);
+            assert_int_equal(fast.unwritten, plain.unwritten);
+            assert_int_equal(fast.listed, plain.listed);
+            assert_true(pattern == 0 ? fast.wrong == 0 : fast.wrong > 0);
+            if (plain.wrong)
+                assert_int_equal(fast.first_wrong, plain.first_wrong);
+            for (int k = 0; k < plain.listed; ++k) {
+                assert_int_equal(fast.list[k].index, plain.list[k].index);
+                assert_int_equal(fast.list[k].got_bits, plain.list[k].got_bits);
+                assert_int_equal(fast.list[k].want_bits, plain.list[k].want_bits);
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(ref);
+    free(out);
+}
+
 static void poison_words_are_nan_as_float_and_as_double(void **state)
 {
     (void)state;
@@ -542,6 +602,7 @@ int main(void)
         cmocka_unit_test(owner_map_matches_the_kernels),
         cmocka_unit_test(closed_form_equals_the_arrays_at_any_offset),
         cmocka_unit_test(spans_merge_into_the_one_pass_verdict),
+        cmocka_unit_test(closed_form_finds_what_the_arrays_find),
         cmocka_unit_test(poison_words_are_nan_as_float_and_as_double),
         cmocka_unit_test(double_closed_form_is_the_float_one),
         cmocka_unit_test(double_verification_finds_each_wrong_element),

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+/* clock_gettime() is POSIX. */
+#define _POSIX_C_SOURCE 200809L
+
 #include "gs_workspace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gs_device.h"
 #include "gs_parallel.h"
@@ -51,6 +55,59 @@ static void slice(uint64_t count, unsigned parts, unsigned k, uint64_t *lo, uint
     *hi = *lo + count / parts + (k < count % parts);
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* gs_dev_write and gs_dev_read of a bulk transfer, timed into w->copies. */
+static int timed_write(struct gs_workspace *w, struct gs_buf *buf, uint64_t offset,
+                       const void *src, uint64_t bytes, struct gs_err *e)
+{
+    const double t0 = now_s();
+    const int rc = gs_dev_write(w->dev, buf, offset, src, bytes, e);
+    w->copies.up_s += now_s() - t0;
+    w->copies.up_bytes += rc == GS_OK ? bytes : 0;
+    return rc;
+}
+
+static int timed_read(struct gs_workspace *w, struct gs_buf *buf, uint64_t offset, void *dst,
+                      uint64_t bytes, struct gs_err *e)
+{
+    const double t0 = now_s();
+    const int rc = gs_dev_read(w->dev, buf, offset, dst, bytes, e);
+    w->copies.down_s += now_s() - t0;
+    w->copies.down_bytes += rc == GS_OK ? bytes : 0;
+    return rc;
+}
+
+static void rate_text(uint64_t bytes, double s, char *buf, size_t size)
+{
+    if (bytes == 0 || s <= 0.0)
+        snprintf(buf, size, "not measured");
+    else
+        snprintf(buf, size, "%.1f GB/s (%.2f GB in %.3f s)", (double)bytes / s / 1e9,
+                 (double)bytes / 1e9, s);
+}
+
+int gs_copy_rate_line(const struct gs_copy_rate *c, uint64_t min_bytes, char *buf, size_t size)
+{
+    char up[96], down[96];
+    if (size)
+        buf[0] = '\0';
+    if (c->up_bytes + c->down_bytes < min_bytes || !size)
+        return 0;
+    rate_text(c->up_bytes, c->up_s, up, sizeof up);
+    rate_text(c->down_bytes, c->down_s, down, sizeof down);
+    snprintf(buf, size,
+             "copies measured: host to device %s, device to host %s; waited %.3f s for the "
+             "inputs' generation, %.3f s for the comparison",
+             up, down, c->inputs_wait_s, c->verify_wait_s);
+    return 1;
+}
+
 /* ---- inputs ------------------------------------------------------------ */
 
 struct input_job {
@@ -71,20 +128,43 @@ static void input_part(void *ctx, unsigned k)
         gs_fill_inputs_at((float *)j->a + lo, (float *)j->b + lo, j->first + lo, hi - lo);
 }
 
-/* a and b for [0, n + guard), generated a chunk at a time on every core
- * into the two staging areas and uploaded. */
+/* Chunk [off, off + count) of a and b into staging area s: a in its first
+ * half, b in its second. */
+static void input_chunk(const struct gs_workspace *w, int s, uint64_t half, uint64_t off,
+                        uint64_t count, struct input_job *j)
+{
+    *j = (struct input_job){w->stage[s], (char *)w->stage[s] + half * w->elem, w->type, off,
+                            count, parts_for(w, count)};
+}
+
+/* a and b for [0, n + guard), a chunk at a time: the pool generates chunk
+ * k + 1 on every core into one staging area while this thread uploads
+ * chunk k from the other, so that the generation hides behind the
+ * transfers. */
 static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 {
     const uint64_t total = w->n + GS_GUARD_ELEMS;
-    int rc = GS_OK;
-    for (uint64_t off = 0; off < total && rc == GS_OK; off += w->stage_elems) {
-        const uint64_t count = total - off < w->stage_elems ? total - off : w->stage_elems;
-        struct input_job j = {w->stage[0], w->stage[1], w->type, off, count,
-                              parts_for(w, count)};
-        gs_pool_run(w->pool, input_part, &j, j.parts);
-        rc = gs_dev_write(w->dev, w->da, off * w->elem, w->stage[0], count * w->elem, e);
+    const uint64_t half = w->stage_elems / 2;
+    struct input_job jobs[2];
+    int rc = GS_OK, s = 0;
+    input_chunk(w, 0, half, 0, total < half ? total : half, &jobs[0]);
+    gs_pool_run(w->pool, input_part, &jobs[0], jobs[0].parts);
+    for (uint64_t off = 0; off < total && rc == GS_OK; off += half, s ^= 1) {
+        const uint64_t count = jobs[s].count, next = off + half;
+        const int ahead = next < total;
+        if (ahead) {
+            input_chunk(w, s ^ 1, half, next, total - next < half ? total - next : half,
+                        &jobs[s ^ 1]);
+            gs_pool_start(w->pool, input_part, &jobs[s ^ 1], jobs[s ^ 1].parts);
+        }
+        rc = timed_write(w, w->da, off * w->elem, jobs[s].a, count * w->elem, e);
         if (rc == GS_OK)
-            rc = gs_dev_write(w->dev, w->db, off * w->elem, w->stage[1], count * w->elem, e);
+            rc = timed_write(w, w->db, off * w->elem, jobs[s].b, count * w->elem, e);
+        if (ahead) {
+            const double t0 = now_s();
+            gs_pool_wait(w->pool);
+            w->copies.inputs_wait_s += now_s() - t0;
+        }
         progress(w, "inputs", off + count, total);
     }
     return rc;
@@ -304,9 +384,11 @@ static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
     int pending = -1, rc = GS_OK, s = 0;
     for (uint64_t off = 0; off < n; off += w->stage_elems, s ^= 1) {
         const uint64_t count = n - off < w->stage_elems ? n - off : w->stage_elems;
-        rc = gs_dev_read(w->dev, w->dout, off * w->elem, w->stage[s], count * w->elem, e);
+        rc = timed_read(w, w->dout, off * w->elem, w->stage[s], count * w->elem, e);
         if (pending >= 0) {
+            const double t0 = now_s();
             gs_pool_wait(w->pool);
+            w->copies.verify_wait_s += now_s() - t0;
             merge_job(to, &jobs[pending]);
             pending = -1;
         }
@@ -326,7 +408,9 @@ static int stream_out(struct gs_workspace *w, const struct verify_job *proto,
         progress(w, "read+verify", off + count, n);
     }
     if (pending >= 0) {
+        const double t0 = now_s();
         gs_pool_wait(w->pool);
+        w->copies.verify_wait_s += now_s() - t0;
         merge_job(to, &jobs[pending]);
     }
     return gs_dev_read(w->dev, w->dout, n * w->elem, guard, GS_GUARD_ELEMS * w->elem, e);

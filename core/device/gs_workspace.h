@@ -6,7 +6,8 @@
  * memory that the API moves at full
  * speed (page-locked where the backend has it), and a pool of host threads.
  * The host never holds a whole array: inputs are generated chunk by chunk
- * from their closed form and uploaded once, and every launch's output is read
+ * from their closed form, on all the host's cores while the previous chunk
+ * uploads, and uploaded once, and every launch's output is read
  * back chunk by chunk and compared, on all the host's cores, with the closed
  * form of the expected result while the next chunk arrives. The comparison
  * stays on the host and no kernel under test computes the reference.
@@ -21,6 +22,17 @@
 struct gs_pool;
 struct gs_verify_jobs;
 
+/* What the workspace's bulk transfers took: the inputs' upload and every
+ * chunked read-back, bytes and seconds inside the API's calls. */
+struct gs_copy_rate {
+    uint64_t up_bytes, down_bytes; /* host to device, device to host */
+    double up_s, down_s;
+    /* Seconds the transfers waited for the host's own work: the upload for
+     * the next chunk's inputs, the read-back for the previous chunk's
+     * comparison. Near 0: the host keeps up with the API's copies. */
+    double inputs_wait_s, verify_wait_s;
+};
+
 struct gs_workspace {
     struct gs_device *dev;
     uint64_t n;                    /* the largest n it serves */
@@ -34,11 +46,17 @@ struct gs_workspace {
     struct gs_pool *pool;
     struct gs_verify_jobs *jobs;   /* the comparison's per-thread results */
     int filled_on_device;          /* poison by the API's fill (else uploaded) */
+    struct gs_copy_rate copies;    /* measured on the way, never reset */
     /* Long host-side work (more than a few chunks) is told here as phases
      * (gs_progress.h) labelled with `label`; may be NULL. */
     const struct gs_progress *progress;
     char label[400];               /* what is running, for progress */
 };
+
+/* One line on the copy rates of c ("host to device 51.0 GB/s (17.2 GB), device
+ * to host ..."), into buf; 0 (and buf empty) when less than min_bytes moved
+ * in all, so that small runs say nothing. */
+int gs_copy_rate_line(const struct gs_copy_rate *c, uint64_t min_bytes, char *buf, size_t size);
 
 /* Bytes of one device buffer for n elements: n + GS_GUARD_ELEMS floats. */
 uint64_t gs_buffer_bytes(uint64_t n);

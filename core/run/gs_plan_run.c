@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "gs_cpu_size.h"
 #include "gs_device.h"
 #include "gs_memory.h"
 #include "gs_sysmem.h"
@@ -173,8 +174,11 @@ int gs_plan_bench_device(const struct gs_device *d, unsigned block, uint64_t gri
  * device), capped at `gpu_bytes` per buffer (less with a CPU device); n
  * counts elements of type. */
 int gs_plan_bandwidth_n(struct gs_device *const *devs, int ndevs, enum gs_type type,
-                        uint64_t bytes, uint64_t gpu_bytes, uint64_t *n, struct gs_err *e)
+                        uint64_t bytes, uint64_t gpu_bytes, uint64_t *n, char *why,
+                        size_t why_size, struct gs_err *e)
 {
+    if (why && why_size)
+        why[0] = '\0';
     const unsigned elem = gs_type_size(type);
     uint64_t cap = UINT64_MAX;
     const char *limit = "";
@@ -199,7 +203,7 @@ int gs_plan_bandwidth_n(struct gs_device *const *devs, int ndevs, enum gs_type t
     uint64_t want = gpu_bytes;
     for (int i = 0; i < ndevs; ++i)
         if (!devs[i]->is_gpu)
-            want = GS_BENCH_DEFAULT_CPU_BYTES;
+            want = gs_cpu_bench_bytes(devs[i]->compute_units, why, why_size);
     *n = (want < cap ? want : cap) / elem;
     if (*n < 1024)
         return gs_err_set(e, GS_USAGE, "bandwidth: %s has too little memory for a run; free some, "

@@ -61,17 +61,19 @@ int gs_plan_check(struct gs_device *const *devs, int ndevs, const struct gs_chec
 /* ---- bandwidth ---------------------------------------------------------------- */
 
 /* A CPU device in a bandwidth run: minutes, not hours. */
-#define GS_BENCH_DEFAULT_CPU_BYTES (64ull << 20)
 
 /* Whether d can run bandwidth rows of `type` under block (0: the default)
  * and grid (0: G); GS_USAGE and the reason otherwise. */
 int gs_plan_bench_device(const struct gs_device *d, unsigned block, uint64_t grid,
                          enum gs_type type, struct gs_err *e);
 /* Elements of `type` per buffer for these devices: `bytes` when not 0 (at
- * least 4 KiB, and fitting every device), else `gpu_bytes` (64 MiB with a
- * CPU device among them), less where that does not fit. */
+ * least 4 KiB, and fitting every device), else `gpu_bytes`, or with a CPU
+ * device among them the size gs_cpu_size.h chooses from the machine's
+ * caches and cores (why, when not NULL, gets its one sentence; else ""),
+ * less where that does not fit. */
 int gs_plan_bandwidth_n(struct gs_device *const *devs, int ndevs, enum gs_type type,
-                        uint64_t bytes, uint64_t gpu_bytes, uint64_t *n, struct gs_err *e);
+                        uint64_t bytes, uint64_t gpu_bytes, uint64_t *n, char *why,
+                        size_t why_size, struct gs_err *e);
 
 /* ---- trace ---------------------------------------------------------------------- */
 

@@ -209,6 +209,7 @@ int gs_table_run_at(struct gs_device *dev, const struct gs_table_plan *plan,
         t->deviations += c->deviation;
     }
 out:
+    t->copies = w.copies;
     gs_workspace_close(&w);
     if (rc != GS_OK) {
         gs_table_free(t);

@@ -65,6 +65,9 @@ struct gs_table {
     int failed;     /* cases whose prediction did not hold */
     int deviations; /* cases the API accepted beyond the device's report */
     int grid_fallback; /* the block is beyond the device: G is a stand-in (grid_rule) */
+    /* The inputs' upload and the read-backs, timed: the run's floor beside
+     * its time (gs_copy_rate_line says it in words). */
+    struct gs_copy_rate copies;
 };
 
 /* G for dev under plan (the device grid, or plan->grid). A block beyond the
