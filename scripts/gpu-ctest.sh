@@ -19,6 +19,7 @@ tests="$out/h200-ctest.md"
 rm -f "$tests"
 step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite, with both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure -j 4 || status=1
+  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure -j 4 \
+  --output-junit "$(cd "$out" && pwd)/h200-ctest-junit.xml" || status=1
 grep -E "tests passed|Skipped|Failed" "$tests" | tail -12
 exit $status

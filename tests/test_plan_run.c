@@ -281,11 +281,11 @@ static void bandwidth_size_per_buffer(void **state)
     assert_int_equal(n, (1ull << 30) / 4);
     assert_int_equal(gs_plan_bandwidth_n(devs, 2, GS_TYPE_DOUBLE, 1ull << 20, 0, &n, NULL, 0, &e), GS_OK);
     assert_int_equal(n, (1ull << 20) / 8);
-    assert_int_equal(gs_plan_bandwidth_n(devs, 2, GS_TYPE_FLOAT, 2048, 0, &n, &e), GS_USAGE);
+    assert_int_equal(gs_plan_bandwidth_n(devs, 2, GS_TYPE_FLOAT, 2048, 0, &n, NULL, 0, &e), GS_USAGE);
     assert_string_equal(e.msg, "--bytes: too small; give at least 4KiB per buffer");
     /* The smallest device bounds --bytes and the default. */
     dev[1].global_mem = 3ull << 20;
-    assert_int_equal(gs_plan_bandwidth_n(devs, 2, GS_TYPE_FLOAT, 1ull << 30, 0, &n, &e), GS_USAGE);
+    assert_int_equal(gs_plan_bandwidth_n(devs, 2, GS_TYPE_FLOAT, 1ull << 30, 0, &n, NULL, 0, &e), GS_USAGE);
     assert_non_null(strstr(e.msg, "do not fit eighty"));
     assert_int_equal(gs_plan_bandwidth_n(devs, 2, GS_TYPE_FLOAT, 0, 1ull << 30, &n, NULL, 0, &e), GS_OK);
     assert_true(n > 0 && n * 4 * 3 <= 3ull << 20);
