@@ -18,10 +18,14 @@ mkdir -p "$work/src"
 # tree without build folders (a copy that is not a checkout, as CI machines
 # and GPU machines may have).
 if git -C "$src" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-  (cd "$src" && git ls-files -z --cached --others --exclude-standard | \
-    xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$work/src"
+  # Files deleted in the working tree are not part of it: only those that
+  # exist travel (a copy of a checkout may lack some of the index's files).
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    tar cf - --null -T -) | tar xf - -C "$work/src"
 else
-  (cd "$src" && tar cf - --exclude='./build*' --exclude=./.device --exclude=./.git .) | \
+  (cd "$src" && tar cf - --exclude='./build*' --exclude=./.device --exclude=./.whl --exclude=./.git \
+    --exclude=__pycache__ .) | \
     tar xf - -C "$work/src"
 fi
 cd "$work/src"

@@ -34,10 +34,20 @@ if ! "$gs" --list --backend "$backend" >/dev/null 2>&1; then
 fi
 
 # The _pocl rows state what PoCL does (a CPU device); a GPU's OpenCL differs
-# (a 256 MiB __local array is a build error there).
-if [[ $name == *_pocl ]] && ! "$gs" --list --backend opencl 2>/dev/null | grep -qi 'portable computing\|pocl'; then
-  echo "SKIPPED: $name describes PoCL, and this OpenCL device is another"
-  exit 0
+# (a 256 MiB __local array is a build error there). Where another OpenCL
+# driver is registered too (a GPU machine), the row sees PoCL alone: an ICD
+# folder of its own that lists only PoCL's entry.
+if [[ $name == *_pocl ]]; then
+  vendors=${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}
+  pocl_icd=$(grep -lis pocl "$vendors"/*.icd 2>/dev/null | head -1)
+  if [ -z "$pocl_icd" ]; then
+    echo "SKIPPED: $name describes PoCL, and no PoCL ICD is registered in $vendors"
+    exit 0
+  fi
+  mkdir "$w/icd"
+  cp "$pocl_icd" "$w/icd/"
+  export OCL_ICD_VENDORS="$w/icd"
+  unset OCL_ICD_FILENAMES
 fi
 
 case "$file" in
