@@ -26,9 +26,11 @@ enum opt_id {
 #define CMD_CHECK 0x4u
 #define CMD_PITFALLS 0x8u
 #define CMD_TRACE 0x10u
+#define CMD_COMPARE 0x80u
 #define CMD_BANDWIDTH (CMD_BW | CMD_SWEEP | CMD_SPREAD) /* every mode of bandwidth */
 #define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_SWEEP | CMD_CHECK | CMD_TRACE) /* --grid */
-#define CMD_ALL (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS)
+#define CMD_DEVICES (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS) /* those that open devices */
+#define CMD_ALL (CMD_DEVICES | CMD_COMPARE)
 
 struct opt {
     enum opt_id id;
@@ -37,54 +39,124 @@ struct opt {
     const char *help;
     int repeatable;
     unsigned cmds;
+    const char *short_name; /* "-h", or NULL */
 };
 
-/* The one table behind parsing and --help. */
+/* The one table behind parsing, every command's --help, and the refusal
+ * of an option a command does not take. */
 static const struct opt options[OPT_COUNT] = {
     {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
-                                    "                         (default: all present)", 0, CMD_ALL},
+                                    "                         (default: all present)", 0, CMD_DEVICES, NULL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
-                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL},
-    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE},
-    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK},
+                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_DEVICES, NULL},
+    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE, NULL},
+    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
-                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK},
+                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's);\n"
-                              "                         trace: blocks of the traced launch (default: 4)", 0, CMD_LAUNCHES},
-    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES | CMD_SPREAD},
+                              "                         trace: blocks of the traced launch (default: 4)", 0, CMD_LAUNCHES, NULL},
+    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES | CMD_SPREAD, NULL},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all\n"
                                        "                         trace: any kernel by name, pitfalls too (default: monolithic,\n"
-                                       "                         grid-stride,chunked)", 0, CMD_TABLE | CMD_TRACE},
-    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
-                                    "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
-    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
-    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BANDWIDTH},
-    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH},
-    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
-                              "                         trace: the picture", 0, CMD_BANDWIDTH | CMD_TRACE},
-    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BANDWIDTH},
-    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BANDWIDTH},
+                                       "                         grid-stride,chunked)", 0, CMD_TABLE | CMD_TRACE, NULL},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); trace and bandwidth --spread:\n"
+                                    "                         text or json; --list: text, json or ctest-resources\n"
+                                    "                         (CTest's resource spec of the GPUs)", 0, CMD_DEVICES, NULL},
+    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file);\n"
+                                     "                         - is stdout", 0, CMD_ALL, NULL},
+    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BANDWIDTH, NULL},
+    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH, NULL},
+    {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, a bar chart (--sweep: time\n"
+                              "                         against n); trace, who wrote each element", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
+    {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_DEVICES, NULL},
+    {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
-                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BANDWIDTH},
+                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BANDWIDTH, NULL},
     {OPT_SPREAD, "--spread", NULL, "bandwidth: instead of the rows, when each SM finishes one float4\n"
                                    "                         grid-stride add at 1 wave (grid G) and 16 waves; takes\n"
                                    "                         --backend, --device, --bytes (default 1GiB), --block,\n"
                                    "                         --reps (default 5),"
-                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BANDWIDTH},
+                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BANDWIDTH, NULL},
     {OPT_TYPE, "--type", "T", "bandwidth: element type, float or double (default: float); a device\n"
-                              "                         without double precision is left out, with a note", 0, CMD_BANDWIDTH},
-    {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
-    {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
-    {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
-    {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK},
+                              "                         without double precision is left out, with a note", 0, CMD_BANDWIDTH, NULL},
+    {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK, NULL},
+    {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK, NULL},
+    {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK, NULL},
+    {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
-                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
-    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE},
-    {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL},
-    {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL},
+                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS, NULL},
+    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
+    {OPT_HELP, "--help", NULL, "this help (also -h)", 0, CMD_ALL, "-h"},
+    {OPT_VERSION, "--version", NULL, "print the version and what this build holds", 0, CMD_ALL, NULL},
 };
+
+/* The commands: the word that names each, the options it takes (the
+ * table's bits), and its help. */
+struct command {
+    const char *name;
+    enum gs_mode mode;
+    unsigned cmds;
+    const char *usage; /* the help's first lines */
+    const char *exits; /* its exit status */
+};
+
+static const struct command commands[] = {
+    {"table", GS_MODE_TABLE, CMD_TABLE,
+     "usage: gridstride [table] [options]\n"
+     "       gridstride --list [--format text|json|ctest-resources]\n\n"
+     "The table runs one vector add four ways at each size, on every backend side by side:\n"
+     "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
+     "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
+     "Every result is predicted before the launch; a run whose results disagree with the\n"
+     "prediction, in either direction, fails. --list shows the devices and their G and T.\n",
+     "exit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"},
+    {"bandwidth", GS_MODE_BANDWIDTH, CMD_BANDWIDTH,
+     "usage: gridstride bandwidth [options]\n"
+     "       gridstride bandwidth --sweep [options]\n"
+     "       gridstride bandwidth --spread [options]\n\n"
+     "The bandwidth benchmark: GB/s of each kernel on large buffers, every row verified.\n"
+     "--sweep: what the grid-stride loop costs at small n; --spread: when each SM finishes\n"
+     "one launch, at 1 wave and at 16 waves.\n",
+     "exit status: 0 every row verified; 1 a row was wrong; 2 bad usage or environment\n"},
+    {"pitfalls", GS_MODE_PITFALLS, CMD_PITFALLS,
+     "usage: gridstride pitfalls [options]\n\n"
+     "The traps of the course, each run where it bites (its own sizes and grids), with the\n"
+     "outcome the model predicts; a case a device cannot hold is reported skipped, with why.\n",
+     "exit status: 0 every trap behaved as predicted; 1 one did not; 2 bad usage or environment\n"},
+    {"trace", GS_MODE_TRACE, CMD_TRACE,
+     "usage: gridstride trace [options]\n\n"
+     "Who wrote each element, recorded on the device (seed 000's index-tracer): the thread\n"
+     "of every write, compared with the model and between devices; --svg FILE draws it.\n",
+     "exit status: 0 every map matches the model and the devices agree; 1 one does not;\n"
+     "             2 bad usage or environment\n"},
+    {"check", GS_MODE_CHECK, CMD_CHECK, NULL, /* check_usage */
+     "exit status: 0 every case right; 1 a case wrong, refused or faulted;\n"
+     "             2 the file does not compile, or bad usage (one line says which)\n"},
+    {"compare", GS_MODE_COMPARE, CMD_COMPARE,
+     "usage: gridstride compare [--output FILE] FILE.json [FILE.json ...]\n\n"
+     "Puts results files side by side: the JSON of `gridstride --format json` (tables) or of\n"
+     "`gridstride bandwidth --json`, from any machine and any version of gridstride that\n"
+     "writes the same schema (gridstride-results, version 1). All files must be of one mode.\n"
+     "  tables     a column group per device, each with its own G and T; a row is flagged\n"
+     "             'differs' when devices' outcomes differ (one refuses what another runs,\n"
+     "             one is wrong where another is not)\n"
+     "  bandwidth  a group per run: GB/s and its ratio to the first run; a row is flagged\n"
+     "             when it verified on one run and was wrong on another\n"
+     "A reference file, the course's T4 table: docs/reference/t4-seed002.json.\n",
+     "exit status: 0 no row differs in outcome; 1 some row differs; 2 bad usage, or a file\n"
+     "that cannot be read, is not JSON or has an unknown schema\n"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const struct command *command_of(enum gs_mode mode)
+{
+    for (size_t i = 0; i < NCOMMANDS; ++i)
+        if (commands[i].mode == mode)
+            return &commands[i];
+    return &commands[0];
+}
 
 static void usage_options(unsigned cmds, struct gs_str *o)
 {
@@ -124,46 +196,62 @@ static void check_usage(struct gs_str *o)
         "       (host: compiled by the system C compiler, cc or $CC, when there is one)\n"
         "No main() and no host code: the kernel and its device helpers only.\n\n"
         "A kernel that never finishes cannot be stopped from outside on most GPUs: after\n"
-        "--watchdog seconds gridstride says so on stderr; end it with Ctrl-C.\n\n"
-        "options:\n");
-    usage_options(CMD_CHECK, o);
-    gs_str_printf(o,
-        "\nexit status: 0 every case right; 1 a case wrong, refused or faulted;\n"
-        "             2 the file does not compile, or bad usage (one line says which)\n");
+        "--watchdog seconds gridstride says so on stderr; end it with Ctrl-C.\n");
+}
+
+static void usage_footer(int backends, struct gs_str *o)
+{
+    if (backends) {
+        char built[160], known[160];
+        gs_registry_names(built, sizeof built, 1);
+        gs_registry_names(known, sizeof known, 0);
+        gs_str_printf(o, "\nbackends compiled in: %s (known to this source: %s)\n", built, known);
+    } else {
+        gs_str_printf(o, "\n");
+    }
 }
 
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
 {
-    if (c->check) {
-        check_usage(o);
+    const struct command *cmd = command_of(c->command);
+    if (!c->named) { /* `gridstride --help`: every command, then the table's options */
+        gs_str_printf(o,
+            "usage: gridstride [table] [options]      the correctness table (default)\n"
+            "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+            "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
+            "       gridstride bandwidth --spread     when each SM finishes one launch: 1 wave, 16 waves\n"
+            "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
+            "       gridstride trace [options]        who wrote each element, recorded on the device\n"
+            "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
+            "       gridstride check FILE [options]   your own kernel through the same harness\n"
+            "                                         (gridstride check --help: the contract)\n"
+            "       gridstride --list                 the devices, with their G and T\n"
+            "       gridstride compare FILE.json...   results files side by side\n"
+            "gridstride COMMAND --help (or -h): the options of that command alone.\n\n"
+            "The table runs one vector add four ways at each size, on every backend side by side:\n"
+            "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
+            "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
+            "Every result is predicted before the launch; a run whose results disagree with the\n"
+            "prediction, in either direction, fails.\n\n"
+            "options of the table:\n");
+        usage_options(CMD_TABLE, o);
+        usage_footer(1, o);
+        gs_str_printf(o, "%s", cmd->exits);
+        gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
+                         "error (exit 2)\n");
         return;
     }
-    gs_str_printf(o,
-        "usage: gridstride [table] [options]      the correctness table (default)\n"
-        "       gridstride bandwidth [options]    the bandwidth benchmark\n"
-        "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
-        "       gridstride bandwidth --spread     when each SM finishes one launch: 1 wave, 16 waves\n"
-        "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
-        "       gridstride trace [options]        who wrote each element, recorded on the device\n"
-        "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
-        "       gridstride check FILE [options]   your own kernel through the same harness\n"
-        "                                         (gridstride check --help: the contract)\n"
-        "       gridstride --list\n"
-        "       gridstride compare FILE.json...   results files side by side (compare --help)\n\n"
-        "The table runs one vector add four ways at each size, on every backend side by side:\n"
-        "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
-        "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
-        "Every result is predicted before the launch; a run whose results disagree with the\n"
-        "prediction, in either direction, fails.\n\n"
-        "options:\n");
-    usage_options(CMD_TABLE | CMD_BANDWIDTH | CMD_PITFALLS | CMD_TRACE, o);
-    char built[160], known[160];
-    gs_registry_names(built, sizeof built, 1);
-    gs_registry_names(known, sizeof known, 0);
-    gs_str_printf(o, "\nbackends compiled in: %s (known to this source: %s)\n", built, known);
-    gs_str_printf(o,
-        "exit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
-        "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an error (exit 2)\n");
+    if (cmd->mode == GS_MODE_CHECK)
+        check_usage(o);
+    else
+        gs_str_printf(o, "%s", cmd->usage);
+    gs_str_printf(o, "\noptions:\n");
+    usage_options(cmd->cmds, o);
+    usage_footer(cmd->cmds != CMD_COMPARE, o);
+    gs_str_printf(o, "%s", cmd->exits);
+    if (cmd->cmds != CMD_COMPARE)
+        gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
+                         "error (exit 2)\n");
 }
 
 static const struct opt *find_opt(const char *arg, const char **inline_value)
@@ -171,6 +259,8 @@ static const struct opt *find_opt(const char *arg, const char **inline_value)
     *inline_value = NULL;
     for (int i = 0; i < OPT_COUNT; ++i) {
         const size_t len = strlen(options[i].name);
+        if (options[i].short_name && strcmp(arg, options[i].short_name) == 0)
+            return &options[i];
         if (strncmp(arg, options[i].name, len) != 0)
             continue;
         if (arg[len] == '\0')
@@ -330,7 +420,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_GRID: rc = gs_parse_u64(v, 1, 2147483647ull, "--grid", &c->grid, e); break;
     case OPT_BLOCK: rc = set_unsigned(&c->block, v, 1, 1u << 20, o->name, e); break;
     case OPT_KERNELS:
-        rc = c->mode == GS_MODE_TRACE ? parse_trace_kernels(v, c, e)
+        rc = c->command == GS_MODE_TRACE ? parse_trace_kernels(v, c, e)
                                       : parse_kernels(v, &c->columns, e);
         break;
     case OPT_N: rc = gs_parse_u64(v, 1, GS_TRACE_MAX_N, "--n", &c->trace_n, e); break;
@@ -342,7 +432,9 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         rc = gs_format_parse(v, &c->format, e);
         break;
     case OPT_OUTPUT:
-        rc = set_name(&c->output, v, o->name, "a file name, or leave --output out for stdout", e);
+        rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e);
+        if (rc == GS_OK && strcmp(v, "-") == 0)
+            c->output = NULL; /* stdout, as without --output */
         break;
     case OPT_BYTES: rc = parse_bytes(v, &c->bw_bytes, e); break;
     case OPT_REPS: rc = set_unsigned(&c->reps, v, 5, 100000, o->name, e); break;
@@ -362,21 +454,6 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     default: break;
     }
     return rc;
-}
-
-/* What check's options need of each other. */
-static int check_rules(const struct gs_cli *c, struct gs_err *e)
-{
-    if (!c->file)
-        return gs_err_set(e, GS_USAGE, "check needs a FILE; name one, as in gridstride check "
-                                       "solve.cu (see gridstride check --help)");
-    if (c->compile_only && !c->arch)
-        return gs_err_set(e, GS_USAGE, "--compile-only needs --arch; add one, e.g. --arch "
-                                       "sm_75,sm_90");
-    if (c->arch && !c->compile_only)
-        return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for the "
-                                       "device's own architecture");
-    return GS_OK;
 }
 
 /* The modes of `gridstride bandwidth` that replace its row table: each
@@ -402,7 +479,7 @@ static const char *option_name(enum opt_id id)
 
 /* The mode of bandwidth the options chose, into c->mode; *mode NULL for
  * the rows. */
-static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs_cli *c,
+static int bandwidth_mode_rules(const int *seen, struct gs_cli *c,
                                 const struct bandwidth_mode **mode, struct gs_err *e)
 {
     *mode = NULL;
@@ -411,9 +488,6 @@ static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs
         const char *name = option_name(m->opt);
         if (!seen[m->opt])
             continue;
-        if (command != GS_MODE_BANDWIDTH)
-            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride bandwidth'; run gridstride "
-                                           "bandwidth %s, or leave it out", name, name);
         if (*mode)
             return gs_err_set(e, GS_USAGE, "%s and %s are two modes of bandwidth; choose one of "
                                            "them per run", option_name((*mode)->opt), name);
@@ -445,106 +519,141 @@ static int mode_rules(const struct gs_cli *c, const struct bandwidth_mode *m, co
     return GS_OK;
 }
 
-/* `gridstride compare`: its own options, FILE.json... */
-static int compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
+static const struct command *command_named(const char *word)
 {
-    memset(c, 0, sizeof *c);
-    c->mode = GS_MODE_COMPARE;
-    for (int i = 2; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0) {
-            c->compare_help = 1;
-        } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (c->output)
-                return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
-            if (!v || !*v)
-                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
-                                               "after --output");
-            c->output = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return gs_err_set(e, GS_USAGE, "compare: unknown option '%.*s%s'; see gridstride "
-                                           "compare --help", GS_ECHO(a));
-        } else if (c->nfiles == GS_MAX_COMPARE) {
+    for (size_t i = 0; i < NCOMMANDS; ++i)
+        if (strcmp(word, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* An option the command does not take: one line naming the commands that
+ * take it, from the table. */
+static int refuse(const struct opt *o, const struct command *cmd, struct gs_err *e)
+{
+    char takers[256] = "";
+    const char *first = NULL;
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < NCOMMANDS; ++i)
+        n += (o->cmds & commands[i].cmds) != 0;
+    for (size_t i = 0; i < NCOMMANDS; ++i) {
+        if (!(o->cmds & commands[i].cmds))
+            continue;
+        const size_t len = strlen(takers);
+        snprintf(takers + len, sizeof takers - len, "%s%s",
+                 k == 0 ? "" : k + 1 == n ? " and " : ", ", commands[i].name);
+        first = first ? first : commands[i].name;
+        ++k;
+    }
+    return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride %s'; only %s take%s it: "
+                                   "leave it out, or see gridstride %s --help",
+                      o->name, cmd->name, takers, n == 1 ? "s" : "", first ? first : cmd->name);
+}
+
+/* What a command needs once every option is read. */
+static int command_rules(struct gs_cli *c, const int *seen, struct gs_err *e)
+{
+    if (c->ctest_resources && c->mode != GS_MODE_LIST)
+        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
+                                       "use gridstride --list --format ctest-resources");
+    switch (c->command) {
+    case GS_MODE_TABLE:
+        if (c->mode == GS_MODE_LIST && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
+            return gs_err_set(e, GS_USAGE, "--format: --list writes text, json or "
+                                           "ctest-resources; choose one of those");
+        return GS_OK;
+    case GS_MODE_CHECK:
+        if (!c->file)
+            return gs_err_set(e, GS_USAGE, "check needs a FILE; name one, as in gridstride check "
+                                           "solve.cu (see gridstride check --help)");
+        if (c->compile_only && !c->arch)
+            return gs_err_set(e, GS_USAGE, "--compile-only needs --arch; add one, e.g. --arch "
+                                           "sm_75,sm_90");
+        if (c->arch && !c->compile_only)
+            return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for "
+                                           "the device's own architecture");
+        return GS_OK;
+    case GS_MODE_COMPARE:
+        if (c->nfiles == 0)
+            return gs_err_set(e, GS_USAGE, "compare: give one or more results files (JSON); see "
+                                           "gridstride compare --help");
+        return GS_OK;
+    case GS_MODE_TRACE:
+        if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
+            return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
+                                           "--svg FILE");
+        return GS_OK;
+    case GS_MODE_BANDWIDTH: {
+        const struct bandwidth_mode *mode;
+        if (bandwidth_mode_rules(seen, c, &mode, e) != GS_OK)
+            return GS_USAGE;
+        if (mode && mode_rules(c, mode, seen, e) != GS_OK)
+            return e->status;
+        if (mode && c->type != GS_TYPE_FLOAT)
+            return gs_err_set(e, GS_USAGE, "--type double: bandwidth %s runs the float kernels "
+                                           "only; leave --type out, or run the rows in double "
+                                           "without %s",
+                              option_name(mode->opt), option_name(mode->opt));
+        return GS_OK;
+    }
+    default:
+        return GS_OK;
+    }
+}
+
+/* A word that is not an option: check's FILE, compare's files. */
+static int positional(struct gs_cli *c, const char *a, struct gs_err *e)
+{
+    if (c->command == GS_MODE_CHECK && !c->file) {
+        c->file = a;
+        return GS_OK;
+    }
+    if (c->command == GS_MODE_COMPARE) {
+        if (c->nfiles == GS_MAX_COMPARE)
             return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
                                            "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
-        } else {
-            c->files[c->nfiles++] = a;
-        }
+        c->files[c->nfiles++] = a;
+        return GS_OK;
     }
-    if (!c->compare_help && c->nfiles == 0)
-        return gs_err_set(e, GS_USAGE, "compare: give one or more results files (JSON); see "
-                                       "gridstride compare --help");
-    return GS_OK;
-}
-
-static int command_named(const char *word, enum gs_mode *mode)
-{
-    static const struct {
-        const char *name;
-        enum gs_mode mode;
-    } commands[] = {{"table", GS_MODE_TABLE},
-                    {"bandwidth", GS_MODE_BANDWIDTH},
-                    {"check", GS_MODE_CHECK},
-                    {"pitfalls", GS_MODE_PITFALLS},
-                    {"trace", GS_MODE_TRACE}};
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-        if (strcmp(word, commands[i].name) == 0) {
-            *mode = commands[i].mode;
-            return 1;
-        }
-    return 0;
-}
-
-/* Whether option o applies to command `command` (check's are ruled apart). */
-static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err *e)
-{
-    if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
-        return gs_err_set(e, GS_USAGE,
-                          "%s does not apply to 'gridstride pitfalls'; it takes --backend, "
-                          "--device, --traps, --format and --output (each trap sets its own "
-                          "sizes and grids)", o->name);
-    if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
-        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'; use it there, or "
-                                       "leave it out", o->name);
-    if (command == GS_MODE_TRACE && !(o->cmds & CMD_TRACE))
-        return gs_err_set(e, GS_USAGE,
-                          "%s does not apply to 'gridstride trace'; it takes --kernels, --grid, "
-                          "--block, --n, --backend, --device, --svg, --format and --output",
-                          o->name);
-    if (command != GS_MODE_TRACE && o->cmds == CMD_TRACE)
-        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride trace'; use it there, or "
-                                       "leave it out", o->name);
-    return GS_OK;
+    return gs_err_set(e, GS_USAGE, "unknown argument '%.*s%s'; see gridstride %s%s--help",
+                      GS_ECHO(a), c->named ? command_of(c->command)->name : "",
+                      c->named ? " " : "");
 }
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
 {
     int seen[OPT_COUNT] = {0};
     int first = 1;
-    enum gs_mode command = GS_MODE_TABLE;
+    const struct command *cmd = &commands[0];
 
-    if (argc > 1 && strcmp(argv[1], "compare") == 0)
-        return compare_parse(argc, argv, c, e);
     memset(c, 0, sizeof *c);
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
     c->format = GS_FMT_TEXT;
     c->traps = (1u << GS_TRAPS) - 1;
-    if (argc > 1 && command_named(argv[1], &command))
+    if (argc > 1 && command_named(argv[1])) {
+        cmd = command_named(argv[1]);
+        c->named = 1;
         first = 2;
-    c->mode = command;
-    c->check = command == GS_MODE_CHECK;
+    }
+    c->mode = c->command = cmd->mode;
+    c->check = cmd->mode == GS_MODE_CHECK;
+    const char *see = c->named ? cmd->name : "";
+    const char *sep = c->named ? " " : "";
     for (int i = first; i < argc; ++i) {
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
-        if (!o && c->check && argv[i][0] != '-' && !c->file) {
-            c->file = argv[i]; /* check's one argument */
+        if (!o && argv[i][0] == '-' && argv[i][1] != '\0')
+            return gs_err_set(e, GS_USAGE, "unknown option '%.*s%s'; see gridstride %s%s--help",
+                              GS_ECHO(argv[i]), see, sep);
+        int rc = o ? GS_OK : positional(c, argv[i], e);
+        if (!o) {
+            if (rc != GS_OK)
+                return rc;
             continue;
         }
-        if (!o)
-            return gs_err_set(e, GS_USAGE, "unknown %s '%.*s%s'; see gridstride --help",
-                              argv[i][0] == '-' ? "option" : "argument", GS_ECHO(argv[i]));
+        if (!(o->cmds & cmd->cmds))
+            return refuse(o, cmd, e);
         if (seen[o->id]++ && !o->repeatable)
             return gs_err_set(e, GS_USAGE, "%s given twice; give it once", o->name);
         const char *v = NULL;
@@ -553,55 +662,19 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
             if (!v) {
                 /* No option takes a value that starts with "--". */
                 if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0)
-                    return gs_err_set(e, GS_USAGE, "%s needs a value (%s); see gridstride --help",
-                                      o->name, o->arg);
+                    return gs_err_set(e, GS_USAGE, "%s needs a value (%s); see gridstride "
+                                                   "%s%s--help", o->name, o->arg, see, sep);
                 v = argv[++i];
             }
         } else if (inline_value) {
             return gs_err_set(e, GS_USAGE, "%s takes no value; write it alone, as %s", o->name,
                               o->name);
         }
-        if (c->check && !(o->cmds & CMD_CHECK))
-            return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride check'; see "
-                                           "gridstride check --help", o->name);
-        if (!c->check && o->cmds == CMD_CHECK)
-            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride check'; use it there, or "
-                                           "leave it out", o->name);
-        int rc = option_fits(o, command, e);
-        if (rc == GS_OK)
-            rc = apply(c, o, v, e);
+        rc = apply(c, o, v, e);
         if (rc != GS_OK)
             return rc;
     }
-    if (c->ctest_resources && c->mode != GS_MODE_LIST && c->mode != GS_MODE_HELP &&
-        c->mode != GS_MODE_VERSION)
-        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
-                                       "use gridstride --list --format ctest-resources");
-    if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
+    if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION)
         return GS_OK;
-    if (c->check)
-        return check_rules(c, e);
-    const struct bandwidth_mode *mode;
-    if (bandwidth_mode_rules(seen, command, c, &mode, e) != GS_OK)
-        return GS_USAGE;
-    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] ||
-                               seen[OPT_JSON] || seen[OPT_QUIET] || seen[OPT_TYPE];
-    const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
-    if (mode && mode_rules(c, mode, seen, e) != GS_OK)
-        return e->status;
-    if (mode && c->type != GS_TYPE_FLOAT)
-        return gs_err_set(e, GS_USAGE, "--type double: bandwidth %s runs the float kernels only; "
-                                       "leave --type out, or run the rows in double without %s",
-                          option_name(mode->opt), option_name(mode->opt));
-    if (command == GS_MODE_TABLE && bandwidth_only)
-        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json, --quiet and --type belong "
-                                       "to 'gridstride bandwidth'; run that, or leave them out");
-    if (command == GS_MODE_TRACE && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
-        return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
-                                       "--svg FILE");
-    if (command == GS_MODE_BANDWIDTH && table_only)
-        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not "
-                                       "'gridstride bandwidth'; run 'gridstride table', or leave "
-                                       "them out");
-    return GS_OK;
+    return command_rules(c, seen, e);
 }

@@ -129,7 +129,7 @@ GS_DEFINE_ENGINE_FREE(spread, wrong)
 GS_DEFINE_ENGINE_RENDER(spread)
 
 const struct gs_command gs_spread_command = {
-    .name = "bandwidth --spread", .flags = GS_CMD_SVG | GS_CMD_JSON,
+    .name = "bandwidth --spread",
     .ctx_size = sizeof(struct spread_ctx), .run_size = sizeof(struct gs_spread),
     .select = spread_select, .plan = spread_plan, .run = spread_run, .free_run = spread_free,
     .failures = spread_failures, .render = spread_render,

@@ -115,7 +115,7 @@ static void trace_render(const struct gs_job *j, enum gs_format f, int chart, st
 }
 
 const struct gs_command gs_trace_command = {
-    .name = "trace", .flags = GS_CMD_SVG, .ctx_size = sizeof(struct trace_ctx),
+    .name = "trace", .ctx_size = sizeof(struct trace_ctx),
     .run_size = sizeof(struct gs_trace), .select = trace_select, .plan = trace_plan,
     .run = trace_run, .free_run = trace_free, .finish = trace_finish, .failures = trace_failures,
     .failed = trace_failed, .render = trace_render,

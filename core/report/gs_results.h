@@ -128,4 +128,21 @@ struct gs_run_info {
  * "bandwidth-spread". */
 void gs_results_header(struct gs_jw *w, const char *mode, const struct gs_run_info *run);
 
+/* The schemas of the tool's other JSON outputs, each described by
+ * docs/schema/<kind>.schema.json as the results file is by
+ * docs/schema/table.schema.json, bandwidth.schema.json, sweep.schema.json
+ * and spread.schema.json. Their headers hold the same members as a
+ * results file's: schema, schema_version, mode, tool, version, date,
+ * toolkit and command. */
+#define GS_PITFALLS_SCHEMA "gridstride-pitfalls"
+#define GS_TRACE_SCHEMA "gridstride-trace"
+#define GS_LIST_SCHEMA "gridstride-list"
+#define GS_COMPARE_SCHEMA "gridstride-compare"
+#define GS_REPORT_SCHEMA_VERSION 1
+
+/* gs_results_header with another schema: mode "pitfalls", "trace", "list"
+ * or "compare". */
+void gs_report_header(struct gs_jw *w, const char *schema, int version, const char *mode,
+                      const struct gs_run_info *run);
+
 #endif
