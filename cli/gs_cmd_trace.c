@@ -7,6 +7,7 @@
 #include "gs_driver.h"
 #include "gs_plan_run.h"
 #include "gs_trace_report.h"
+#include "gs_run.h"
 
 struct trace_ctx {
     struct gs_trace_plan plan; /* first: the engine's hooks take it */
@@ -82,7 +83,7 @@ static void trace_in(const struct gs_job *j, const struct gs_trace **runs,
     for (int i = 0; i < j->ndone; ++i)
         runs[i] = j->done[i];
     *in = (struct gs_trace_report_in){runs, j->ndone, t->agree, t->agreed, GS_VERSION_STRING,
-                                      j->command};
+                                      j->command, j->date, GS_TOOLKIT};
 }
 
 /* The maps compared with each other. */

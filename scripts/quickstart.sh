@@ -3,7 +3,8 @@
 # Quick start, step 1: install what is missing, build, and run gridstride.
 #
 #   - Debian/Ubuntu packages: cmake, a C compiler, CMocka, the OpenCL ICD
-#     loader and headers, and PoCL (OpenCL on the CPU). Only missing ones are
+#     loader and headers, PoCL (OpenCL on the CPU), and python3-jsonschema
+#     (the test that validates every JSON output). Only missing ones are
 #     installed; root or sudo is needed only then.
 #   - The CUDA backend is built when nvcc is found (on PATH or in
 #     /usr/local/cuda/bin); it is never installed by this script.
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 
-packages="cmake gcc make libcmocka-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd"
+packages="cmake gcc make libcmocka-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd python3-jsonschema"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
