@@ -66,6 +66,7 @@ struct gs_cli {
     /* compare */
     const char *files[GS_MAX_COMPARE];
     int nfiles;
+    double tolerance; /* --tolerance as a fraction; 0: GS_COMPARE_TOLERANCE */
 };
 
 /* The command line: an optional command word (table, bandwidth, pitfalls,

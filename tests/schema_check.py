@@ -92,7 +92,9 @@ if run(["bandwidth", "--spread", "--backend", backends, "--bytes", "16MiB", "--r
 if "--format FMT" in run(["compare", "--help"]).stdout:
     run(["compare", "--format", "json", "--output", "compare.json", "table.json",
          os.path.join(SRC, "docs", "reference", "t4-seed002.json")], ok=(0, 1))
-    produced.append("compare.json")
+    run(["compare", "--format", "json", "--output", "compare-bandwidth.json", "bandwidth.json",
+         "bandwidth.json"], ok=(0, 1))
+    produced += ["compare.json", "compare-bandwidth.json"]
 if os.path.exists(os.path.join(SCHEMAS, "check.schema.json")):
     run(["check", os.path.join(SRC, "examples", "grid_stride.gs"), "--backend", have[0],
          "--grid", "8", "--sizes", "0,611", "--json", "check.json", "--output", os.devnull])

@@ -97,6 +97,8 @@ PIT_MEMORY = [
 ]
 LIST_MEMORY = re.compile(r"(blocks up to \d+ threads, )[\d.]+( [KMGT]iB, largest buffer )"
                          r"[\d.]+( [KMGT]iB)")
+# --list --format json: the same sizes, in bytes.
+LIST_MEMORY_JSON = re.compile(r'("(?:global_mem|max_alloc)": )\d+')
 
 # --- machine: compute units -------------------------------------------------
 CU_TEXT = re.compile(r"\b\d+( compute units?)\b")
@@ -236,6 +238,7 @@ class Masker:
         s = CU_TEXT.sub(r"<N>\1", s)
         s = CU_JSON.sub(r"\1<N>", s)
         s = LIST_MEMORY.sub(r"\1<MEM>\2<MEM>\3", s)
+        s = LIST_MEMORY_JSON.sub(r"\1<MEM>", s)
         for r in PIT_MEMORY:
             s = r.sub(r"\1<MEM>\2", s)
         # timings
