@@ -15,7 +15,7 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE,
+    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE,
     OPT_COUNT
 };
 
@@ -71,6 +71,7 @@ static const struct opt options[OPT_COUNT] = {
                               "                         against n); trace, who wrote each element", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
     {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_DEVICES, NULL},
     {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES, NULL},
+    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
@@ -462,6 +463,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
+    case OPT_VERBOSE: c->verbose = 1; break;
     case OPT_SWEEP: /* modes of bandwidth: set once parsing is done */
     case OPT_SPREAD: break;
     case OPT_TYPE: rc = parse_type(v, &c->type, e); break;

@@ -48,6 +48,7 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    int verbose; /* notes on stderr in full */
     enum gs_type type; /* --type: the elements' type (GS_TYPE_FLOAT by default) */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */

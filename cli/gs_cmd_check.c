@@ -25,7 +25,8 @@ static int read_file(const char *path, char **text, struct gs_err *e)
     struct stat st;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return gs_err_set(e, GS_USAGE, "cannot read %s: %s; check the path", path, strerror(errno));
+        return gs_err_set(e, GS_USAGE, "cannot read %.*s%s: %s; check the path", GS_ECHO(path),
+                          strerror(errno));
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
         return gs_err_set(e, GS_USAGE, "%s is a directory; give the kernel's source file", path);
@@ -38,7 +39,8 @@ static int read_file(const char *path, char **text, struct gs_err *e)
     if (!buf)
         rc = gs_err_set(e, GS_NOMEM, "out of memory reading %s", path);
     else if (failed)
-        rc = gs_err_set(e, GS_USAGE, "cannot read %s: a read error; check the file", path);
+        rc = gs_err_set(e, GS_USAGE, "cannot read %.*s%s: a read error; check the file",
+                        GS_ECHO(path));
     else if (len > CHECK_MAX_FILE)
         rc = gs_err_set(e, GS_USAGE, "%s is over %u bytes, not one kernel's source; give the file "
                                      "that holds the kernel", path,
@@ -258,10 +260,19 @@ static int check_select(struct gs_job *j, struct gs_err *e)
             skip(j, o->backend->name, o->err.msg);
     }
     j->ndevs = gs_plan_dialect_devices(j->s.devs, j->s.ndevs, d, j->devs);
+    /* What works without such a device: NVRTC compiles CUDA C++ for named
+     * targets, and the .gs dialect runs on every backend. */
+    const char *instead = d == GS_DIALECT_PORTABLE ? ""
+                          : d == GS_DIALECT_CUDA && gs_registry_find("cuda")
+                              ? "; without a GPU, add --compile-only --arch sm_75,sm_90 to compile "
+                                "it, or write it in the .gs dialect, which every backend runs "
+                                "(gridstride check --help)"
+                              : "; write it in the .gs dialect, which every backend runs "
+                                "(gridstride check --help)";
     if (j->ndevs == 0)
-        return gs_err_set(e, GS_NO_DEVICE, "no device here runs %s (%s)%s%s", gs_dialect_name(d),
-                          c->src.path, c->nskipped ? ": " : "",
-                          c->nskipped ? c->skipped[0].why : "");
+        return gs_err_set(e, GS_NO_DEVICE, "no device here runs %s (%.*s%s)%s%s%s",
+                          gs_dialect_name(d), GS_ECHO(c->src.path), c->nskipped ? ": " : "",
+                          c->nskipped ? c->skipped[0].why : "", instead);
     return GS_OK;
 }
 

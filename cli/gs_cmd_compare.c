@@ -11,7 +11,7 @@ static int load_all(const struct gs_cli *cli, struct gs_compare_file *files, str
         struct gs_err why = {0};
         const int rc = gs_compare_load(cli->files[i], &files[i], &why);
         if (rc != GS_OK)
-            return gs_err_set(e, rc, "compare: %s: %s", cli->files[i], why.msg);
+            return gs_err_set(e, rc, "compare: %.*s%s: %s", GS_ECHO(cli->files[i]), why.msg);
     }
     return GS_OK;
 }

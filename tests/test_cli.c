@@ -692,6 +692,24 @@ static void json_copy_of_every_command(void **state)
     free(r);
 }
 
+/* CC may be a command with options, as make takes it: CC="gcc -O0" builds. */
+static void cc_with_options_builds(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "1", NULL};
+    run_env(r, "CC=gcc -O0", args);
+    const int no_gcc = r->code == 2 && strstr(r->err, "no C compiler") && !exists("/usr/bin/gcc");
+    if (no_gcc) {
+        free(r);
+        skip(); /* no gcc here */
+        return;
+    }
+    if (r->code != 0 || !strstr(r->out, "verdict: ok"))
+        fail_msg("CC=\"gcc -O0\": exit %d\nstdout:\n%s\nstderr:\n%s", r->code, r->out, r->err);
+    free(r);
+}
+
 /* ---- every case, in one table -------------------------------------------- */
 
 /* A case: a test function of its own (FN), or a bad command line (BAD,
@@ -920,6 +938,22 @@ static const struct cli_case cases[] = {
     FN(output_dash_is_stdout),
     FN(list_json_is_json),
     FN(json_copy_of_every_command),
+    /* Messages name the real cause and the fix. */
+    BAD(trace_svg_to_full_device, "--svg: cannot write '/dev/full': No space left on device; "
+        "the device is full", "trace", "--backend", "host", "--n", "64", "--svg", "/dev/full"),
+    BAD(svg_in_proc, "its folder '/proc' takes no new file", "trace", "--backend", "host", "--n",
+        "64", "--svg", "/proc/trace.svg"),
+    BAD(json_in_missing_folder, "its folder '/nonexistent-dir' does not exist; create it",
+        "--backend", "host", "--sizes", "1", "--json", "/nonexistent-dir/t.json"),
+    BAD(tolerance_zero, "--tolerance: '0' is not a percentage above 0 and below 100", "compare",
+        "a.json", "--tolerance", "0"),
+    BAD(tolerance_word, "--tolerance: 'ten' is not a percentage", "compare", "a.json",
+        "--tolerance", "ten"),
+    BAD(compare_as_csv, "--format: compare writes text or json", "compare", "a.json", "--format",
+        "csv"),
+    BAD(verbose_in_compare, "--verbose does not apply to 'gridstride compare'", "compare",
+        "a.json", "--verbose"),
+    FN(cc_with_options_builds),
 };
 
 static void help_output(void **state)

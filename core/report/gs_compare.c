@@ -851,9 +851,10 @@ int gs_compare_run(const struct gs_compare_file *files, int nfiles,
     int rc = GS_OK;
     for (int f = 1; f < nfiles && rc == GS_OK; ++f)
         if (strcmp(files[f].mode, files[0].mode) != 0)
-            rc = gs_err_set(e, GS_USAGE, "compare: %s is a %s file and %s a %s file; compare "
-                                         "files of one mode",
-                            files[0].path, files[0].mode, files[f].path, files[f].mode);
+            rc = gs_err_set(e, GS_USAGE, "compare: %.*s%s is a %s file and %.*s%s a %s file; "
+                                         "compare files of one mode",
+                            GS_ECHO(files[0].path), files[0].mode, GS_ECHO(files[f].path),
+                            files[f].mode);
     c->table = strcmp(files[0].mode, "table") == 0;
     if (rc == GS_OK)
         rc = collect_groups(c, e);
