@@ -264,6 +264,19 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
                          "error (exit 2)\n");
 }
 
+void gs_cli_version(const char *version, struct gs_str *o)
+{
+    char built[160], known[160];
+    gs_registry_names(built, sizeof built, 1);
+    gs_registry_names(known, sizeof known, 0);
+    gs_str_printf(o, "gridstride %s\n"
+                     "commit: %s (when the build was configured)\n"
+                     "backends compiled in: %s (known to this source: %s)\n"
+                     "compilers and toolkits: %s\n"
+                     "build type: %s\n",
+                  version, GS_COMMIT, built, known, GS_TOOLKIT, GS_BUILD_TYPE);
+}
+
 static const struct opt *find_opt(const char *arg, const char **inline_value)
 {
     *inline_value = NULL;

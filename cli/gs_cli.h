@@ -77,5 +77,8 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
 /* The help of the command named (only the options it takes); without a
  * command word, the overview and the table's options. */
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *out);
+/* --version: the version, the commit, the backends compiled in, the
+ * compilers and toolkits, the build type. */
+void gs_cli_version(const char *version, struct gs_str *out);
 
 #endif
