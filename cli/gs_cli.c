@@ -193,8 +193,8 @@ static void check_usage(struct gs_str *o)
         "a guard past its end, and every element must equal a + b bit for bit. Failing\n"
         "cases are classed: short grid, elements never written, wrote past the end, wrong\n"
         "value, launch refused, faulted.\n\n"
-        "FILE holds one kernel, named solve unless --entry says otherwise (README.md,\n"
-        "\"Checking your own kernel\"):\n"
+        "FILE holds one kernel, named solve unless --entry says otherwise\n"
+        "(docs/check-contract.md):\n"
         "  .cu  CUDA C++, compiled by NVRTC for the device's own architecture:\n"
         "       __global__ void solve(const float *a, const float *b, float *out, size_t n)\n"
         "  .cl  OpenCL C, built by the driver at run time:\n"
@@ -335,7 +335,7 @@ static int parse_trace_kernels(const char *s, struct gs_cli *c, struct gs_err *e
         if (!k)
             return gs_err_set(e, GS_USAGE, "--kernels: unknown kernel '%.*s%s'; the names are those "
                                            "of the table's columns and the pitfalls (see "
-                                           "README.md, gridstride trace)", GS_ECHO(items[i]));
+                                           "docs/tutorial.md, \"Who wrote each element\")", GS_ECHO(items[i]));
         for (int j = 0; j < c->ntrace_kernels; ++j)
             if (c->trace_kernels[j] == k->id)
                 return gs_err_set(e, GS_USAGE, "--kernels: '%.*s%s' given twice; name it once",

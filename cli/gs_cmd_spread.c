@@ -54,8 +54,8 @@ static int none_available(const struct gs_job *j, struct gs_err *e)
         return gs_err_set(e, GS_USAGE, "bandwidth --spread: %s; run it with --backend %s on a "
                                        "device that records them", why, backends);
     return gs_err_set(e, GS_USAGE, "bandwidth --spread: %s; no backend of this build records "
-                                   "per-unit finish times (README.md, \"One wave is not "
-                                   "enough\")", why);
+                                   "per-unit finish times (docs/results/README.md, \"One wave "
+                                   "is not enough\")", why);
 }
 
 struct spread_ctx {

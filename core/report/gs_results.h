@@ -2,7 +2,7 @@
 /* The description of a results file (the JSON of the table and of
  * bandwidth, with --sweep and --spread), so that `gridstride compare` can
  * read files from other machines and other versions of the suite.
- * README.md, "Results files", documents it.
+ * docs/results-formats.md and docs/schema/ document it.
  *
  * Every member a reader looks at is listed once, in GS_RESULTS_MEMBERS:
  * the object it belongs to, its key, what it must be, and whether a file
