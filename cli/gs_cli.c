@@ -69,7 +69,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH, NULL},
     {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, a bar chart (--sweep: time\n"
                               "                         against n); trace, who wrote each element", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
-    {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_DEVICES, NULL},
+    {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
     {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES, NULL},
     {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
@@ -141,7 +141,7 @@ static const struct command commands[] = {
      "             2 the file does not compile, or bad usage (one line says which)\n"},
     {"compare", GS_MODE_COMPARE, CMD_COMPARE,
      "usage: gridstride compare [--tolerance P%] [--format text|json] [--output FILE]\n"
-     "                          FILE.json [FILE.json ...]\n\n"
+     "                          [--json FILE] FILE.json [FILE.json ...]\n\n"
      "Puts results files side by side: the JSON of `gridstride --format json` (tables) or of\n"
      "`gridstride bandwidth --json`, from any machine and any version of gridstride that\n"
      "writes the same schema (gridstride-results, version 1). All files must be of one mode.\n"

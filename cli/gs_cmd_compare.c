@@ -17,7 +17,8 @@ static int load_all(const struct gs_cli *cli, struct gs_compare_file *files, str
 }
 
 struct compare_ctx {
-    struct gs_str text; /* first: gs_job_text_render */
+    struct gs_str text; /* first: gs_job_text_release */
+    struct gs_str json; /* the same comparison as JSON (--format json, --json FILE) */
     struct gs_compare_file files[GS_MAX_COMPARE];
     struct gs_compare_verdict verdict;
 };
@@ -31,9 +32,22 @@ static int compare_plan(struct gs_job *j, struct gs_err *e)
     if (rc != GS_OK)
         return rc;
     gs_utc_now(j->date, sizeof j->date);
-    const struct gs_compare_options opt = {j->cli->tolerance, j->cli->format == GS_FMT_JSON,
-                                           GS_VERSION_STRING, j->command, j->date, GS_TOOLKIT};
-    return gs_compare_run(c->files, j->cli->nfiles, &opt, &c->text, &c->verdict, e);
+    struct gs_compare_options opt = {j->cli->tolerance, 0, GS_VERSION_STRING, j->command,
+                                     j->date, GS_TOOLKIT};
+    int status = gs_compare_run(c->files, j->cli->nfiles, &opt, &c->text, &c->verdict, e);
+    opt.json = 1;
+    if (status == GS_OK && (j->cli->format == GS_FMT_JSON || j->cli->json))
+        status = gs_compare_run(c->files, j->cli->nfiles, &opt, &c->json, &c->verdict, e);
+    return status;
+}
+
+static void compare_render(const struct gs_job *j, enum gs_format f, int chart,
+                           struct gs_str *out)
+{
+    const struct compare_ctx *c = j->ctx;
+    const struct gs_str *s = f == GS_FMT_JSON ? &c->json : &c->text;
+    (void)chart;
+    gs_str_printf(out, "%s", s->data ? s->data : "");
 }
 
 static int compare_failed(const struct gs_job *j)
@@ -48,12 +62,13 @@ static void compare_release(struct gs_job *j)
 {
     struct compare_ctx *c = j->ctx;
     gs_job_text_release(j);
+    gs_str_free(&c->json);
     for (int i = 0; i < j->cli->nfiles; ++i)
         gs_compare_free(&c->files[i]);
 }
 
 const struct gs_command gs_compare_command = {
     .name = "compare", .flags = GS_CMD_NO_SESSION, .ctx_size = sizeof(struct compare_ctx),
-    .plan = compare_plan, .failed = compare_failed, .render = gs_job_text_render,
+    .plan = compare_plan, .failed = compare_failed, .render = compare_render,
     .release = compare_release,
 };
