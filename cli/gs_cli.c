@@ -168,7 +168,42 @@ static const struct command *command_of(enum gs_mode mode)
     return &commands[0];
 }
 
-static void usage_options(unsigned cmds, struct gs_str *o)
+/* What an option means to one command, where that differs from its row's
+ * help (which then names each command's meaning): the help of a command
+ * says only its own. */
+#define IND "\n                         "
+static const struct {
+    enum opt_id id;
+    unsigned cmds;
+    const char *help;
+} command_help[] = {
+    {OPT_FORMAT, CMD_TABLE, "text, md, csv or json (default: text); with --list: text, json or" IND
+                            "ctest-resources (CTest's resource spec of the GPUs)"},
+    {OPT_FORMAT, CMD_BANDWIDTH, "text, md, csv or json (default: text); --spread: text or json"},
+    {OPT_FORMAT, CMD_PITFALLS | CMD_CHECK, "text, md, csv or json (default: text)"},
+    {OPT_FORMAT, CMD_TRACE | CMD_COMPARE, "text or json (default: text)"},
+    {OPT_GRID, CMD_TRACE, "blocks of the traced launch (default: 4)"},
+    {OPT_GRID, CMD_TABLE | CMD_BANDWIDTH | CMD_CHECK,
+     "blocks in the device grid instead of the device's own (160 = a T4's)"},
+    {OPT_KERNELS, CMD_TABLE, "monolithic (columns A, B), grid-stride (C), chunked (D); default all"},
+    {OPT_KERNELS, CMD_TRACE, "any kernel of the catalogue by name, the pitfalls' too" IND
+                             "(default: monolithic,grid-stride,chunked)"},
+    {OPT_SVG, CMD_BANDWIDTH, "also write a bar chart as SVG (--sweep: time against n;" IND
+                             "--spread: each SM's finish time)"},
+    {OPT_SVG, CMD_TRACE, "also write the picture as SVG: who wrote each element"},
+};
+
+static const char *help_for(const struct opt *opt, unsigned cmds)
+{
+    for (size_t k = 0; k < sizeof command_help / sizeof command_help[0]; ++k)
+        if (command_help[k].id == opt->id && (command_help[k].cmds & cmds) == cmds)
+            return command_help[k].help;
+    return opt->help;
+}
+
+/* The options command `name` takes (bits cmds); a help that starts with
+ * "NAME: " (the command it belongs to) loses that prefix in its own help. */
+static void usage_options(const char *name, unsigned cmds, struct gs_str *o)
 {
     for (int i = 0; i < OPT_COUNT; ++i) {
         char left[40];
@@ -176,7 +211,11 @@ static void usage_options(unsigned cmds, struct gs_str *o)
             continue;
         snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        gs_str_printf(o, "  %-22s %s\n", left, options[i].help);
+        const char *help = help_for(&options[i], cmds);
+        const size_t len = strlen(name);
+        if (len && strncmp(help, name, len) == 0 && strncmp(help + len, ": ", 2) == 0)
+            help += len + 2;
+        gs_str_printf(o, "  %-22s %s\n", left, help);
     }
 }
 
@@ -244,7 +283,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
             "Every result is predicted before the launch; a run whose results disagree with the\n"
             "prediction, in either direction, fails.\n\n"
             "options of the table:\n");
-        usage_options(CMD_TABLE, o);
+        usage_options("", CMD_TABLE, o);
         usage_footer(1, o);
         gs_str_printf(o, "%s", cmd->exits);
         gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
@@ -256,7 +295,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
     else
         gs_str_printf(o, "%s", cmd->usage);
     gs_str_printf(o, "\noptions:\n");
-    usage_options(cmd->cmds, o);
+    usage_options(cmd->name, cmd->cmds, o);
     usage_footer(cmd->cmds != CMD_COMPARE, o);
     gs_str_printf(o, "%s", cmd->exits);
     if (cmd->cmds != CMD_COMPARE)
