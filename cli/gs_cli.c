@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
+#include "gs_commit.h" /* GS_COMMIT, generated at build time */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,7 +310,7 @@ void gs_cli_version(const char *version, struct gs_str *o)
     gs_registry_names(built, sizeof built, 1);
     gs_registry_names(known, sizeof known, 0);
     gs_str_printf(o, "gridstride %s\n"
-                     "commit: %s (when the build was configured)\n"
+                     "commit: %s\n"
                      "backends compiled in: %s (known to this source: %s)\n"
                      "compilers and toolkits: %s\n"
                      "build type: %s\n",
