@@ -34,8 +34,13 @@ foreach(_cmd IN LISTS _commands)
   string(APPEND _include ".SS \"gridstride ${_cmd}\"\n.nf\n${_help}.fi\n")
 endforeach()
 file(WRITE "${PAGE}.h2m" "${_include}")
+# The version line only: the rest of --version (the commit, the backends, the
+# compilers) describes one build, not the program.
+execute_process(COMMAND "${GRIDSTRIDE}" --version OUTPUT_VARIABLE _version)
+string(REGEX REPLACE "\n.*" "" _version "${_version}")
 execute_process(
   COMMAND ${HELP2MAN} --no-info --section 1 --name "${_name}" --include "${PAGE}.h2m"
+          --version-string "${_version}"
           --output "${PAGE}.new" "${GRIDSTRIDE}"
   RESULT_VARIABLE _rc ERROR_VARIABLE _err)
 file(REMOVE "${PAGE}.h2m")
