@@ -50,7 +50,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
                                     "                         (default: all present)", 0, CMD_DEVICES, NULL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
-                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_DEVICES, NULL},
+                                    "                         (default: each backend's first GPU, else its first device);\n"
+                                    "                         a GPU also by its CTest resource id, pci_DDDD_BB_DD_F", 0, CMD_DEVICES, NULL},
     {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE, NULL},
     {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"

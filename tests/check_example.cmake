@@ -86,7 +86,13 @@ if(NOT code EQUAL 0 AND NOT required)
   return()
 endif()
 
-gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json)
+# Under ctest with a resource spec, the GPU CTest allocated to this test
+# (its resource id, pci_DDDD_BB_DD_F), as --device selects it.
+set(device "")
+if("$ENV{CTEST_RESOURCE_GROUP_0_GPUS}" MATCHES "id:([a-z0-9_]+)")
+  set(device --device ${CMAKE_MATCH_1})
+endif()
+gridstride(check "${EXAMPLE}" --backend ${BACKEND} ${device} --format json)
 
 if(class STREQUAL "compile-error")
   expect_compile_error()
