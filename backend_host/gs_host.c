@@ -422,13 +422,23 @@ static int host_tool(const struct host_build *hb, char *const argv[], int *code,
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, hb->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    const int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    /* CC may be a command with options, as make takes it ("gcc -O0"): its
+     * words, split at blanks (no quoting), come first. */
+    char words[512], *args[64], *save = NULL;
+    int n = 0;
+    gs_strlcpy(words, argv[0], sizeof words);
+    for (char *w = strtok_r(words, " \t", &save); w && n < 32; w = strtok_r(NULL, " \t", &save))
+        args[n++] = w;
+    for (int i = 1; argv[i] && n < 63; ++i)
+        args[n++] = argv[i];
+    args[n] = NULL;
+    const int rc = n && args[0] ? posix_spawnp(&pid, args[0], &fa, NULL, args, environ) : ENOENT;
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return gs_err_set(e, GS_UNSUPPORTED,
-                          "host: no C compiler to build portable kernels at run time ('%s': %s); "
-                          "install gcc, or name one with CC or GRIDSTRIDE_CC",
-                          argv[0], strerror(rc));
+                          "host: no C compiler to build portable kernels at run time ('%.*s%s': "
+                          "%s); install gcc, or name one with CC or GRIDSTRIDE_CC",
+                          GS_ECHO(n ? args[0] : argv[0]), strerror(rc));
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     *code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

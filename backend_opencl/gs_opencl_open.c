@@ -551,6 +551,16 @@ static void nvidia_notice(const char *names, int nvidia_listed, char *notice,
 static int no_device(cl_uint platforms, const char *names, const char *notice,
                      struct gs_err *e)
 {
+    /* The ICD loader reads OCL_ICD_VENDORS (a folder, or one .icd file)
+     * instead of /etc/OpenCL/vendors when it is set. */
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    if (platforms == 0 && vendors && vendors[0])
+        return gs_err_set(e, GS_NO_DEVICE,
+                          "no OpenCL platform: the ICD loader looked only in OCL_ICD_VENDORS="
+                          "%.*s%s, which it reads instead of /etc/OpenCL/vendors, and found no "
+                          "driver there; put a vendor's .icd file there, or unset "
+                          "OCL_ICD_VENDORS%s%s",
+                          GS_ECHO(vendors), notice[0] ? "; " : "", notice);
     if (platforms == 0)
         return gs_err_set(e, GS_NO_DEVICE,
                           "no OpenCL platform: the ICD loader found no driver in "

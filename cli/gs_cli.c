@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
+#include "gs_commit.h" /* GS_COMMIT, generated at build time */
 
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_SPREAD,
+    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE,
     OPT_COUNT
 };
 
@@ -29,9 +30,11 @@ enum opt_id {
 #define CMD_CHECK 0x4u
 #define CMD_PITFALLS 0x8u
 #define CMD_TRACE 0x10u
+#define CMD_COMPARE 0x80u
 #define CMD_BANDWIDTH (CMD_BW | CMD_SWEEP | CMD_SPREAD) /* every mode of bandwidth */
 #define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_SWEEP | CMD_CHECK | CMD_TRACE) /* --grid */
-#define CMD_ALL (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS)
+#define CMD_DEVICES (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS) /* those that open devices */
+#define CMD_ALL (CMD_DEVICES | CMD_COMPARE)
 
 struct opt {
     enum opt_id id;
@@ -40,58 +43,185 @@ struct opt {
     const char *help;
     int repeatable;
     unsigned cmds;
+    const char *short_name; /* "-h", or NULL */
 };
 
-/* The one table behind parsing and --help. */
+/* The one table behind parsing, every command's --help, and the refusal
+ * of an option a command does not take. */
 static const struct opt options[OPT_COUNT] = {
     {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
-                                    "                         (default: all present)", 0, CMD_ALL},
+                                    "                         (default: all present)", 0, CMD_DEVICES, NULL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
-                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL},
-    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE},
-    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK},
+                                    "                         (default: each backend's first GPU, else its first device);\n"
+                                    "                         a GPU also by its CTest resource id, pci_DDDD_BB_DD_F", 0, CMD_DEVICES, NULL},
+    {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE, NULL},
+    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
-                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK},
+                                  "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's);\n"
-                              "                         trace: blocks of the traced launch (default: 4)", 0, CMD_LAUNCHES},
-    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES | CMD_SPREAD},
+                              "                         trace: blocks of the traced launch (default: 4)", 0, CMD_LAUNCHES, NULL},
+    {OPT_BLOCK, "--block", "B", "threads per block (default: 256)", 0, CMD_LAUNCHES | CMD_SPREAD, NULL},
     {OPT_KERNELS, "--kernels", "LIST", "monolithic (columns A, B), grid-stride (C), chunked (D); default all\n"
                                        "                         trace: any kernel by name, pitfalls too (default: monolithic,\n"
-                                       "                         grid-stride,chunked)", 0, CMD_TABLE | CMD_TRACE},
-    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); with --list also\n"
-                                    "                         ctest-resources: CTest's resource spec of the GPUs", 0, CMD_ALL},
-    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file)", 0, CMD_ALL},
-    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BANDWIDTH},
-    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH},
-    {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
-                              "                         trace: the picture", 0, CMD_BANDWIDTH | CMD_TRACE},
-    {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BANDWIDTH},
-    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BANDWIDTH},
+                                       "                         grid-stride,chunked)", 0, CMD_TABLE | CMD_TRACE, NULL},
+    {OPT_FORMAT, "--format", "FMT", "text, md, csv or json (default: text); trace and bandwidth --spread:\n"
+                                    "                         text or json; --list: text, json or ctest-resources\n"
+                                    "                         (CTest's resource spec of the GPUs); compare: text or json", 0, CMD_ALL, NULL},
+    {OPT_OUTPUT, "--output", "FILE", "write the report to FILE instead of stdout (never a partial file);\n"
+                                     "                         - is stdout", 0, CMD_ALL, NULL},
+    {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BANDWIDTH, NULL},
+    {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH, NULL},
+    {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, a bar chart (--sweep: time\n"
+                              "                         against n); trace, who wrote each element", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
+    {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
+    {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES, NULL},
+    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
-                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BANDWIDTH},
+                                 "                         --reps: per size and variant (default: 50)", 0, CMD_BANDWIDTH, NULL},
     {OPT_SPREAD, "--spread", NULL, "bandwidth: instead of the rows, when each SM finishes one float4\n"
                                    "                         grid-stride add at 1 wave (grid G) and 16 waves; takes\n"
                                    "                         --backend, --device, --bytes (default 1GiB), --block,\n"
                                    "                         --reps (default 5),"
-                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BANDWIDTH},
+                                   " --svg, --json, --output, --format text|json, --quiet", 0, CMD_BANDWIDTH, NULL},
     {OPT_TYPE, "--type", "T", "bandwidth: element type, float or double (default: float); a device\n"
-                              "                         without double precision is left out, with a note", 0, CMD_BANDWIDTH},
-    {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK},
-    {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK},
-    {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK},
-    {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK},
+                              "                         without double precision is left out, with a note", 0, CMD_BANDWIDTH, NULL},
+    {OPT_ENTRY, "--entry", "NAME", "check: the kernel's name in FILE (default: solve)", 0, CMD_CHECK, NULL},
+    {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK, NULL},
+    {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK, NULL},
+    {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK, NULL},
     {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
-                                    "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK},
+                                    "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
-                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
-    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE},
-    {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL},
-    {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL},
+                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS, NULL},
+    {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
+    {OPT_TOLERANCE, "--tolerance", "P%", "compare: a bandwidth row more than P% below the first file's run\n"
+                                         "                         of the same device (else its first run) fails\n"
+                                         "                         (exit 1; default: 10%)", 0, CMD_COMPARE, NULL},
+    {OPT_HELP, "--help", NULL, "this help (also -h)", 0, CMD_ALL, "-h"},
+    {OPT_VERSION, "--version", NULL, "print the version and what this build holds", 0, CMD_ALL, NULL},
 };
 
-static void usage_options(unsigned cmds, struct gs_str *o)
+/* The commands: the word that names each, the options it takes (the
+ * table's bits), and its help. */
+struct command {
+    const char *name;
+    enum gs_mode mode;
+    unsigned cmds;
+    const char *usage; /* the help's first lines */
+    const char *exits; /* its exit status */
+};
+
+static const struct command commands[] = {
+    {"table", GS_MODE_TABLE, CMD_TABLE,
+     "usage: gridstride [table] [options]\n"
+     "       gridstride --list [--format text|json|ctest-resources]\n\n"
+     "The table runs one vector add four ways at each size, on every backend side by side:\n"
+     "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
+     "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
+     "Every result is predicted before the launch; a run whose results disagree with the\n"
+     "prediction, in either direction, fails. --list shows the devices and their G and T.\n",
+     "exit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"},
+    {"bandwidth", GS_MODE_BANDWIDTH, CMD_BANDWIDTH,
+     "usage: gridstride bandwidth [options]\n"
+     "       gridstride bandwidth --sweep [options]\n"
+     "       gridstride bandwidth --spread [options]\n\n"
+     "The bandwidth benchmark: GB/s of each kernel on large buffers, every row verified.\n"
+     "--sweep: what the grid-stride loop costs at small n; --spread: when each SM finishes\n"
+     "one launch, at 1 wave and at 16 waves.\n",
+     "exit status: 0 every row verified; 1 a row was wrong; 2 bad usage or environment\n"},
+    {"pitfalls", GS_MODE_PITFALLS, CMD_PITFALLS,
+     "usage: gridstride pitfalls [options]\n\n"
+     "The traps of the course, each run where it bites (its own sizes and grids), with the\n"
+     "outcome the model predicts; a case a device cannot hold is reported skipped, with why.\n",
+     "exit status: 0 every trap behaved as predicted; 1 one did not; 2 bad usage or environment\n"},
+    {"trace", GS_MODE_TRACE, CMD_TRACE,
+     "usage: gridstride trace [options]\n\n"
+     "Who wrote each element, recorded on the device (seed 000's index-tracer): the thread\n"
+     "of every write, compared with the model and between devices; --svg FILE draws it.\n",
+     "exit status: 0 every map matches the model and the devices agree; 1 one does not;\n"
+     "             2 bad usage or environment\n"},
+    {"check", GS_MODE_CHECK, CMD_CHECK, NULL, /* check_usage */
+     "exit status (for graders; --format json says the class in \"verdict\" and\n"
+     "\"class\", docs/schema/check.schema.json):\n"
+     "  0  ok: every case right\n"
+     "  1  wrong: a case wrong, refused, faulted or did not finish\n"
+     "  2  not judged: the file was refused, does not compile, has the wrong signature,\n"
+     "     or bad usage, or no device could run it (one line on stderr says which)\n"},
+    {"compare", GS_MODE_COMPARE, CMD_COMPARE,
+     "usage: gridstride compare [--tolerance P%] [--format text|json] [--output FILE]\n"
+     "                          [--json FILE] FILE.json [FILE.json ...]\n"
+     "       gridstride compare --fleet [--k K] [--output FILE] FILE.json...\n\n"
+     "Puts results files side by side: the JSON of `gridstride --format json` (tables) or of\n"
+     "`gridstride bandwidth --json`, from any machine and any version of gridstride that\n"
+     "writes the same schema (gridstride-results, version 1). All files must be of one mode.\n"
+     "  tables     a column group per device, each with its own G and T; a row is flagged\n"
+     "             'differs' when devices' outcomes differ (one refuses what another runs,\n"
+     "             one is wrong where another is not)\n"
+     "  bandwidth  a group per run: GB/s and its ratio to the first run; a row is flagged\n"
+     "             when it verified on one run and was wrong on another\n"
+     "A reference file, the course's T4 table: docs/reference/t4-seed002.json.\n"
+     "As a CI gate: outcomes that differ between devices whose predictions held are the\n"
+     "APIs' documented differences (CUDA refuses n = 0, OpenCL 3.0 runs it), reported and\n"
+     "not failed.\n"
+     "--fleet: the files of many nodes (any number, tables and bandwidth runs), a node's\n"
+     "files named NODE.table.json and NODE.bandwidth.json: one row per node and GPU, each\n"
+     "metric's median and spread among its peers (same backend and device), and each GPU\n"
+     "more than K interquartile ranges below its peers' first quartile flagged LOW and\n"
+     "named (SHOC's rule; --k K, default 1.5). --fleet comes first, the other options\n"
+     "before the files. Exit 1 when a GPU failed a prediction or a bandwidth row, or was\n"
+     "flagged.\n",
+     "exit status: 0 every case held its own device's prediction, every bandwidth row\n"
+     "             verified and within --tolerance of run 1; 1 otherwise; 2 bad usage, or a\n"
+     "             file that cannot be read, is not JSON or has an unknown schema\n"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const struct command *command_of(enum gs_mode mode)
+{
+    for (size_t i = 0; i < NCOMMANDS; ++i)
+        if (commands[i].mode == mode)
+            return &commands[i];
+    return &commands[0];
+}
+
+/* What an option means to one command, where that differs from its row's
+ * help (which then names each command's meaning): the help of a command
+ * says only its own. */
+#define IND "\n                         "
+static const struct {
+    enum opt_id id;
+    unsigned cmds;
+    const char *help;
+} command_help[] = {
+    {OPT_FORMAT, CMD_TABLE, "text, md, csv or json (default: text); with --list: text, json or" IND
+                            "ctest-resources (CTest's resource spec of the GPUs)"},
+    {OPT_FORMAT, CMD_BANDWIDTH, "text, md, csv or json (default: text); --spread: text or json"},
+    {OPT_FORMAT, CMD_PITFALLS | CMD_CHECK, "text, md, csv or json (default: text)"},
+    {OPT_FORMAT, CMD_TRACE | CMD_COMPARE, "text or json (default: text)"},
+    {OPT_GRID, CMD_TRACE, "blocks of the traced launch (default: 4)"},
+    {OPT_GRID, CMD_TABLE | CMD_BANDWIDTH | CMD_CHECK,
+     "blocks in the device grid instead of the device's own (160 = a T4's)"},
+    {OPT_KERNELS, CMD_TABLE, "monolithic (columns A, B), grid-stride (C), chunked (D); default all"},
+    {OPT_KERNELS, CMD_TRACE, "any kernel of the catalogue by name, the pitfalls' too" IND
+                             "(default: monolithic,grid-stride,chunked)"},
+    {OPT_SVG, CMD_BANDWIDTH, "also write a bar chart as SVG (--sweep: time against n;" IND
+                             "--spread: each SM's finish time)"},
+    {OPT_SVG, CMD_TRACE, "also write the picture as SVG: who wrote each element"},
+};
+
+static const char *help_for(const struct opt *opt, unsigned cmds)
+{
+    for (size_t k = 0; k < sizeof command_help / sizeof command_help[0]; ++k)
+        if (command_help[k].id == opt->id && (command_help[k].cmds & cmds) == cmds)
+            return command_help[k].help;
+    return opt->help;
+}
+
+/* The options command `name` takes (bits cmds); a help that starts with
+ * "NAME: " (the command it belongs to) loses that prefix in its own help. */
+static void usage_options(const char *name, unsigned cmds, struct gs_str *o)
 {
     for (int i = 0; i < OPT_COUNT; ++i) {
         char left[40];
@@ -99,7 +229,11 @@ static void usage_options(unsigned cmds, struct gs_str *o)
             continue;
         snprintf(left, sizeof left, "%s%s%s", options[i].name, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        gs_str_printf(o, "  %-22s %s\n", left, options[i].help);
+        const char *help = help_for(&options[i], cmds);
+        const size_t len = strlen(name);
+        if (len && strncmp(help, name, len) == 0 && strncmp(help + len, ": ", 2) == 0)
+            help += len + 2;
+        gs_str_printf(o, "  %-22s %s\n", left, help);
     }
 }
 
@@ -115,9 +249,9 @@ static void check_usage(struct gs_str *o)
         "and at a T4's sizes on a T4's grid (160 x 256); the output is poisoned with NaN and\n"
         "a guard past its end, and every element must equal a + b bit for bit. Failing\n"
         "cases are classed: short grid, elements never written, wrote past the end, wrong\n"
-        "value, launch refused, faulted.\n\n"
-        "FILE holds one kernel, named solve unless --entry says otherwise (README.md,\n"
-        "\"Checking your own kernel\"):\n"
+        "value, launch refused, faulted, did not finish.\n\n"
+        "FILE holds one kernel, named solve unless --entry says otherwise\n"
+        "(docs/check-contract.md; the grader's side: docs/check.md):\n"
         "  .cu  CUDA C++, compiled by NVRTC for the device's own architecture:\n"
         "       __global__ void solve(const float *a, const float *b, float *out, size_t n)\n"
         "  .cl  OpenCL C, built by the driver at run time:\n"
@@ -135,50 +269,75 @@ static void check_usage(struct gs_str *o)
         "gives the verdict (docs/check.md): a launch that runs past --timeout seconds is\n"
         "killed (did not finish), a crash is reported as faulted, and the next case runs in\n"
         "a fresh worker; on the host backend the worker has no privileges, resource limits\n"
-        "and a system-call filter. What it prints never reaches the report.\n\n"
-        "options:\n");
-    usage_options(CMD_CHECK, o);
-    gs_str_printf(o,
-        "\nexit status (for graders; --format json says the class in \"verdict\" and\n"
-        "\"class\", docs/schema/check.schema.json):\n"
-        "  0  ok: every case right\n"
-        "  1  wrong: a case wrong, refused, faulted or did not finish\n"
-        "  2  not judged: the file was refused, does not compile, has the wrong signature,\n"
-        "     or bad usage, or no device could run it (one line on stderr says which)\n");
+        "and a system-call filter. What it prints never reaches the report.\n");
+}
+
+static void usage_footer(int backends, struct gs_str *o)
+{
+    if (backends) {
+        char built[160], known[160];
+        gs_registry_names(built, sizeof built, 1);
+        gs_registry_names(known, sizeof known, 0);
+        gs_str_printf(o, "\nbackends compiled in: %s (known to this source: %s)\n", built, known);
+    } else {
+        gs_str_printf(o, "\n");
+    }
 }
 
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
 {
-    if (c->check) {
-        check_usage(o);
+    const struct command *cmd = command_of(c->command);
+    if (!c->named) { /* `gridstride --help`: every command, then the table's options */
+        gs_str_printf(o,
+            "usage: gridstride [table] [options]      the correctness table (default)\n"
+            "       gridstride bandwidth [options]    the bandwidth benchmark\n"
+            "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
+            "       gridstride bandwidth --spread     when each SM finishes one launch: 1 wave, 16 waves\n"
+            "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
+            "       gridstride trace [options]        who wrote each element, recorded on the device\n"
+            "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
+            "       gridstride check FILE [options]   your own kernel through the same harness\n"
+            "                                         (gridstride check --help: the contract)\n"
+            "       gridstride --list                 the devices, with their G and T\n"
+            "       gridstride compare FILE.json...   results files side by side\n"
+            "gridstride COMMAND --help (or -h): the options of that command alone.\n\n"
+            "The table runs one vector add four ways at each size, on every backend side by side:\n"
+            "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
+            "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
+            "Every result is predicted before the launch; a run whose results disagree with the\n"
+            "prediction, in either direction, fails.\n\n"
+            "options of the table:\n");
+        usage_options("", CMD_TABLE, o);
+        usage_footer(1, o);
+        gs_str_printf(o, "%s", cmd->exits);
+        gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
+                         "error (exit 2)\n");
         return;
     }
-    gs_str_printf(o,
-        "usage: gridstride [table] [options]      the correctness table (default)\n"
-        "       gridstride bandwidth [options]    the bandwidth benchmark\n"
-        "       gridstride bandwidth --sweep      what the grid-stride loop costs at small n\n"
-        "       gridstride bandwidth --spread     when each SM finishes one launch: 1 wave, 16 waves\n"
-        "       gridstride pitfalls [options]     the traps of the course, run where they bite\n"
-        "       gridstride trace [options]        who wrote each element, recorded on the device\n"
-        "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
-        "       gridstride check FILE [options]   your own kernel through the same harness\n"
-        "                                         (gridstride check --help: the contract)\n"
-        "       gridstride --list\n"
-        "       gridstride compare FILE.json...   results files side by side (compare --help)\n\n"
-        "The table runs one vector add four ways at each size, on every backend side by side:\n"
-        "  A  one thread per element, grid sized to n     B  the same on the device grid G\n"
-        "  C  grid-stride loop on the device grid         D  one contiguous chunk per thread\n"
-        "Every result is predicted before the launch; a run whose results disagree with the\n"
-        "prediction, in either direction, fails.\n\n"
-        "options:\n");
-    usage_options(CMD_TABLE | CMD_BANDWIDTH | CMD_PITFALLS | CMD_TRACE, o);
+    if (cmd->mode == GS_MODE_CHECK)
+        check_usage(o);
+    else
+        gs_str_printf(o, "%s", cmd->usage);
+    gs_str_printf(o, "\noptions:\n");
+    usage_options(cmd->name, cmd->cmds, o);
+    usage_footer(cmd->cmds != CMD_COMPARE, o);
+    gs_str_printf(o, "%s", cmd->exits);
+    if (cmd->cmds != CMD_COMPARE)
+        gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
+                         "error (exit 2)\n");
+}
+
+void gs_cli_version(const char *version, struct gs_str *o)
+{
     char built[160], known[160];
     gs_registry_names(built, sizeof built, 1);
     gs_registry_names(known, sizeof known, 0);
-    gs_str_printf(o, "\nbackends compiled in: %s (known to this source: %s)\n", built, known);
-    gs_str_printf(o,
-        "exit status: 0 every prediction held; 1 a prediction failed; 2 bad usage or environment\n"
-        "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an error (exit 2)\n");
+    gs_str_printf(o, "gridstride %s\n"
+                     "commit: %s\n"
+                     "backends compiled in: %s (known to this source: %s)\n"
+                     "compilers and toolkits: %s\n"
+                     "build type: %s\n",
+                  version, GS_COMMIT, built, known, GS_TOOLKIT, GS_BUILD_TYPE);
 }
 
 static const struct opt *find_opt(const char *arg, const char **inline_value)
@@ -186,6 +345,8 @@ static const struct opt *find_opt(const char *arg, const char **inline_value)
     *inline_value = NULL;
     for (int i = 0; i < OPT_COUNT; ++i) {
         const size_t len = strlen(options[i].name);
+        if (options[i].short_name && strcmp(arg, options[i].short_name) == 0)
+            return &options[i];
         if (strncmp(arg, options[i].name, len) != 0)
             continue;
         if (arg[len] == '\0')
@@ -237,7 +398,7 @@ static int parse_trace_kernels(const char *s, struct gs_cli *c, struct gs_err *e
         if (!k)
             return gs_err_set(e, GS_USAGE, "--kernels: unknown kernel '%.*s%s'; the names are those "
                                            "of the table's columns and the pitfalls (see "
-                                           "README.md, gridstride trace)", GS_ECHO(items[i]));
+                                           "docs/tutorial.md, \"Who wrote each element\")", GS_ECHO(items[i]));
         for (int j = 0; j < c->ntrace_kernels; ++j)
             if (c->trace_kernels[j] == k->id)
                 return gs_err_set(e, GS_USAGE, "--kernels: '%.*s%s' given twice; name it once",
@@ -311,6 +472,18 @@ static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max
     return rc;
 }
 
+/* --tolerance 10% (or 10): a fraction above 0 and below 1. */
+static int parse_percent(const char *v, double *out, struct gs_err *e)
+{
+    char *end = NULL;
+    const double p = strtod(v, &end);
+    if (!*v || end == v || (*end && strcmp(end, "%") != 0) || !(p > 0.0 && p < 100.0))
+        return gs_err_set(e, GS_USAGE, "--tolerance: '%.*s%s' is not a percentage above 0 and "
+                                       "below 100; write it like 10%% or 2.5%%", GS_ECHO(v));
+    *out = p / 100.0;
+    return GS_OK;
+}
+
 /* --arch sm_75,sm_90: a comma list like any other (check compiles each). */
 static int parse_arch(const char *v, const char **arch, struct gs_err *e)
 {
@@ -345,7 +518,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_GRID: rc = gs_parse_u64(v, 1, 2147483647ull, "--grid", &c->grid, e); break;
     case OPT_BLOCK: rc = set_unsigned(&c->block, v, 1, 1u << 20, o->name, e); break;
     case OPT_KERNELS:
-        rc = c->mode == GS_MODE_TRACE ? parse_trace_kernels(v, c, e)
+        rc = c->command == GS_MODE_TRACE ? parse_trace_kernels(v, c, e)
                                       : parse_kernels(v, &c->columns, e);
         break;
     case OPT_N: rc = gs_parse_u64(v, 1, GS_TRACE_MAX_N, "--n", &c->trace_n, e); break;
@@ -357,13 +530,16 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         rc = gs_format_parse(v, &c->format, e);
         break;
     case OPT_OUTPUT:
-        rc = set_name(&c->output, v, o->name, "a file name, or leave --output out for stdout", e);
+        rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e);
+        if (rc == GS_OK && strcmp(v, "-") == 0)
+            c->output = NULL; /* stdout, as without --output */
         break;
     case OPT_BYTES: rc = parse_bytes(v, &c->bw_bytes, e); break;
     case OPT_REPS: rc = set_unsigned(&c->reps, v, 5, 100000, o->name, e); break;
     case OPT_SVG: rc = set_name(&c->svg, v, o->name, "a file name for the chart", e); break;
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
+    case OPT_VERBOSE: c->verbose = 1; break;
     case OPT_SWEEP: /* modes of bandwidth: set once parsing is done */
     case OPT_SPREAD: break;
     case OPT_TYPE: rc = parse_type(v, &c->type, e); break;
@@ -373,26 +549,12 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
     case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
     case OPT_TIMEOUT: rc = set_unsigned(&c->timeout, v, 1, 86400, o->name, e); break;
+    case OPT_TOLERANCE: rc = parse_percent(v, &c->tolerance, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;
     }
     return rc;
-}
-
-/* What check's options need of each other. */
-static int check_rules(const struct gs_cli *c, struct gs_err *e)
-{
-    if (!c->file)
-        return gs_err_set(e, GS_USAGE, "check needs a FILE; name one, as in gridstride check "
-                                       "solve.cu (see gridstride check --help)");
-    if (c->compile_only && !c->arch)
-        return gs_err_set(e, GS_USAGE, "--compile-only needs --arch; add one, e.g. --arch "
-                                       "sm_75,sm_90");
-    if (c->arch && !c->compile_only)
-        return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for the "
-                                       "device's own architecture");
-    return GS_OK;
 }
 
 /* The modes of `gridstride bandwidth` that replace its row table: each
@@ -418,7 +580,7 @@ static const char *option_name(enum opt_id id)
 
 /* The mode of bandwidth the options chose, into c->mode; *mode NULL for
  * the rows. */
-static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs_cli *c,
+static int bandwidth_mode_rules(const int *seen, struct gs_cli *c,
                                 const struct bandwidth_mode **mode, struct gs_err *e)
 {
     *mode = NULL;
@@ -427,9 +589,6 @@ static int bandwidth_mode_rules(const int *seen, enum gs_mode command, struct gs
         const char *name = option_name(m->opt);
         if (!seen[m->opt])
             continue;
-        if (command != GS_MODE_BANDWIDTH)
-            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride bandwidth'; run gridstride "
-                                           "bandwidth %s, or leave it out", name, name);
         if (*mode)
             return gs_err_set(e, GS_USAGE, "%s and %s are two modes of bandwidth; choose one of "
                                            "them per run", option_name((*mode)->opt), name);
@@ -461,6 +620,110 @@ static int mode_rules(const struct gs_cli *c, const struct bandwidth_mode *m, co
     return GS_OK;
 }
 
+static const struct command *command_named(const char *word)
+{
+    for (size_t i = 0; i < NCOMMANDS; ++i)
+        if (strcmp(word, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* An option the command does not take: one line naming the commands that
+ * take it, from the table. */
+static int refuse(const struct opt *o, const struct command *cmd, struct gs_err *e)
+{
+    char takers[256] = "";
+    const char *first = NULL;
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < NCOMMANDS; ++i)
+        n += (o->cmds & commands[i].cmds) != 0;
+    for (size_t i = 0; i < NCOMMANDS; ++i) {
+        if (!(o->cmds & commands[i].cmds))
+            continue;
+        const size_t len = strlen(takers);
+        snprintf(takers + len, sizeof takers - len, "%s%s",
+                 k == 0 ? "" : k + 1 == n ? " and " : ", ", commands[i].name);
+        first = first ? first : commands[i].name;
+        ++k;
+    }
+    return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride %s'; only %s take%s it: "
+                                   "leave it out, or see gridstride %s --help",
+                      o->name, cmd->name, takers, n == 1 ? "s" : "", first ? first : cmd->name);
+}
+
+/* What a command needs once every option is read. */
+static int command_rules(struct gs_cli *c, const int *seen, struct gs_err *e)
+{
+    if (c->ctest_resources && c->mode != GS_MODE_LIST)
+        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
+                                       "use gridstride --list --format ctest-resources");
+    switch (c->command) {
+    case GS_MODE_TABLE:
+        if (c->mode == GS_MODE_LIST && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
+            return gs_err_set(e, GS_USAGE, "--format: --list writes text, json or "
+                                           "ctest-resources; choose one of those");
+        return GS_OK;
+    case GS_MODE_CHECK:
+        if (!c->file)
+            return gs_err_set(e, GS_USAGE, "check needs a FILE; name one, as in gridstride check "
+                                           "solve.cu (see gridstride check --help)");
+        if (c->compile_only && !c->arch)
+            return gs_err_set(e, GS_USAGE, "--compile-only needs --arch; add one, e.g. --arch "
+                                           "sm_75,sm_90");
+        if (c->arch && !c->compile_only)
+            return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for "
+                                           "the device's own architecture");
+        return GS_OK;
+    case GS_MODE_COMPARE:
+        if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
+            return gs_err_set(e, GS_USAGE, "--format: compare writes text or json; choose one "
+                                           "of those");
+        if (c->nfiles == 0)
+            return gs_err_set(e, GS_USAGE, "compare: give one or more results files (JSON); see "
+                                           "gridstride compare --help");
+        return GS_OK;
+    case GS_MODE_TRACE:
+        if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
+            return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
+                                           "--svg FILE");
+        return GS_OK;
+    case GS_MODE_BANDWIDTH: {
+        const struct bandwidth_mode *mode;
+        if (bandwidth_mode_rules(seen, c, &mode, e) != GS_OK)
+            return GS_USAGE;
+        if (mode && mode_rules(c, mode, seen, e) != GS_OK)
+            return e->status;
+        if (mode && c->type != GS_TYPE_FLOAT)
+            return gs_err_set(e, GS_USAGE, "--type double: bandwidth %s runs the float kernels "
+                                           "only; leave --type out, or run the rows in double "
+                                           "without %s",
+                              option_name(mode->opt), option_name(mode->opt));
+        return GS_OK;
+    }
+    default:
+        return GS_OK;
+    }
+}
+
+/* A word that is not an option: check's FILE, compare's files. */
+static int positional(struct gs_cli *c, const char *a, struct gs_err *e)
+{
+    if (c->command == GS_MODE_CHECK && !c->file) {
+        c->file = a;
+        return GS_OK;
+    }
+    if (c->command == GS_MODE_COMPARE) {
+        if (c->nfiles == GS_MAX_COMPARE)
+            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
+                                           "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
+        c->files[c->nfiles++] = a;
+        return GS_OK;
+    }
+    return gs_err_set(e, GS_USAGE, "unknown argument '%.*s%s'; see gridstride %s%s--help",
+                      GS_ECHO(a), c->named ? command_of(c->command)->name : "",
+                      c->named ? " " : "");
+}
+
 /* compare --fleet [--k K] [--output FILE] FILE...: options, then the files. */
 static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
 {
@@ -470,7 +733,7 @@ static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e
     for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0) {
-            c->compare_help = 1;
+            c->mode = GS_MODE_HELP;
         } else if (strcmp(a, "--k") == 0 || strncmp(a, "--k=", 4) == 0) {
             const char *v = a[3] == '=' ? a + 4 : (i + 1 < argc ? argv[++i] : NULL);
             char *end = NULL;
@@ -499,87 +762,9 @@ static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e
         if (argv[i][0] == '-' && argv[i][1] != '\0')
             return gs_err_set(e, GS_USAGE, "compare --fleet: '%.*s%s' after the files; give "
                                            "the options before the files", GS_ECHO(argv[i]));
-    if (!c->compare_help && c->nfleet_files == 0)
+    if (c->mode != GS_MODE_HELP && c->nfleet_files == 0)
         return gs_err_set(e, GS_USAGE, "compare --fleet: give the nodes' results files (JSON); "
                                        "see gridstride compare --help");
-    return GS_OK;
-}
-
-/* `gridstride compare`: its own options, FILE.json... */
-static int compare_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
-{
-    memset(c, 0, sizeof *c);
-    c->mode = GS_MODE_COMPARE;
-    if (argc > 2 && strcmp(argv[2], "--fleet") == 0)
-        return fleet_parse(argc, argv, c, e);
-    for (int i = 2; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0) {
-            c->compare_help = 1;
-        } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (c->output)
-                return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
-            if (!v || !*v)
-                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
-                                               "after --output");
-            c->output = v;
-        } else if (strcmp(a, "--fleet") == 0) {
-            return gs_err_set(e, GS_USAGE, "compare: --fleet comes first: gridstride compare "
-                                           "--fleet [--k K] [--output FILE] FILE...");
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return gs_err_set(e, GS_USAGE, "compare: unknown option '%.*s%s'; see gridstride "
-                                           "compare --help", GS_ECHO(a));
-        } else if (c->nfiles == GS_MAX_COMPARE) {
-            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
-                                           "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
-        } else {
-            c->files[c->nfiles++] = a;
-        }
-    }
-    if (!c->compare_help && c->nfiles == 0)
-        return gs_err_set(e, GS_USAGE, "compare: give one or more results files (JSON); see "
-                                       "gridstride compare --help");
-    return GS_OK;
-}
-
-static int command_named(const char *word, enum gs_mode *mode)
-{
-    static const struct {
-        const char *name;
-        enum gs_mode mode;
-    } commands[] = {{"table", GS_MODE_TABLE},
-                    {"bandwidth", GS_MODE_BANDWIDTH},
-                    {"check", GS_MODE_CHECK},
-                    {"pitfalls", GS_MODE_PITFALLS},
-                    {"trace", GS_MODE_TRACE}};
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-        if (strcmp(word, commands[i].name) == 0) {
-            *mode = commands[i].mode;
-            return 1;
-        }
-    return 0;
-}
-
-/* Whether option o applies to command `command` (check's are ruled apart). */
-static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err *e)
-{
-    if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
-        return gs_err_set(e, GS_USAGE,
-                          "%s does not apply to 'gridstride pitfalls'; it takes --backend, "
-                          "--device, --traps, --format and --output (each trap sets its own "
-                          "sizes and grids)", o->name);
-    if (command != GS_MODE_PITFALLS && o->cmds == CMD_PITFALLS)
-        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride pitfalls'; use it there, or "
-                                       "leave it out", o->name);
-    if (command == GS_MODE_TRACE && !(o->cmds & CMD_TRACE))
-        return gs_err_set(e, GS_USAGE,
-                          "%s does not apply to 'gridstride trace'; it takes --kernels, --grid, "
-                          "--block, --n, --backend, --device, --svg, --format and --output",
-                          o->name);
-    if (command != GS_MODE_TRACE && o->cmds == CMD_TRACE)
-        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride trace'; use it there, or "
-                                       "leave it out", o->name);
     return GS_OK;
 }
 
@@ -587,29 +772,44 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
 {
     int seen[OPT_COUNT] = {0};
     int first = 1;
-    enum gs_mode command = GS_MODE_TABLE;
+    const struct command *cmd = &commands[0];
 
-    if (argc > 1 && strcmp(argv[1], "compare") == 0)
-        return compare_parse(argc, argv, c, e);
     memset(c, 0, sizeof *c);
     c->backend = "all";
     c->columns = (1u << GS_COLUMNS) - 1;
     c->format = GS_FMT_TEXT;
     c->traps = (1u << GS_TRAPS) - 1;
-    if (argc > 1 && command_named(argv[1], &command))
+    if (argc > 2 && strcmp(argv[1], "compare") == 0 && strcmp(argv[2], "--fleet") == 0) {
+        c->mode = c->command = GS_MODE_COMPARE;
+        c->named = 1;
+        return fleet_parse(argc, argv, c, e);
+    }
+    if (argc > 1 && command_named(argv[1])) {
+        cmd = command_named(argv[1]);
+        c->named = 1;
         first = 2;
-    c->mode = command;
-    c->check = command == GS_MODE_CHECK;
+    }
+    c->mode = c->command = cmd->mode;
+    c->check = cmd->mode == GS_MODE_CHECK;
+    const char *see = c->named ? cmd->name : "";
+    const char *sep = c->named ? " " : "";
     for (int i = first; i < argc; ++i) {
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
-        if (!o && c->check && argv[i][0] != '-' && !c->file) {
-            c->file = argv[i]; /* check's one argument */
+        if (!o && cmd->mode == GS_MODE_COMPARE && strcmp(argv[i], "--fleet") == 0)
+            return gs_err_set(e, GS_USAGE, "compare: --fleet comes first: gridstride compare "
+                                           "--fleet [--k K] [--output FILE] FILE...");
+        if (!o && argv[i][0] == '-' && argv[i][1] != '\0')
+            return gs_err_set(e, GS_USAGE, "unknown option '%.*s%s'; see gridstride %s%s--help",
+                              GS_ECHO(argv[i]), see, sep);
+        int rc = o ? GS_OK : positional(c, argv[i], e);
+        if (!o) {
+            if (rc != GS_OK)
+                return rc;
             continue;
         }
-        if (!o)
-            return gs_err_set(e, GS_USAGE, "unknown %s '%.*s%s'; see gridstride --help",
-                              argv[i][0] == '-' ? "option" : "argument", GS_ECHO(argv[i]));
+        if (!(o->cmds & cmd->cmds))
+            return refuse(o, cmd, e);
         if (seen[o->id]++ && !o->repeatable)
             return gs_err_set(e, GS_USAGE, "%s given twice; give it once", o->name);
         const char *v = NULL;
@@ -618,55 +818,19 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
             if (!v) {
                 /* No option takes a value that starts with "--". */
                 if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0)
-                    return gs_err_set(e, GS_USAGE, "%s needs a value (%s); see gridstride --help",
-                                      o->name, o->arg);
+                    return gs_err_set(e, GS_USAGE, "%s needs a value (%s); see gridstride "
+                                                   "%s%s--help", o->name, o->arg, see, sep);
                 v = argv[++i];
             }
         } else if (inline_value) {
             return gs_err_set(e, GS_USAGE, "%s takes no value; write it alone, as %s", o->name,
                               o->name);
         }
-        if (c->check && !(o->cmds & CMD_CHECK))
-            return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride check'; see "
-                                           "gridstride check --help", o->name);
-        if (!c->check && o->cmds == CMD_CHECK)
-            return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride check'; use it there, or "
-                                           "leave it out", o->name);
-        int rc = option_fits(o, command, e);
-        if (rc == GS_OK)
-            rc = apply(c, o, v, e);
+        rc = apply(c, o, v, e);
         if (rc != GS_OK)
             return rc;
     }
-    if (c->ctest_resources && c->mode != GS_MODE_LIST && c->mode != GS_MODE_HELP &&
-        c->mode != GS_MODE_VERSION)
-        return gs_err_set(e, GS_USAGE, "--format ctest-resources belongs to --list; "
-                                       "use gridstride --list --format ctest-resources");
-    if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION || c->mode == GS_MODE_LIST)
+    if (c->mode == GS_MODE_HELP || c->mode == GS_MODE_VERSION)
         return GS_OK;
-    if (c->check)
-        return check_rules(c, e);
-    const struct bandwidth_mode *mode;
-    if (bandwidth_mode_rules(seen, command, c, &mode, e) != GS_OK)
-        return GS_USAGE;
-    const int bandwidth_only = seen[OPT_BYTES] || seen[OPT_REPS] || seen[OPT_SVG] ||
-                               seen[OPT_JSON] || seen[OPT_QUIET] || seen[OPT_TYPE];
-    const int table_only = seen[OPT_SIZES] || seen[OPT_SHAPE] || seen[OPT_KERNELS];
-    if (mode && mode_rules(c, mode, seen, e) != GS_OK)
-        return e->status;
-    if (mode && c->type != GS_TYPE_FLOAT)
-        return gs_err_set(e, GS_USAGE, "--type double: bandwidth %s runs the float kernels only; "
-                                       "leave --type out, or run the rows in double without %s",
-                          option_name(mode->opt), option_name(mode->opt));
-    if (command == GS_MODE_TABLE && bandwidth_only)
-        return gs_err_set(e, GS_USAGE, "--bytes, --reps, --svg, --json, --quiet and --type belong "
-                                       "to 'gridstride bandwidth'; run that, or leave them out");
-    if (command == GS_MODE_TRACE && (c->format == GS_FMT_MD || c->format == GS_FMT_CSV))
-        return gs_err_set(e, GS_USAGE, "--format: trace writes text or json; the picture is "
-                                       "--svg FILE");
-    if (command == GS_MODE_BANDWIDTH && table_only)
-        return gs_err_set(e, GS_USAGE, "--sizes, --shape and --kernels belong to the table, not "
-                                       "'gridstride bandwidth'; run 'gridstride table', or leave "
-                                       "them out");
-    return GS_OK;
+    return command_rules(c, seen, e);
 }

@@ -29,6 +29,8 @@ enum gs_mode {
 
 struct gs_cli {
     enum gs_mode mode;
+    enum gs_mode command; /* the command word's (GS_MODE_TABLE when none) */
+    int named;            /* a command word was given */
     const char *backend; /* comma list or "all" */
     const char *device;  /* NULL: each backend's default device */
     uint64_t sizes[GS_MAX_SIZES];
@@ -46,6 +48,7 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
+    int verbose; /* notes on stderr in full */
     enum gs_type type; /* --type: the elements' type (GS_TYPE_FLOAT by default) */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */
@@ -65,18 +68,23 @@ struct gs_cli {
     /* compare */
     const char *files[GS_MAX_COMPARE];
     int nfiles;
-    int compare_help; /* gridstride compare --help */
     /* compare --fleet: the files are argv's tail, any number of them */
     int fleet;
     double fleet_k;
     char **fleet_files;
     int nfleet_files;
+    double tolerance; /* --tolerance as a fraction; 0: GS_COMPARE_TOLERANCE */
 };
 
-/* The command line; `gridstride compare ...` (argv[1] is "compare") has
- * its own options. */
+/* The command line: an optional command word (table, bandwidth, pitfalls,
+ * trace, check, compare), then options; an option the command does not
+ * take is refused in one line naming the commands that take it. */
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
-/* The help: of `gridstride check` when c->check, else the general one. */
+/* The help of the command named (only the options it takes); without a
+ * command word, the overview and the table's options. */
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *out);
+/* --version: the version, the commit, the backends compiled in, the
+ * compilers and toolkits, the build type. */
+void gs_cli_version(const char *version, struct gs_str *out);
 
 #endif

@@ -115,7 +115,7 @@ GS_DEFINE_ENGINE_RENDER(sweep)
 /* A mode of bandwidth: the same devices and size, its own engine. */
 #define BANDWIDTH_MODE(engine, label)                                                          \
     {                                                                                          \
-        .name = label, .flags = GS_CMD_SVG | GS_CMD_JSON,                                      \
+        .name = label,                                                                         \
         .ctx_size = sizeof(struct gs_##engine##_plan), .run_size = sizeof(struct gs_##engine),  \
         .select = bandwidth_select, .plan = bandwidth_plan, .run = engine##_run,               \
         .free_run = engine##_free, .failures = engine##_failures, .render = engine##_render,   \

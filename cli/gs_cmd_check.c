@@ -15,6 +15,7 @@
 #include "gs_output.h"
 #include "gs_plan_run.h"
 #include "gs_registry.h"
+#include "gs_run.h"
 #include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
@@ -323,10 +324,19 @@ static int check_select(struct gs_job *j, struct gs_err *e)
             skip(j, o->backend->name, o->err.msg);
     }
     j->ndevs = gs_plan_dialect_devices(j->s.devs, j->s.ndevs, d, j->devs);
+    /* What works without such a device: NVRTC compiles CUDA C++ for named
+     * targets, and the .gs dialect runs on every backend. */
+    const char *instead = d == GS_DIALECT_PORTABLE ? ""
+                          : d == GS_DIALECT_CUDA && gs_registry_find("cuda")
+                              ? "; without a GPU, add --compile-only --arch sm_75,sm_90 to compile "
+                                "it, or write it in the .gs dialect, which every backend runs "
+                                "(gridstride check --help)"
+                              : "; write it in the .gs dialect, which every backend runs "
+                                "(gridstride check --help)";
     if (j->ndevs == 0)
-        return gs_err_set(e, GS_NO_DEVICE, "no device here runs %s (%s)%s%s", gs_dialect_name(d),
-                          c->src.path, c->nskipped ? ": " : "",
-                          c->nskipped ? c->skipped[0].why : "");
+        return gs_err_set(e, GS_NO_DEVICE, "no device here runs %s (%.*s%s)%s%s%s",
+                          gs_dialect_name(d), GS_ECHO(c->src.path), c->nskipped ? ": " : "",
+                          c->nskipped ? c->skipped[0].why : "", instead);
     return GS_OK;
 }
 
@@ -396,9 +406,9 @@ static int check_failed(const struct gs_job *j)
 static void check_render(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)
 {
     const struct check_ctx *c = j->ctx;
-    const struct gs_check_report_in in = {&c->src,     gs_job_slot(j, 0), j->ndone,
-                                          c->skipped,  c->nskipped,       GS_VERSION_STRING,
-                                          j->command};
+    const struct gs_check_report_in in = {&c->src,    gs_job_slot(j, 0), j->ndone,
+                                          c->skipped, c->nskipped,       GS_VERSION_STRING,
+                                          j->command, j->date,           GS_TOOLKIT};
     (void)chart;
     gs_report_check(&in, f, out);
 }
@@ -431,8 +441,13 @@ static void check_failure(struct gs_job *j, int status, const struct gs_err *e)
     if (cli->format != GS_FMT_JSON || cli->compile_only)
         return;
     const enum gs_check_class cls = status == GS_NO_DEVICE ? GS_CHECK_ERROR : c->failure;
-    const struct gs_check_failure_in in = {&c->src, cls, e->msg, c->failed_backend,
-                                           &c->failed_build, GS_VERSION_STRING, j->command};
+    char date[32];
+    gs_utc_now(date, sizeof date);
+    const struct gs_check_failure_in in = {&c->src,          cls,
+                                           e->msg,           c->failed_backend,
+                                           &c->failed_build, GS_VERSION_STRING,
+                                           j->command,       date,
+                                           GS_TOOLKIT};
     struct gs_err ignored = {0};
     const int output_names_input = outputs_not_inputs(cli, &ignored) != GS_OK;
     write_verdict_json(&in, output_names_input ? NULL : cli->output);
@@ -473,7 +488,9 @@ void gs_check_parse_error_json(int argc, char **argv, const char *msg)
     char shown[4096];
     gs_escape_controls(shown, sizeof shown, file);
     const struct gs_user_source src = {shown, NULL, "solve", GS_DIALECT_PORTABLE};
-    const struct gs_check_failure_in in = {&src, GS_CHECK_BAD_USAGE, msg, NULL, NULL,
-                                           GS_VERSION_STRING, ""};
+    char date[32];
+    gs_utc_now(date, sizeof date);
+    const struct gs_check_failure_in in = {&src, GS_CHECK_BAD_USAGE, msg,        NULL, NULL,
+                                           GS_VERSION_STRING,  "",  date, GS_TOOLKIT};
     write_verdict_json(&in, NULL);
 }

@@ -5,6 +5,7 @@
  * the reason, never dropped. */
 #include "gs_driver.h"
 #include "gs_pitfalls_report.h"
+#include "gs_run.h"
 
 static int pitfalls_plan(struct gs_job *j, struct gs_err *e)
 {
@@ -28,7 +29,8 @@ static void pitfalls_report(const struct gs_job *j, enum gs_format f, int chart,
     (void)chart;
     for (int i = 0; i < j->ndone; ++i)
         runs[i] = j->done[i];
-    const struct gs_pitfalls_report_in in = {runs, j->ndone, GS_VERSION_STRING, j->command};
+    const struct gs_pitfalls_report_in in = {runs,       j->ndone, GS_VERSION_STRING,
+                                             j->command, j->date,  GS_TOOLKIT};
     gs_pitfalls_report(&in, f, out);
 }
 

@@ -54,8 +54,8 @@ static int none_available(const struct gs_job *j, struct gs_err *e)
         return gs_err_set(e, GS_USAGE, "bandwidth --spread: %s; run it with --backend %s on a "
                                        "device that records them", why, backends);
     return gs_err_set(e, GS_USAGE, "bandwidth --spread: %s; no backend of this build records "
-                                   "per-unit finish times (README.md, \"One wave is not "
-                                   "enough\")", why);
+                                   "per-unit finish times (docs/results/README.md, \"One wave "
+                                   "is not enough\")", why);
 }
 
 struct spread_ctx {
@@ -129,7 +129,7 @@ GS_DEFINE_ENGINE_FREE(spread, wrong)
 GS_DEFINE_ENGINE_RENDER(spread)
 
 const struct gs_command gs_spread_command = {
-    .name = "bandwidth --spread", .flags = GS_CMD_SVG | GS_CMD_JSON,
+    .name = "bandwidth --spread",
     .ctx_size = sizeof(struct spread_ctx), .run_size = sizeof(struct gs_spread),
     .select = spread_select, .plan = spread_plan, .run = spread_run, .free_run = spread_free,
     .failures = spread_failures, .render = spread_render,

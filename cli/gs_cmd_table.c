@@ -6,6 +6,7 @@
 #include "gs_driver.h"
 #include "gs_plan_run.h"
 #include "gs_report_kit.h"
+#include "gs_results.h"
 #include "gs_table_report.h"
 #include "gs_run.h"
 
@@ -119,11 +120,89 @@ static void list_device(struct gs_device *d, unsigned block, struct gs_str *o)
     }
 }
 
+/* --list --format json: the same facts, docs/schema/list.schema.json. */
+static void list_json_device(struct gs_jw *w, struct gs_device *d, unsigned block)
+{
+    uint64_t grid = 0;
+    char rule[200], line[512];
+    struct gs_err e = {0};
+    gs_jw_space(w, "\n      ");
+    gs_jw_object(w, NULL);
+    gs_jw_str(w, "id", d->id);
+    gs_jw_str(w, "device", d->name);
+    gs_jw_str(w, "platform", d->platform);
+    gs_jw_str(w, "api_version", d->api_version);
+    gs_jw_str(w, "driver_version", d->driver_version);
+    gs_jw_str(w, "arch", d->arch);
+    gs_jw_str(w, "pci", d->pci);
+    gs_jw_u64(w, "compute_units", d->compute_units);
+    gs_jw_u64(w, "max_block", d->max_block);
+    gs_jw_u64(w, "global_mem", d->global_mem);
+    gs_jw_u64(w, "max_alloc", d->max_alloc);
+    gs_jw_u64(w, "block", block);
+    if (block <= d->max_block && gs_dev_grid(d, GS_K_ADD_GS, block, &grid, rule, sizeof rule, &e) == GS_OK) {
+        gs_jw_u64(w, "G", grid);
+        gs_jw_u64(w, "T", grid * block);
+        gs_jw_str(w, "grid_rule", rule);
+    } else {
+        gs_jw_null(w, "G");
+        gs_jw_null(w, "T");
+        gs_jw_str(w, "grid_rule", block > d->max_block ? "block exceeds this device's limit" : e.msg);
+    }
+    if (d->no_bandwidth[0])
+        gs_jw_str(w, "not_in_bandwidth", d->no_bandwidth);
+    else
+        gs_jw_null(w, "not_in_bandwidth");
+    const struct gs_grid_probe *probe;
+    if (gs_dev_probe_grid(d, &probe, &e) == GS_OK && probe->status == GS_OK) {
+        gs_probe_line(d, line, sizeof line);
+        gs_jw_str(w, "grid_probe", line);
+    } else {
+        gs_jw_null(w, "grid_probe");
+    }
+    gs_jw_end(w, "");
+}
+
+static void list_json(const struct gs_job *j, unsigned block, struct gs_str *text)
+{
+    struct gs_jw w;
+    const struct gs_run_info run = {GS_VERSION_STRING, j->command, j->date, GS_TOOLKIT};
+    gs_jw_init(&w, text);
+    gs_report_header(&w, GS_LIST_SCHEMA, GS_REPORT_SCHEMA_VERSION, "list", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "backends");
+    for (int i = 0; i < j->s.nopened; ++i) {
+        const struct gs_opened *o = &j->s.opened[i];
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "backend", o->backend->name);
+        gs_jw_str(&w, "description", o->backend->description);
+        if (o->notice[0])
+            gs_jw_str(&w, "warning", o->notice);
+        else
+            gs_jw_null(&w, "warning");
+        if (o->status != GS_OK)
+            gs_jw_str(&w, "no_device", o->err.msg);
+        else
+            gs_jw_null(&w, "no_device");
+        gs_jw_array(&w, "devices");
+        for (int d = 0; o->status == GS_OK && d < o->count; ++d)
+            list_json_device(&w, o->devs[d], block);
+        gs_jw_end(&w, o->status == GS_OK && o->count ? "\n    " : "");
+        gs_jw_end(&w, "");
+    }
+    gs_jw_end(&w, "\n  ");
+    gs_jw_end(&w, "\n");
+}
+
 static void list_report(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *text)
 {
     const unsigned block = j->cli->block ? j->cli->block : GS_DEFAULT_BLOCK;
-    (void)f;
     (void)chart;
+    if (f == GS_FMT_JSON) {
+        list_json(j, block, text);
+        return;
+    }
     for (int i = 0; i < j->s.nopened; ++i) {
         const struct gs_opened *o = &j->s.opened[i];
         gs_str_printf(text, "%s: %s\n", o->backend->name, o->backend->description);

@@ -7,6 +7,7 @@
 #include "gs_driver.h"
 #include "gs_plan_run.h"
 #include "gs_trace_report.h"
+#include "gs_run.h"
 
 struct trace_ctx {
     struct gs_trace_plan plan; /* first: the engine's hooks take it */
@@ -82,7 +83,7 @@ static void trace_in(const struct gs_job *j, const struct gs_trace **runs,
     for (int i = 0; i < j->ndone; ++i)
         runs[i] = j->done[i];
     *in = (struct gs_trace_report_in){runs, j->ndone, t->agree, t->agreed, GS_VERSION_STRING,
-                                      j->command};
+                                      j->command, j->date, GS_TOOLKIT};
 }
 
 /* The maps compared with each other. */
@@ -115,7 +116,7 @@ static void trace_render(const struct gs_job *j, enum gs_format f, int chart, st
 }
 
 const struct gs_command gs_trace_command = {
-    .name = "trace", .flags = GS_CMD_SVG, .ctx_size = sizeof(struct trace_ctx),
+    .name = "trace", .ctx_size = sizeof(struct trace_ctx),
     .run_size = sizeof(struct gs_trace), .select = trace_select, .plan = trace_plan,
     .run = trace_run, .free_run = trace_free, .finish = trace_finish, .failures = trace_failures,
     .failed = trace_failed, .render = trace_render,

@@ -118,8 +118,9 @@ static int write_outputs(struct gs_job *j, struct gs_outputs *out, struct gs_err
 {
     const struct gs_command *c = j->cmd;
     struct gs_str text = {0}, chart = {0}, js = {0};
-    const int svg = (c->flags & GS_CMD_SVG) && j->cli->svg;
-    const int json = (c->flags & GS_CMD_JSON) && j->cli->json;
+    /* The command line took --svg and --json only where the command has them. */
+    const int svg = j->cli->svg != NULL;
+    const int json = j->cli->json != NULL;
     c->render(j, j->cli->format, 0, &text);
     if (svg)
         c->render(j, GS_FMT_TEXT, 1, &chart);
@@ -159,8 +160,7 @@ static int drive(struct gs_job *j, struct stderr_progress *prog, struct gs_err *
     if (rc == GS_OK && c->plan)
         rc = c->plan(j, e);
     if (rc == GS_OK)
-        rc = gs_outputs_add_report(&out, j->output, (c->flags & GS_CMD_SVG) ? cli->svg : NULL,
-                                   (c->flags & GS_CMD_JSON) ? cli->json : NULL, e);
+        rc = gs_outputs_add_report(&out, j->output, cli->svg, cli->json, e);
     clock_gettime(CLOCK_MONOTONIC, &prog->start);
     prog->last = prog->start;
     if (rc == GS_OK && c->run)

@@ -38,8 +38,6 @@ struct gs_job;
 /* Descriptor flags. */
 #define GS_CMD_NO_SESSION 0x1u /* opens no backend (compare) */
 #define GS_CMD_NO_DEVICES 0x2u /* opens the backends, chooses no device (--list) */
-#define GS_CMD_SVG 0x4u        /* writes --svg FILE when given */
-#define GS_CMD_JSON 0x8u       /* writes --json FILE when given */
 
 /* A run hook's answer for a device it leaves out (its slot is reused). */
 #define GS_DRIVE_SKIP (-1)

@@ -62,6 +62,19 @@ static void track(char *tmp, int on)
     }
 }
 
+/* What to do about a failed write, by its cause. */
+static const char *io_fix(int err)
+{
+    switch (err) {
+    case ENOSPC: return "the device is full: free space there, or choose another path";
+    case EROFS: return "a read-only file system: choose a writable path";
+    case ENAMETOOLONG: return "choose a shorter path";
+    case EACCES:
+    case EPERM: return "no permission to write there: choose a writable path";
+    default: return "choose a writable path";
+    }
+}
+
 static int write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
@@ -148,8 +161,8 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
                               what, GS_ECHO(path), o->f[i].what);
     if (f->in_place) {
         if (access(f->path, W_OK) != 0)
-            return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; choose a writable path",
-                              what, GS_ECHO(path), strerror(errno));
+            return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; %s", what,
+                              GS_ECHO(path), strerror(errno), io_fix(errno));
         return GS_OK;
     }
     /* Copied by hand: snprintf from one member of *f into another is what
@@ -161,10 +174,23 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
     memcpy(f->tmp + len, suffix, sizeof suffix);
     f->fd = mkstemp(f->tmp);
     if (f->fd < 0) {
+        /* The report is written beside its path and renamed into place: the
+         * folder must take a new file (/proc, for one, does not). */
         const int err = errno;
+        const char *slash = strrchr(f->path, '/');
+        char dir[96];
+        snprintf(dir, sizeof dir, "%.*s", slash ? (slash == f->path ? 1 : (int)(slash - f->path)) : 1,
+                 slash ? f->path : ".");
         f->tmp[0] = '\0';
-        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; choose a writable path", what,
-                          GS_ECHO(path), strerror(err));
+        struct stat dst;
+        if (stat(dir, &dst) != 0 && errno == ENOENT)
+            return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': its folder '%.*s%s' does not "
+                                        "exist; create it, or choose another path", what,
+                              GS_ECHO(path), GS_ECHO(dir));
+        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': its folder '%.*s%s' takes no new "
+                                    "file (%s); %s", what, GS_ECHO(path), GS_ECHO(dir),
+                          strerror(err), err == ENOENT ? "choose a path in a writable folder"
+                                                       : io_fix(err));
     }
     track(f->tmp, 1);
     return GS_OK;
@@ -186,13 +212,13 @@ static int write_one(struct gs_outfile *f, const struct gs_str *s, struct gs_err
         const int err = errno;
         if (fd >= 0)
             close(fd);
-        return bad ? gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s", f->what,
-                                GS_ECHO(f->path), strerror(err))
+        return bad ? gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; %s", f->what,
+                                GS_ECHO(f->path), strerror(err), io_fix(err))
                    : GS_OK;
     }
     if (write_all(f->fd, text, s->len) != 0 || fsync(f->fd) != 0)
-        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s", f->what, GS_ECHO(f->path),
-                          strerror(errno));
+        return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; %s", f->what,
+                          GS_ECHO(f->path), strerror(errno), io_fix(errno));
     /* mkstemp creates 0600: a new report is an ordinary file (0666 less the
      * umask), a rewritten one keeps the mode its owner gave it. */
     mode_t mask = umask(0);
@@ -230,8 +256,14 @@ int gs_outputs_commit_report(struct gs_outputs *o, const struct gs_str *report,
 int gs_outputs_commit(struct gs_outputs *o, const struct gs_str *const *texts, struct gs_err *e)
 {
     int rc = GS_OK;
+    /* Files first, stdout last: a file that cannot be written (a full disk,
+     * /dev/full) fails the run before anything is printed. */
     for (int i = 0; i < o->n && rc == GS_OK; ++i)
-        rc = write_one(&o->f[i], texts[i], e);
+        if (o->f[i].path[0])
+            rc = write_one(&o->f[i], texts[i], e);
+    for (int i = 0; i < o->n && rc == GS_OK; ++i)
+        if (!o->f[i].path[0])
+            rc = write_one(&o->f[i], texts[i], e);
     for (int i = 0; i < o->n && rc == GS_OK; ++i) {
         struct gs_outfile *f = &o->f[i];
         if (!f->tmp[0])

@@ -80,7 +80,13 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
         if (explicit_names || gs_backend_required(o->backend->name))
             return gs_err_set(e, GS_NO_DEVICE, "%s%s", o->err.msg,
                               explicit_names ? "" : " (GRIDSTRIDE_REQUIRE names it)");
-        note(s, "%s skipped: %s", o->backend->name, o->err.msg);
+        if (cli->verbose) {
+            note(s, "%s skipped: %s", o->backend->name, o->err.msg);
+        } else {
+            char brief[GS_NOTE_BRIEF];
+            gs_session_brief(o->err.msg, brief, sizeof brief - strlen(o->backend->name));
+            note(s, "%s skipped: %s", o->backend->name, brief);
+        }
     }
     if (!want_devices)
         return GS_OK;
@@ -109,6 +115,26 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
                           first.msg[0] ? first.msg : "no backend has a usable device");
     }
     return GS_OK;
+}
+
+/* The reason's first clause (up to its first ':', ';' or " ("), cut to fit,
+ * and where to find the rest. */
+void gs_session_brief(const char *why, char *buf, size_t size)
+{
+    static const char more[] = " (--verbose: why)";
+    size_t n = strcspn(why, ":;");
+    const char *paren = strstr(why, " (");
+    if (paren && (size_t)(paren - why) < n)
+        n = (size_t)(paren - why);
+    if (size <= sizeof more + 4) {
+        gs_strlcpy(buf, "", size);
+        return;
+    }
+    const size_t room = size - sizeof more;
+    if (n > room)
+        snprintf(buf, size, "%.*s...%s", (int)(room - 3), why, more);
+    else
+        snprintf(buf, size, "%.*s%s", (int)n, why, n < strlen(why) ? more : "");
 }
 
 void gs_session_note(struct gs_session *s, const char *fmt, ...)

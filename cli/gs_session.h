@@ -31,6 +31,12 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
                     struct gs_err *e);
 void gs_session_close(struct gs_session *s);
 
+/* A skipped backend's note, unless --verbose: "gridstride: note: NAME
+ * skipped: " and at most GS_NOTE_BRIEF - len(NAME) bytes of
+ * gs_session_brief, so that the line stays within 100 columns. */
+#define GS_NOTE_BRIEF 72
+void gs_session_brief(const char *why, char *buf, size_t size);
+
 /* Add a line for stderr (printf-style), shown after the run's output. */
 void gs_session_note(struct gs_session *s, const char *fmt, ...)
 #if defined(__GNUC__)

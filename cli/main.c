@@ -36,7 +36,7 @@ int main(int argc, char **argv)
         if (cli.mode == GS_MODE_HELP)
             gs_cli_usage(&cli, &text);
         else
-            gs_str_printf(&text, "gridstride %s\n", GS_VERSION_STRING);
+            gs_cli_version(GS_VERSION_STRING, &text);
         fputs(text.data ? text.data : "", stdout);
         gs_str_free(&text);
         return 0;

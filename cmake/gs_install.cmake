@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
 # Installation (cmake --install <build> [--prefix DIR]): the program, its
-# man page, and the reference results that `gridstride compare` can read.
+# man page, its bash completion, and the reference results that
+# `gridstride compare` can read.
 include(GNUInstallDirs)
 install(TARGETS gridstride RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/gridstride.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/reference/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gridstride/reference)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/scripts/gridstride.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME gridstride)
 
 # The man page is generated from --help, committed, and checked by a test.
 set(_gs_man_args -DGRIDSTRIDE=$<TARGET_FILE:gridstride>

@@ -20,7 +20,8 @@
 #
 # oclgrind reports OpenCL 1.2, yet runs an empty NDRange, which 1.2 refuses:
 # the table shows that as a deviation of the implementation from its claimed
-# version (README: "An implementation that deviates from its version").
+# version (docs/tutorial.md, "Deviations", and docs/apis/opencl.md: an implementation
+# that deviates from its version).
 #
 # The package installs no .icd file. Debian 12's ICD loader (ocl-icd 2.3)
 # takes the ICD library itself in OCL_ICD_VENDORS; OCL_ICD_FILENAMES is set

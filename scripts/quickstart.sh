@@ -4,7 +4,8 @@
 #
 #   - Debian/Ubuntu packages: cmake, a C compiler, CMocka, libseccomp (the
 #     system-call filter of check's host worker), the OpenCL ICD loader and
-#     headers, and PoCL (OpenCL on the CPU). Only missing ones are
+#     headers, PoCL (OpenCL on the CPU), and python3-jsonschema (the test
+#     that validates every JSON output). Only missing ones are
 #     installed; root or sudo is needed only then.
 #   - The CUDA backend is built when nvcc is found (on PATH or in
 #     /usr/local/cuda/bin); it is never installed by this script.
@@ -14,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 
-packages="cmake gcc make libcmocka-dev libseccomp-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd"
+packages="cmake gcc make libcmocka-dev libseccomp-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd python3-jsonschema"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

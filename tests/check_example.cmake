@@ -123,7 +123,13 @@ if(check_args)
   string(REGEX REPLACE "^ \\* check-args: " "" check_args "${check_args}")
   separate_arguments(check_args UNIX_COMMAND "${check_args}")
 endif()
-gridstride(check "${EXAMPLE}" --backend ${BACKEND} --format json ${check_args})
+# Under ctest with a resource spec, the GPU CTest allocated to this test
+# (its resource id, pci_DDDD_BB_DD_F), as --device selects it.
+set(device "")
+if("$ENV{CTEST_RESOURCE_GROUP_0_GPUS}" MATCHES "id:([a-z0-9_]+)")
+  set(device --device ${CMAKE_MATCH_1})
+endif()
+gridstride(check "${EXAMPLE}" --backend ${BACKEND} ${device} --format json ${check_args})
 
 if(class STREQUAL "compile-error")
   expect_compile_error(TRUE)

@@ -519,7 +519,8 @@ static void help_and_version_exit_zero(void **state)
     assert_int_equal(r->code, 0);
     assert_non_null(strstr(r->out, "usage: gridstride"));
     assert_non_null(strstr(r->out, "--sizes"));
-    assert_non_null(strstr(r->out, "--type T"));
+    assert_non_null(strstr(r->out, "gridstride COMMAND --help"));
+    assert_null(strstr(r->out, "--type T")); /* bandwidth's: in its own help */
     const char *version[] = {"--version", NULL};
     run(r, version);
     assert_int_equal(r->code, 0);
@@ -626,6 +627,136 @@ static void remove_inputs(void)
     rmdir(indir);
 }
 
+/* --output - is stdout, for every command: no file named "-" appears. */
+static void output_dash_is_stdout(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"--backend", "host", "--sizes", "1", "--output", "-", NULL};
+    const int had_dash = exists("-");
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "every result predicted"));
+    if (!had_dash)
+        assert_false(exists("-"));
+    const char *trace[] = {"trace", "--backend", "host", "--n", "64", "--output=-", NULL};
+    run(r, trace);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "equal the model"));
+    if (!had_dash)
+        assert_false(exists("-"));
+    free(r);
+}
+
+/* --list --format json is JSON, naming its schema. */
+static void list_json_is_json(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"--list", "--backend", "host", "--format", "json", NULL};
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    assert_int_equal(r->out[0], '{');
+    assert_non_null(strstr(r->out, "\"schema\": \"gridstride-list\""));
+    assert_non_null(strstr(r->out, "\"backend\": \"host\""));
+    free(r);
+}
+
+/* --json FILE means the same for every command that writes JSON: the
+ * report on stdout as asked, the JSON copy in FILE. */
+static void json_copy_of_every_command(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    char json[300], args_file[300];
+    snprintf(json, sizeof json, "%s/copy.json", tmpdir);
+    snprintf(args_file, sizeof args_file, "%s", helper_src);
+    const char *const cmds[][12] = {
+        {"--backend", "host", "--sizes", "1", "--json", json, NULL},
+        {"trace", "--backend", "host", "--n", "64", "--json", json, NULL},
+        {"pitfalls", "--backend", "host", "--traps", "tile-loop", "--json", json, "--quiet", NULL},
+        {"check", args_file, "--backend", "host", "--sizes", "1", "--json", json, NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; ++i) {
+        unlink(json);
+        run(r, cmds[i]);
+        if (r->code != 0 || r->out[0] == '{' || !exists(json))
+            fail_msg("case %zu: exit %d, stdout starts '%.20s', json %s", i, r->code, r->out,
+                     exists(json) ? "written" : "missing");
+        FILE *f = fopen(json, "r");
+        assert_non_null(f);
+        assert_int_equal(fgetc(f), '{');
+        fclose(f);
+    }
+    /* compare too: the text on stdout, the JSON (its own schema) in FILE. */
+    char table[300];
+    snprintf(table, sizeof table, "%s/table.json", tmpdir);
+    const char *make[] = {"--backend", "host", "--sizes", "1", "--format", "json", "--output",
+                          table, NULL};
+    run(r, make);
+    assert_int_equal(r->code, 0);
+    unlink(json);
+    const char *cmp[] = {"compare", table, table, "--json", json, NULL};
+    run(r, cmp);
+    assert_int_equal(r->code, 0);
+    assert_non_null(strstr(r->out, "gridstride compare: 2 files"));
+    FILE *f = fopen(json, "r");
+    assert_non_null(f);
+    char head[200] = "";
+    head[fread(head, 1, sizeof head - 1, f)] = '\0';
+    fclose(f);
+    assert_non_null(strstr(head, "\"schema\": \"gridstride-compare\""));
+    unlink(table);
+    unlink(json);
+    free(r);
+}
+
+/* CC may be a command with options, as make takes it: CC="gcc -O0" builds. */
+static void cc_with_options_builds(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "1", NULL};
+    run_env(r, "CC=gcc -O0", args);
+    const int no_gcc = r->code == 2 && strstr(r->err, "no C compiler") && !exists("/usr/bin/gcc");
+    if (no_gcc) {
+        free(r);
+        skip(); /* no gcc here */
+        return;
+    }
+    if (r->code != 0 || !strstr(r->out, "verdict: ok"))
+        fail_msg("CC=\"gcc -O0\": exit %d\nstdout:\n%s\nstderr:\n%s", r->code, r->out, r->err);
+    free(r);
+}
+
+/* A skipped backend's note is one line of at most 100 columns unless
+ * --verbose, which gives the whole reason. */
+static void skipped_notes_are_short(void **state)
+{
+    (void)state;
+    struct result *r = calloc(1, sizeof *r);
+    const char *args[] = {"--sizes", "1", NULL};
+    const char *verbose[] = {"--sizes", "1", "--verbose", NULL};
+    run_env(r, "OCL_ICD_VENDORS=/nonexistent", args);
+    if (r->code == 2) { /* no backend left here: nothing to note */
+        free(r);
+        skip();
+        return;
+    }
+    for (const char *line = r->err; *line;) {
+        const size_t len = strcspn(line, "\n");
+        if (len > 100)
+            fail_msg("a stderr line of %zu columns:\n%.*s", len, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    if (gs_registry_find("opencl")) {
+        assert_non_null(strstr(r->err, "note: opencl skipped: no OpenCL platform (--verbose: why)"));
+        run_env(r, "OCL_ICD_VENDORS=/nonexistent", verbose);
+        assert_non_null(strstr(r->err, "OCL_ICD_VENDORS=/nonexistent, which it reads instead"));
+    }
+    free(r);
+}
+
 /* ---- every case, in one table -------------------------------------------- */
 
 /* A case: a test function of its own (FN), or a bad command line (BAD,
@@ -638,10 +769,16 @@ struct cli_case {
     void (*fn)(void **state);
     const char *env, *needle;
     const char *args[MAX_ARGS];
+    const char *absent; /* HELP: what the help must not list */
 };
-#define FN(f) {#f, f, NULL, NULL, {NULL}}
-#define BAD_ENV(name, env, needle, ...) {#name, NULL, env, needle, {__VA_ARGS__, NULL}}
+#define FN(f) {#f, f, NULL, NULL, {NULL}, NULL}
+#define BAD_ENV(name, env, needle, ...) {#name, NULL, env, needle, {__VA_ARGS__, NULL}, NULL}
 #define BAD(name, needle, ...) BAD_ENV(name, NULL, needle, __VA_ARGS__)
+/* A help (HELP): exit 0, `needle` on stdout, `absent` nowhere in it, nothing
+ * on stderr. */
+#define HELP(name, needle, absent, ...) {#name, help_output, NULL, needle, {__VA_ARGS__, NULL}, absent}
+
+static void help_output(void **state);
 
 static const struct cli_case cases[] = {
     BAD(negative_size, "--sizes", "--backend", "host", "--sizes", "-1"),
@@ -665,16 +802,16 @@ static const struct cli_case cases[] = {
     BAD(unknown_option, "unknown option '--colour'", "--backend", "host", "--colour"),
     BAD(missing_value, "--grid needs a value", "--backend", "host", "--grid"),
     BAD(repeated_option, "given twice", "--backend", "host", "--block", "256", "--block", "128"),
-    BAD(bandwidth_option_in_table, "belong to 'gridstride bandwidth'", "--backend", "host", "--reps", "10"),
+    BAD(bandwidth_option_in_table, "--reps does not apply to 'gridstride table'; only bandwidth takes it", "--backend", "host", "--reps", "10"),
     BAD(bandwidth_bytes_too_large, "do not fit", "bandwidth", "--backend", "host", "--bytes", "8192GiB"),
     BAD(bandwidth_bytes_malformed, "not a size", "bandwidth", "--backend", "host", "--bytes", "1.5GiB"),
     BAD(bandwidth_too_few_reps, "--reps", "bandwidth", "--backend", "host", "--reps", "2"),
-    BAD(table_option_in_bandwidth, "belong to the table", "bandwidth", "--backend", "host", "--sizes", "1"),
+    BAD(table_option_in_bandwidth, "--sizes does not apply to 'gridstride bandwidth'; only table and check take it", "bandwidth", "--backend", "host", "--sizes", "1"),
     BAD(sweep_in_double, "--type double: bandwidth --sweep runs the float kernels only", "bandwidth",
         "--sweep", "--backend", "host", "--type", "double"),
     BAD(spread_in_double, "--type double: bandwidth --spread runs the float kernels only", "bandwidth",
         "--spread", "--backend", "host", "--type", "double"),
-    BAD(sweep_outside_bandwidth, "--sweep belongs to 'gridstride bandwidth'", "--backend", "host", "--sweep"),
+    BAD(sweep_outside_bandwidth, "--sweep does not apply to 'gridstride table'; only bandwidth takes it", "--backend", "host", "--sweep"),
     BAD(sweep_in_trace, "--sweep does not apply to 'gridstride trace'", "trace", "--backend", "host",
         "--sweep"),
     BAD(sweep_bytes_too_small, "--bytes: too small", "bandwidth", "--sweep", "--backend", "host",
@@ -687,13 +824,13 @@ static const struct cli_case cases[] = {
     BAD(bandwidth_type_in_capitals, "--type: unknown type 'DOUBLE'", "bandwidth", "--backend", "host",
         "--type=DOUBLE"),
     BAD(bandwidth_type_empty, "--type: unknown type ''", "bandwidth", "--backend", "host", "--type="),
-    BAD(type_in_table, "--type belong to 'gridstride bandwidth'; run that", "--backend", "host",
+    BAD(type_in_table, "--type does not apply to 'gridstride table'; only bandwidth takes it", "--backend", "host",
         "--type", "double"),
     BAD(type_in_pitfalls, "--type does not apply to 'gridstride pitfalls'", "pitfalls", "--backend",
         "host", "--type", "double"),
     BAD(type_in_trace, "--type does not apply to 'gridstride trace'", "trace", "--backend", "host",
         "--type", "double"),
-    BAD(type_in_compare, "compare: unknown option '--type'", "compare", "a.json", "--type", "double"),
+    BAD(type_in_compare, "--type does not apply to 'gridstride compare'; only bandwidth takes it", "compare", "a.json", "--type", "double"),
     BAD(type_in_check, "--type does not apply to 'gridstride check'", "check", helper_src, "--type",
         "double"),
     FN(bandwidth_in_double_says_so),
@@ -762,7 +899,7 @@ static const struct cli_case cases[] = {
         "--arch", "sm_90"),
     BAD(check_option_of_table, "--kernels does not apply to 'gridstride check'", "check", helper_src,
         "--kernels", "chunked"),
-    BAD(entry_outside_check, "--entry belongs to 'gridstride check'", "--entry", "solve"),
+    BAD(entry_outside_check, "--entry does not apply to 'gridstride table'; only check takes it", "--entry", "solve"),
     FN(check_compile_error_shows_the_log),
     FN(check_help_names_the_contract),
     FN(t4_grid_table_matches_seed_002),
@@ -776,7 +913,7 @@ static const struct cli_case cases[] = {
     BAD(trace_csv, "trace writes text or json", "trace", "--backend", "host", "--format", "csv",
         "--svg", trace_svg),
     BAD(trace_table_option, "--sizes does not apply to 'gridstride trace'", "trace", "--sizes", "1"),
-    BAD(n_outside_trace, "--n belongs to 'gridstride trace'", "--backend", "host", "--n", "5"),
+    BAD(n_outside_trace, "--n does not apply to 'gridstride table'; only trace takes it", "--backend", "host", "--n", "5"),
     BAD(trace_too_many_threads, "2^32 threads or more", "trace", "--backend", "host", "--grid",
         "16777216", "--block", "256", "--svg", trace_svg),
     BAD(trace_block_beyond_device, "choose --block 1 to 1024", "trace", "--backend", "host",
@@ -794,14 +931,89 @@ static const struct cli_case cases[] = {
         "--backend", "host", "--format", "csv"),
     BAD(spread_too_many_reps, "--reps: bandwidth --spread keeps at most 101", "bandwidth",
         "--spread", "--backend", "host", "--reps", "102"),
-    BAD(spread_outside_bandwidth, "--spread belongs to 'gridstride bandwidth'", "--backend", "host",
+    BAD(spread_outside_bandwidth, "--spread does not apply to 'gridstride table'; only bandwidth takes it", "--backend", "host",
         "--spread"),
     BAD(spread_in_trace, "--spread does not apply to 'gridstride trace'", "trace", "--backend",
         "host", "--spread"),
     BAD(spread_and_sweep, "are two modes of bandwidth", "bandwidth", "--sweep", "--spread", "--backend",
         "host"),
     FN(trace_writes_report_and_picture),
+    /* One surface: every command has its own --help and -h, listing only what
+     * it takes; an option it does not take is refused naming those that do. */
+    HELP(table_help, "usage: gridstride [table]", "--traps", "table", "--help"),
+    HELP(table_short_help, "--sizes N,N,...", "--bytes", "table", "-h"),
+    HELP(global_short_help, "gridstride COMMAND --help", "--reps", "-h"),
+    HELP(bandwidth_help, "usage: gridstride bandwidth", "--sizes", "bandwidth", "--help"),
+    HELP(bandwidth_short_help, "--bytes SIZE", "--traps", "bandwidth", "-h"),
+    HELP(sweep_help, "--sweep", "--entry", "bandwidth", "--sweep", "--help"),
+    HELP(pitfalls_help, "--traps LIST", "--bytes", "pitfalls", "--help"),
+    HELP(pitfalls_short_help, "usage: gridstride pitfalls", "--sizes", "pitfalls", "-h"),
+    HELP(trace_help, "--n N", "--sizes", "trace", "--help"),
+    HELP(trace_short_help, "usage: gridstride trace", "--traps", "trace", "-h"),
+    HELP(check_short_help, "usage: gridstride check FILE", "--kernels", "check", "-h"),
+    HELP(compare_help, "usage: gridstride compare", "--backend", "compare", "--help"),
+    HELP(compare_short_help, "--output FILE", "--device", "compare", "-h"),
+    HELP(help_before_bad_value, "usage: gridstride bandwidth", "--traps", "bandwidth", "-h",
+         "--reps", "100"),
+    BAD(svg_in_table, "--svg does not apply to 'gridstride table'; only bandwidth and trace "
+        "take it", "--backend", "host", "--svg", "t.svg"),
+    BAD(svg_in_pitfalls, "--svg does not apply to 'gridstride pitfalls'; only bandwidth and trace",
+        "pitfalls", "--backend", "host", "--svg", "p.svg"),
+    BAD(tolerance_in_table, "--tolerance does not apply to 'gridstride table'; only compare "
+        "takes it", "--backend", "host", "--tolerance", "10%"),
+    BAD(backend_in_compare, "--backend does not apply to 'gridstride compare'", "compare",
+        "a.json", "--backend", "host"),
+    BAD(quiet_in_compare, "--quiet does not apply to 'gridstride compare'", "compare", "a.json",
+        "--quiet"),
+    BAD(traps_in_trace, "--traps does not apply to 'gridstride trace'; only pitfalls takes it",
+        "trace", "--traps", "tile-loop"),
+    BAD(bytes_in_check, "--bytes does not apply to 'gridstride check'; only bandwidth takes it",
+        "check", helper_src, "--bytes", "1MiB"),
+    BAD(compare_unknown_option, "unknown option '--bogus'; see gridstride compare --help",
+        "compare", "a.json", "--bogus"),
+    BAD(trace_unknown_option, "unknown option '--bogus'; see gridstride trace --help", "trace",
+        "--bogus"),
+    BAD(check_second_file, "unknown argument 'other.gs'; see gridstride check --help", "check",
+        helper_src, "other.gs"),
+    BAD(table_stray_word, "unknown argument 'tabel'; see gridstride --help", "tabel"),
+    BAD(compare_output_twice, "--output given twice", "compare", "a.json", "--output", "x.txt"),
+    BAD(list_as_csv, "--list writes text, json or ctest-resources", "--list", "--format", "csv"),
+    BAD(ctest_resources_without_list, "--format ctest-resources belongs to --list", "--format",
+        "ctest-resources"),
+    BAD(output_empty, "--output: empty; give a file name, or - for stdout", "--backend", "host",
+        "--output="),
+    FN(output_dash_is_stdout),
+    FN(list_json_is_json),
+    FN(json_copy_of_every_command),
+    /* Messages name the real cause and the fix. */
+    BAD(trace_svg_to_full_device, "--svg: cannot write '/dev/full': No space left on device; "
+        "the device is full", "trace", "--backend", "host", "--n", "64", "--svg", "/dev/full"),
+    BAD(svg_in_proc, "its folder '/proc' takes no new file", "trace", "--backend", "host", "--n",
+        "64", "--svg", "/proc/trace.svg"),
+    BAD(json_in_missing_folder, "its folder '/nonexistent-dir' does not exist; create it",
+        "--backend", "host", "--sizes", "1", "--json", "/nonexistent-dir/t.json"),
+    BAD(tolerance_zero, "--tolerance: '0' is not a percentage above 0 and below 100", "compare",
+        "a.json", "--tolerance", "0"),
+    BAD(tolerance_word, "--tolerance: 'ten' is not a percentage", "compare", "a.json",
+        "--tolerance", "ten"),
+    BAD(compare_as_csv, "--format: compare writes text or json", "compare", "a.json", "--format",
+        "csv"),
+    BAD(verbose_in_compare, "--verbose does not apply to 'gridstride compare'", "compare",
+        "a.json", "--verbose"),
+    FN(cc_with_options_builds),
+    FN(skipped_notes_are_short),
 };
+
+static void help_output(void **state)
+{
+    const struct cli_case *c = *state;
+    struct result *r = calloc(1, sizeof *r);
+    run(r, c->args);
+    if (r->code != 0 || !strstr(r->out, c->needle) || strstr(r->out, c->absent) || r->err[0])
+        fail_msg("expected exit 0 and a help with '%s' and without '%s'; got exit %d, "
+                 "stdout:\n%s\nstderr:\n%s", c->needle, c->absent, r->code, r->out, r->err);
+    free(r);
+}
 
 /* A BAD case of the table (its state). */
 static void bad_command_line(void **state)

@@ -275,6 +275,95 @@ static void bandwidth_ratios_and_wrong_rows(void **state)
     assert_null(strstr(out.data, "different sizes"));
 }
 
+/* gs_compare_run of two files that must load: the verdict, the text in `report`. */
+static struct gs_compare_verdict verdict_of(const char *a, const char *b, double tolerance)
+{
+    struct gs_compare_file f[2];
+    struct gs_compare_verdict v = {-1, -1, -1, -1};
+    struct gs_err e = {0};
+    const struct gs_compare_options opt = {tolerance, 0, NULL, NULL, NULL, NULL};
+    gs_str_free(&report);
+    memset(&report, 0, sizeof report);
+    if (gs_compare_load(a, &f[0], &e) != GS_OK)
+        fail_msg("%s", e.msg);
+    if (gs_compare_load(b, &f[1], &e) != GS_OK)
+        fail_msg("%s", e.msg);
+    if (gs_compare_run(f, 2, &opt, &report, &v, &e) != GS_OK)
+        fail_msg("%s", e.msg);
+    gs_compare_free(&f[0]);
+    gs_compare_free(&f[1]);
+    return v;
+}
+
+/* The CI gate: devices that differ where each held its own prediction (CUDA
+ * refuses n = 0, OpenCL 3.0 runs it) pass; a case that did not hold fails. */
+static void documented_differences_pass_the_gate(void **state)
+{
+    (void)state;
+    char a[128];
+    snprintf(a, sizeof a, "%s", table_file("cuda.json", "GPU A",
+                                           CASE("sizes", "A", 0, "refused", "true")));
+    const char *b = table_file("opencl.json", "GPU B", CASE("sizes", "A", 0, "ok", "true"));
+    struct gs_compare_verdict v = verdict_of(a, b, 0);
+    assert_int_equal(v.differ, 1);
+    assert_int_equal(v.not_held, 0);
+    assert_non_null(strstr(report.data, "not a failure: exit 0"));
+    snprintf(a, sizeof a, "%s", table_file("held.json", "GPU A",
+                                           CASE("sizes", "A", 0, "refused", "true")));
+    b = table_file("failed.json", "GPU B", CASE("sizes", "A", 0, "ok", "false"));
+    v = verdict_of(a, b, 0);
+    assert_int_equal(v.not_held, 1);
+    assert_null(strstr(report.data, "not a failure"));
+}
+
+#define BW_FILE(device, gbps)                                                                  \
+    "{\"schema\": \"gridstride-results\", \"schema_version\": 1, \"mode\": \"bandwidth\", "      \
+    "\"runs\": [{\"backend\": \"cuda\", \"device\": \"" device "\", \"id\": \"0\", \"n\": 1024, "   \
+    "\"rows\": [{\"variant\": \"copy\", \"verified\": true, \"gbps\": " gbps "}]}]}"
+
+/* A bandwidth row more than the tolerance below the first file's run of the
+ * same device fails; within it, or against another device's run... */
+static void slow_rows_fail_the_gate(void **state)
+{
+    (void)state;
+    char a[128];
+    snprintf(a, sizeof a, "%s", raw_file("ref.json", BW_FILE("H200", "200.0")));
+    const char *b = raw_file("now.json", BW_FILE("H200", "170.0"));
+    assert_int_equal(verdict_of(a, b, 0).slow, 1); /* 15% below, default 10% */
+    assert_non_null(strstr(report.data, "copy: 170.0 GB/s on 2, 15% below 200.0 on 1"));
+    assert_int_equal(verdict_of(a, b, 0.2).slow, 0);
+    assert_non_null(strstr(report.data, "no row more than 20% below the reference"));
+    b = raw_file("now.json", BW_FILE("H200", "195.0"));
+    assert_int_equal(verdict_of(a, b, 0).slow, 0);
+    assert_int_equal(verdict_of(a, b, 0).wrong, 0);
+}
+
+/* More rows than a fixed table would hold, each found by its key: 3000 sizes
+ * on one device against the same sizes shifted on another. */
+static void many_rows_compare(void **state)
+{
+    (void)state;
+    struct gs_str cases = {0};
+    for (int i = 0; i < 3000; ++i)
+        gs_str_printf(&cases, "%s" CASE("sizes", "C", %d, "ok", "true"), i ? "," : "", 3000 - i);
+    char a[128];
+    snprintf(a, sizeof a, "%s", table_file("many-a.json", "GPU A", cases.data));
+    gs_str_free(&cases);
+    memset(&cases, 0, sizeof cases);
+    for (int i = 0; i < 3000; ++i)
+        gs_str_printf(&cases, "%s" CASE("sizes", "C", %d, "%s", "true"), i ? "," : "", i + 2,
+                      i == 0 ? "wrong\", \"first_wrong\": 1, \"x\": \"" : "ok");
+    const char *b = table_file("many-b.json", "GPU B", cases.data);
+    gs_str_free(&cases);
+    const struct gs_compare_verdict v = verdict_of(a, b, 0);
+    assert_int_equal(v.differ, 1); /* n = 2: ok on A, wrong on B */
+    assert_true(line_has(report.data, "        3001 ", "-"));
+    assert_true(line_has(report.data, "           1 ", "ok"));
+    assert_true(line_has(report.data, "           2 ", "differs: C"));
+    /* sizes ascending */
+    assert_true(strstr(report.data, "\n           1 ") < strstr(report.data, "\n        3001 "));
+}
+
 /* Each bad file: GS_USAGE or GS_IO, one line, naming nothing else. */
 static void refused(const char *name, const char *text)
 {
@@ -365,6 +454,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_reference_reads_and_matches_itself),
         cmocka_unit_test(differing_outcomes_are_flagged),
         cmocka_unit_test(bandwidth_ratios_and_wrong_rows),
+        cmocka_unit_test(documented_differences_pass_the_gate),
+        cmocka_unit_test(slow_rows_fail_the_gate),
+        cmocka_unit_test(many_rows_compare),
         cmocka_unit_test(bad_files_are_refused),
         cmocka_unit_test(the_command_leaves_no_output_on_bad_input),
         cmocka_unit_test(the_writers_write_what_the_description_lists),

@@ -53,7 +53,9 @@ int gs_split_list(const char *s, const char *what, const char *wanted, char *buf
     if (!s || !*s)
         return gs_err_set(e, GS_USAGE, "%s: empty list; give %s", what, wanted);
     if (strlen(s) >= size)
-        return gs_err_set(e, GS_USAGE, "%s: list too long; give at most %d entries", what, max);
+        return gs_err_set(e, GS_USAGE, "%s: list of %zu bytes; it holds at most %zu bytes (and "
+                                       "%d entries): give a shorter list", what, strlen(s),
+                          size - 1, max);
     strcpy(buf, s);
     for (char *item = buf;; ++item) {
         char *comma = strchr(item, ',');

@@ -10,6 +10,7 @@
 
 #include "gs_device.h"
 #include "gs_parse.h"
+#include "gs_resource.h"
 
 /* The core owns the device list and every device object in it (SQLite
  * allocates a VFS's file object): a backend only fills what it adds. */
@@ -150,8 +151,11 @@ int gs_select_devices(const struct gs_opened *o, const char *sel, struct gs_devi
         return GS_USAGE;
     for (int i = 0; i < o->count && n < max_out; ++i) {
         const struct gs_device *d = o->devs[i];
+        char resource[40];
         const int match = strcmp(sel, "all") == 0 || strcmp(sel, d->id) == 0 ||
                           (is_index(sel) && index == (uint64_t)d->index) ||
+                          (gs_resource_id(d, resource, sizeof resource) &&
+                           strcmp(sel, resource) == 0) ||
                           (!is_index(sel) && contains_nocase(d->name, sel));
         if (match)
             out[n++] = o->devs[i];

@@ -313,12 +313,11 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
 static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
 {
     struct gs_jw w;
+    const struct gs_run_info run = {in->version, in->command ? in->command : "",
+                                    in->date ? in->date : "", in->toolkit ? in->toolkit : ""};
     gs_jw_init(&w, o);
-    gs_jw_object(&w, NULL);
+    gs_report_header(&w, GS_CHECK_SCHEMA, GS_REPORT_SCHEMA_VERSION, "check", &run);
     gs_jw_space(&w, "\n  ");
-    gs_jw_str(&w, "tool", "gridstride");
-    gs_jw_str(&w, "version", in->version);
-    gs_jw_str(&w, "command", in->command ? in->command : "");
     gs_jw_str(&w, "file", in->src->path);
     gs_jw_str(&w, "entry", in->src->entry);
     gs_jw_str(&w, "dialect", gs_dialect_name(in->src->dialect));
@@ -410,12 +409,11 @@ void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str
 {
     const char *cls = gs_check_class_name(in->cls);
     struct gs_jw w;
+    const struct gs_run_info run = {in->version, in->command ? in->command : "",
+                                    in->date ? in->date : "", in->toolkit ? in->toolkit : ""};
     gs_jw_init(&w, o);
-    gs_jw_object(&w, NULL);
+    gs_report_header(&w, GS_CHECK_SCHEMA, GS_REPORT_SCHEMA_VERSION, "check", &run);
     gs_jw_space(&w, "\n  ");
-    gs_jw_str(&w, "tool", "gridstride");
-    gs_jw_str(&w, "version", in->version);
-    gs_jw_str(&w, "command", in->command ? in->command : "");
     gs_jw_str(&w, "file", in->src->path ? in->src->path : "");
     gs_jw_str(&w, "entry", in->src->entry ? in->src->entry : "");
     gs_jw_str(&w, "dialect", in->src->text ? gs_dialect_name(in->src->dialect) : "");

@@ -23,6 +23,8 @@ struct gs_check_report_in {
     int nskipped;
     const char *version;
     const char *command;
+    const char *date;    /* UTC, ISO 8601, when the runs ended */
+    const char *toolkit; /* the compilers and API headers it was built with */
 };
 
 void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, struct gs_str *out);
@@ -40,6 +42,8 @@ struct gs_check_failure_in {
     const struct gs_build_info *build; /* its compiler and log, or NULL */
     const char *version;
     const char *command;
+    const char *date;
+    const char *toolkit;
 };
 void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str *out);
 

@@ -8,7 +8,6 @@
 #include "gs_results.h"
 
 #define CELL 14
-#define MAX_ROWS 256
 #define MAX_GROUPS 64
 
 /* ---- loading and checking ---------------------------------------------------- */
@@ -77,15 +76,16 @@ static int check_groups(const struct gs_compare_file *f, struct gs_err *e)
     char where[96];
     if (!groups || groups->type != GS_JSON_ARRAY || groups->count == 0)
         return incomplete(e, list, "missing, not an array, or empty");
-    for (int g = 0; g < groups->count; ++g) {
-        const struct gs_json *grp = gs_json_at(groups, g);
+    int g = 0;
+    for (const struct gs_json *grp = groups->child; grp; grp = grp->next, ++g) {
         snprintf(where, sizeof where, "%s[%d]", list, g);
         int rc = gs_results_check(grp, table ? TABLE_DEVICE : BANDWIDTH_RUN, where, e);
         const struct gs_json *items = gs_json_get(grp, inner);
-        for (int k = 0; rc == GS_OK && k < items->count; ++k) {
+        int k = 0;
+        for (const struct gs_json *it = items ? items->child : NULL; rc == GS_OK && it;
+             it = it->next, ++k) {
             snprintf(where, sizeof where, "%s[%d].%s[%d]", list, g, inner, k);
-            rc = table ? check_case(gs_json_at(items, k), where, e)
-                       : check_row(gs_json_at(items, k), where, e);
+            rc = table ? check_case(it, where, e) : check_row(it, where, e);
         }
         if (rc != GS_OK)
             return rc;
@@ -168,45 +168,51 @@ void gs_compare_free(struct gs_compare_file *f)
 
 /* ---- groups and rows ------------------------------------------------------------ */
 
+/* Every lookup is by index: each item's row is found once, through a hash
+ * table of the rows, and the items are laid out in a grid of cells (group,
+ * row, column), so that the comparison takes time linear in the cases. */
+
 struct group {
     int file;                  /* index into files */
     const struct gs_json *obj; /* the device or run */
-    const struct gs_json *items;
+    const struct gs_json **item; /* its cases or rows, in order */
+    int *row;                    /* each item's row (an index into cmp.rows) */
+    int nitems;
 };
 
 struct row {
     const char *section; /* "sizes", "shapes", "ragged"; NULL for bandwidth */
     const char *key;     /* shape label or variant; NULL for n */
     uint64_t n;
+    int first; /* the order in which the files first give it */
 };
 
 struct cmp {
     const struct gs_compare_file *files;
     int nfiles;
+    int table;
+    double tolerance;
     struct group groups[MAX_GROUPS];
     int ngroups;
-    struct row rows[MAX_ROWS];
+    struct row *rows; /* sorted once collected */
     int nrows;
-    int differ;
+    int *slot; /* the hash table: row index + 1, 0 for empty */
+    size_t nslots;
+    const struct gs_json **cells; /* [(g * nrows + r) * 4 + column] */
+    unsigned section_cols[3];     /* columns each section has, bit per A..D */
+    int differ, not_held, wrong, slow;
+    struct gs_str differences; /* JSON elements of the differing rows */
+    struct gs_str slow_rows;   /* JSON elements of the slow rows */
 };
 
-static int collect_groups(struct cmp *c, struct gs_err *e)
+static int section_index(const char *section)
 {
-    for (int f = 0; f < c->nfiles; ++f) {
-        const int table = strcmp(c->files[f].mode, "table") == 0;
-        const struct gs_json *list =
-            gs_json_get(c->files[f].root, table ? GS_RK(DEVICES) : GS_RK(RUNS));
-        for (int g = 0; g < list->count; ++g) {
-            if (c->ngroups == MAX_GROUPS)
-                return gs_err_set(e, GS_USAGE, "more than %d devices in the files; compare fewer",
-                                  MAX_GROUPS);
-            struct group *grp = &c->groups[c->ngroups++];
-            grp->file = f;
-            grp->obj = gs_json_at(list, g);
-            grp->items = gs_json_get(grp->obj, table ? GS_RK(TABLE_CASES) : GS_RK(RUN_ROWS));
-        }
-    }
-    return GS_OK;
+    return !section ? 0 : strcmp(section, "shapes") == 0 ? 1 : strcmp(section, "ragged") == 0 ? 2 : 0;
+}
+
+static int column_index(const char *col)
+{
+    return col && col[0] >= 'A' && col[0] <= 'D' && !col[1] ? col[0] - 'A' : 0;
 }
 
 static int same_row(const struct row *a, const struct row *b)
@@ -217,6 +223,20 @@ static int same_row(const struct row *a, const struct row *b)
     if (a->key || b->key)
         return a->key && b->key && strcmp(a->key, b->key) == 0;
     return a->n == b->n;
+}
+
+static uint64_t row_hash(const struct row *r)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = r->section ? r->section : ""; *p; ++p)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    if (r->key)
+        for (const char *p = r->key; *p; ++p)
+            h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    else
+        for (int i = 0; i < 8; ++i)
+            h = (h ^ ((r->n >> (8 * i)) & 0xffu)) * 1099511628211ull;
+    return h ^ (h >> 29);
 }
 
 /* The row an item belongs to: sizes and ragged by n, shapes by label,
@@ -236,15 +256,57 @@ static struct row row_of(const struct gs_json *item, int table)
     return r;
 }
 
-static int add_row(struct cmp *c, const struct row *r, struct gs_err *e)
+/* The index of row r, added when new. */
+static int row_index(struct cmp *c, const struct row *r)
 {
-    for (int i = 0; i < c->nrows; ++i)
-        if (same_row(&c->rows[i], r))
-            return GS_OK;
-    if (c->nrows == MAX_ROWS)
-        return gs_err_set(e, GS_USAGE, "more than %d distinct rows in the files; compare fewer",
-                          MAX_ROWS);
-    c->rows[c->nrows++] = *r;
+    size_t i = (size_t)row_hash(r) & (c->nslots - 1);
+    for (; c->slot[i]; i = (i + 1) & (c->nslots - 1))
+        if (same_row(&c->rows[c->slot[i] - 1], r))
+            return c->slot[i] - 1;
+    c->rows[c->nrows] = *r;
+    c->rows[c->nrows].first = c->nrows;
+    c->slot[i] = ++c->nrows;
+    return c->nrows - 1;
+}
+
+/* After an element written as a document of its own: no newline, as the
+ * caller places the commas and line breaks. */
+static void trim_newline(struct gs_str *s)
+{
+    if (s->data && s->len && s->data[s->len - 1] == '\n')
+        s->data[--s->len] = '\0';
+}
+
+static int nomem(struct gs_err *e)
+{
+    return gs_err_set(e, GS_NOMEM, "compare: out of memory; compare fewer or smaller files");
+}
+
+static int collect_groups(struct cmp *c, struct gs_err *e)
+{
+    for (int f = 0; f < c->nfiles; ++f) {
+        const struct gs_json *list =
+            gs_json_get(c->files[f].root, c->table ? GS_RK(DEVICES) : GS_RK(RUNS));
+        for (const struct gs_json *obj = list->child; obj; obj = obj->next) {
+            if (c->ngroups == MAX_GROUPS)
+                return gs_err_set(e, GS_USAGE, "more than %d devices in the files; compare fewer",
+                                  MAX_GROUPS);
+            struct group *grp = &c->groups[c->ngroups++];
+            const struct gs_json *items =
+                gs_json_get(obj, c->table ? GS_RK(TABLE_CASES) : GS_RK(RUN_ROWS));
+            grp->file = f;
+            grp->obj = obj;
+            grp->nitems = items->count;
+            grp->item = calloc((size_t)items->count + 1, sizeof *grp->item);
+            grp->row = calloc((size_t)items->count + 1, sizeof *grp->row);
+            if (!grp->item || !grp->row)
+                return nomem(e);
+            int k = 0;
+            for (const struct gs_json *it = items->child; it && k < grp->nitems; it = it->next)
+                grp->item[k++] = it;
+            grp->nitems = k;
+        }
+    }
     return GS_OK;
 }
 
@@ -253,58 +315,88 @@ static int add_row(struct cmp *c, const struct row *r, struct gs_err *e)
 static int row_order(const void *pa, const void *pb)
 {
     const struct row *a = pa, *b = pb;
-    static const char *const order[] = {"sizes", "shapes", "ragged"};
-    int sa = 0, sb = 0;
-    for (int i = 0; i < 3; ++i) {
-        sa = a->section && strcmp(a->section, order[i]) == 0 ? i : sa;
-        sb = b->section && strcmp(b->section, order[i]) == 0 ? i : sb;
-    }
+    const int sa = section_index(a->section), sb = section_index(b->section);
     if (sa != sb)
         return sa - sb;
-    if (!a->key && !b->key)
-        return a->n < b->n ? -1 : a->n > b->n;
-    return 0;
+    if (!a->key && !b->key && a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    return a->first - b->first;
 }
 
-static int collect_rows(struct cmp *c, int table, struct gs_err *e)
+static int collect_rows(struct cmp *c, struct gs_err *e)
 {
+    size_t total = 0;
     for (int g = 0; g < c->ngroups; ++g)
-        for (int k = 0; k < c->groups[g].items->count; ++k) {
-            const struct row r = row_of(gs_json_at(c->groups[g].items, k), table);
-            int rc = add_row(c, &r, e);
-            if (rc != GS_OK)
-                return rc;
+        total += (size_t)c->groups[g].nitems;
+    c->nslots = 16;
+    while (c->nslots < 2 * total)
+        c->nslots *= 2;
+    c->rows = calloc(total + 1, sizeof *c->rows);
+    c->slot = calloc(c->nslots, sizeof *c->slot);
+    if (!c->rows || !c->slot)
+        return nomem(e);
+    for (int g = 0; g < c->ngroups; ++g)
+        for (int k = 0; k < c->groups[g].nitems; ++k) {
+            const struct gs_json *it = c->groups[g].item[k];
+            const struct row r = row_of(it, c->table);
+            c->groups[g].row[k] = row_index(c, &r);
+            if (c->table)
+                c->section_cols[section_index(r.section)] |=
+                    1u << column_index(gs_json_str(it, GS_RK(CASE_COLUMN), ""));
         }
-    /* An insertion sort, which is stable: row_order calls two keyed rows
-     * (shapes) of one section equal, so they keep the order in which the
-     * files first give them, while sizes and ragged rows go ascending by n. */
-    if (table) {
-        struct row tmp;
-        for (int i = 1; i < c->nrows; ++i)
-            for (int j = i; j > 0 && row_order(&c->rows[j - 1], &c->rows[j]) > 0; --j) {
-                tmp = c->rows[j];
-                c->rows[j] = c->rows[j - 1];
-                c->rows[j - 1] = tmp;
-            }
+    if (c->table) {
+        /* Sorted; then each item's row is its row's new place. */
+        int *place = calloc((size_t)c->nrows + 1, sizeof *place);
+        if (!place)
+            return nomem(e);
+        qsort(c->rows, (size_t)c->nrows, sizeof *c->rows, row_order);
+        for (int i = 0; i < c->nrows; ++i)
+            place[c->rows[i].first] = i;
+        for (int g = 0; g < c->ngroups; ++g)
+            for (int k = 0; k < c->groups[g].nitems; ++k)
+                c->groups[g].row[k] = place[c->groups[g].row[k]];
+        free(place);
     }
+    /* The cells: an item's first appearance in its (row, column) wins. */
+    const size_t ncells = (size_t)c->ngroups * (size_t)c->nrows * 4;
+    c->cells = calloc(ncells + 1, sizeof *c->cells);
+    if (!c->cells)
+        return nomem(e);
+    for (int g = 0; g < c->ngroups; ++g)
+        for (int k = 0; k < c->groups[g].nitems; ++k) {
+            const struct gs_json *it = c->groups[g].item[k];
+            const int col = c->table ? column_index(gs_json_str(it, GS_RK(CASE_COLUMN), "")) : 0;
+            const struct gs_json **cell =
+                &c->cells[((size_t)g * (size_t)c->nrows + (size_t)c->groups[g].row[k]) * 4 + (size_t)col];
+            if (!*cell)
+                *cell = it;
+        }
     return GS_OK;
 }
 
-/* The item of group g in row r (and, for a table, column col), or NULL. */
-static const struct gs_json *find_item(const struct group *g, const struct row *r,
-                                       const char *col, int table)
+/* The item of group g in row r (and, for a table, column col: 'A'..'D'), or NULL. */
+static const struct gs_json *find_item(const struct cmp *c, int g, int r, char col)
 {
-    for (int k = 0; k < g->items->count; ++k) {
-        const struct gs_json *it = gs_json_at(g->items, k);
-        const struct row ir = row_of(it, table);
-        if (same_row(&ir, r) && (!col || strcmp(gs_json_str(it, GS_RK(CASE_COLUMN), ""), col) == 0))
-            return it;
+    const int k = c->table ? col - 'A' : 0;
+    return c->cells[((size_t)g * (size_t)c->nrows + (size_t)r) * 4 + (size_t)k];
+}
+
+static void cmp_free(struct cmp *c)
+{
+    for (int g = 0; g < c->ngroups; ++g) {
+        free(c->groups[g].item);
+        free(c->groups[g].row);
     }
-    return NULL;
+    free(c->rows);
+    free(c->slot);
+    free(c->cells);
+    gs_str_free(&c->differences);
+    gs_str_free(&c->slow_rows);
 }
 
 /* ---- text ------------------------------------------------------------------------ */
 
+/* A group's title, whole: "1 cuda [0] Tesla T4". */
 static void group_title(const struct cmp *c, int g, char *buf, unsigned size)
 {
     const struct gs_json *d = c->groups[g].obj;
@@ -314,7 +406,7 @@ static void group_title(const struct cmp *c, int g, char *buf, unsigned size)
 
 static void file_lines(const struct cmp *c, struct gs_str *o)
 {
-    char title[300];
+    char title[600];
     for (int f = 0; f < c->nfiles; ++f) {
         const struct gs_json *root = c->files[f].root;
         const char *version = gs_json_str(root, GS_RK(VERSION), "");
@@ -362,41 +454,35 @@ static void case_cell(const struct gs_json *it, char *buf, unsigned size)
 static void section_columns(const struct cmp *c, const char *section, char *cols)
 {
     int n = 0;
-    for (const char *l = "ABCD"; *l; ++l) {
-        const char col[2] = {*l, 0};
-        int seen = 0;
-        for (int g = 0; g < c->ngroups && !seen; ++g)
-            for (int k = 0; k < c->groups[g].items->count && !seen; ++k) {
-                const struct gs_json *it = gs_json_at(c->groups[g].items, k);
-                seen = strcmp(gs_json_str(it, GS_RK(CASE_SECTION), ""), section) == 0 &&
-                       strcmp(gs_json_str(it, GS_RK(CASE_COLUMN), ""), col) == 0;
-            }
-        if (seen)
-            cols[n++] = *l;
-    }
+    const unsigned mask = c->section_cols[section_index(section)];
+    for (int k = 0; k < 4; ++k)
+        if (mask >> k & 1u)
+            cols[n++] = (char)('A' + k);
     cols[n] = '\0';
 }
 
-/* A group is as wide as its cells, and never narrower than a short title. */
-static int group_width(const char *cols)
+/* A group is as wide as its cells and its whole title. */
+static int group_width(const struct cmp *c, int g, const char *cols)
 {
-    const int w = (int)strlen(cols) * CELL;
-    return w < 2 * CELL ? 2 * CELL : w;
+    char title[600];
+    int w = (int)strlen(cols) * CELL;
+    group_title(c, g, title, sizeof title);
+    w = w < 2 * CELL ? 2 * CELL : w;
+    return (int)strlen(title) > w ? (int)strlen(title) : w;
 }
 
 static void table_header(const struct cmp *c, const char *lead, const char *cols,
                          struct gs_str *o)
 {
-    const int w = group_width(cols), pad = w - (int)strlen(cols) * CELL;
-    char title[300];
+    char title[600];
     gs_str_printf(o, "%-24s", "");
     for (int g = 0; g < c->ngroups; ++g) {
         group_title(c, g, title, sizeof title);
-        gs_str_printf(o, " | %-*.*s", w, w, title);
+        gs_str_printf(o, " | %-*s", group_width(c, g, cols), title);
     }
     gs_str_printf(o, " |\n%-24s", lead);
     for (int g = 0; g < c->ngroups; ++g) {
-        gs_str_printf(o, " | %*s", pad, "");
+        gs_str_printf(o, " | %*s", group_width(c, g, cols) - (int)strlen(cols) * CELL, "");
         for (const char *l = cols; *l; ++l)
             gs_str_printf(o, "%*c", CELL, *l);
     }
@@ -410,17 +496,15 @@ static const char *outcome_of(const struct gs_json *it)
 }
 
 /* One row's cells; returns the columns whose outcomes differ, as letters. */
-static void table_row(struct cmp *c, const struct row *r, const char *cols, struct gs_str *o,
-                      char *differs)
+static void table_row(struct cmp *c, int r, const char *cols, struct gs_str *o, char *differs)
 {
     char cell[48];
     int nd = 0;
     for (const char *l = cols; *l; ++l) {
-        const char col[2] = {*l, 0};
         const char *first = NULL;
         int differ = 0;
         for (int g = 0; g < c->ngroups; ++g) {
-            const struct gs_json *it = find_item(&c->groups[g], r, col, 1);
+            const struct gs_json *it = find_item(c, g, r, *l);
             if (!it)
                 continue;
             differ |= first && strcmp(first, outcome_of(it)) != 0;
@@ -431,10 +515,9 @@ static void table_row(struct cmp *c, const struct row *r, const char *cols, stru
     }
     differs[nd] = '\0';
     for (int g = 0; g < c->ngroups; ++g) {
-        gs_str_printf(o, " | %*s", group_width(cols) - (int)strlen(cols) * CELL, "");
+        gs_str_printf(o, " | %*s", group_width(c, g, cols) - (int)strlen(cols) * CELL, "");
         for (const char *l = cols; *l; ++l) {
-            const char col[2] = {*l, 0};
-            const struct gs_json *it = find_item(&c->groups[g], r, col, 1);
+            const struct gs_json *it = find_item(c, g, r, *l);
             if (it)
                 case_cell(it, cell, sizeof cell);
             gs_str_printf(o, "%*s", CELL, it ? cell : "-");
@@ -451,16 +534,22 @@ static void row_label(const struct row *r, char *buf, unsigned size)
         snprintf(buf, size, "%12llu", (unsigned long long)r->n);
 }
 
-/* Which groups gave which outcome, for a flagged row's line. */
-static void differ_line(const struct cmp *c, const struct row *r, char col, const char *label,
-                        struct gs_str *o)
+/* Which groups gave which outcome, for a flagged row's line (and its JSON). */
+static void differ_line(struct cmp *c, int r, char col, const char *label, struct gs_str *o)
 {
-    const char cs[2] = {col, 0};
     const char *seen[MAX_GROUPS];
     int nseen = 0;
-    gs_str_printf(o, "  %s %s %c:", r->section, label, col);
+    struct gs_jw w;
+    gs_jw_init(&w, &c->differences);
+    gs_str_printf(&c->differences, "%s", c->differences.len ? ",\n    " : "\n    ");
+    gs_jw_object(&w, NULL);
+    gs_jw_str(&w, "section", c->rows[r].section);
+    gs_jw_str(&w, "row", label);
+    gs_jw_str(&w, "column", (const char[2]){col, 0});
+    gs_jw_array(&w, "outcomes");
+    gs_str_printf(o, "  %s %s %c:", c->rows[r].section, label, col);
     for (int g = 0; g < c->ngroups; ++g) {
-        const struct gs_json *it = find_item(&c->groups[g], r, cs, 1);
+        const struct gs_json *it = find_item(c, g, r, col);
         int dup = 0;
         if (!it)
             continue;
@@ -470,12 +559,22 @@ static void differ_line(const struct cmp *c, const struct row *r, char col, cons
             continue;
         seen[nseen++] = outcome_of(it);
         gs_str_printf(o, "%s %s on", nseen > 1 ? ";" : "", outcome_of(it));
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "outcome", outcome_of(it));
+        gs_jw_array(&w, "groups");
         for (int h = g, n = 0; h < c->ngroups; ++h) {
-            const struct gs_json *jt = find_item(&c->groups[h], r, cs, 1);
-            if (jt && strcmp(outcome_of(jt), outcome_of(it)) == 0)
+            const struct gs_json *jt = find_item(c, h, r, col);
+            if (jt && strcmp(outcome_of(jt), outcome_of(it)) == 0) {
                 gs_str_printf(o, "%s %d", n++ ? "," : "", h + 1);
+                gs_jw_int(&w, NULL, h + 1);
+            }
         }
+        gs_jw_end(&w, "");
+        gs_jw_end(&w, "");
     }
+    gs_jw_end(&w, "");
+    gs_jw_end(&w, "");
+    trim_newline(&c->differences);
     gs_str_printf(o, "\n");
 }
 
@@ -494,10 +593,10 @@ static void table_section(struct cmp *c, const char *section, const char *title,
             continue;
         row_label(r, label, sizeof label);
         gs_str_printf(o, "%-24s", label);
-        table_row(c, r, cols, o, differs);
+        table_row(c, i, cols, o, differs);
         c->differ += differs[0] != '\0';
         for (const char *d = differs; *d; ++d)
-            differ_line(c, r, *d, r->key ? r->key : label + strspn(label, " "), flagged);
+            differ_line(c, i, *d, r->key ? r->key : label + strspn(label, " "), flagged);
     }
 }
 
@@ -505,8 +604,8 @@ static int count_not_held(const struct cmp *c)
 {
     int n = 0;
     for (int g = 0; g < c->ngroups; ++g)
-        for (int k = 0; k < c->groups[g].items->count; ++k)
-            n += !gs_json_bool(gs_json_at(c->groups[g].items, k), GS_RK(CASE_HELD), 1);
+        for (int k = 0; k < c->groups[g].nitems; ++k)
+            n += !gs_json_bool(c->groups[g].item[k], GS_RK(CASE_HELD), 1);
     return n;
 }
 
@@ -527,12 +626,15 @@ static void compare_tables(struct cmp *c, struct gs_str *o)
                       flagged.data ? flagged.data : "");
     else
         gs_str_printf(o, "no row differs in outcome between the devices\n");
-    const int bad = count_not_held(c);
-    if (bad)
-        gs_str_printf(o, "%d case%s did not hold its own device's prediction (* above)\n", bad,
-                      bad == 1 ? "" : "s");
+    c->not_held = count_not_held(c);
+    if (c->not_held)
+        gs_str_printf(o, "%d case%s did not hold its own device's prediction (* above)\n",
+                      c->not_held, c->not_held == 1 ? "" : "s");
     else
         gs_str_printf(o, "every case held its own device's prediction\n");
+    if (c->differ && !c->not_held)
+        gs_str_printf(o, "(a difference between devices whose predictions held is the APIs' own "
+                         "rule, not a failure: exit 0)\n");
     if (flagged.failed)
         o->failed = 1;
     gs_str_free(&flagged);
@@ -540,62 +642,116 @@ static void compare_tables(struct cmp *c, struct gs_str *o)
 
 /* ---- bandwidth ---------------------------------------------------------------------- */
 
-#define BW_GROUP 22
+#define BW_GROUP 22 /* "GB/s" and "vs 1": the narrowest a group is */
+
+static int bw_width(const struct cmp *c, int g)
+{
+    char title[600];
+    group_title(c, g, title, sizeof title);
+    return (int)strlen(title) > BW_GROUP ? (int)strlen(title) : BW_GROUP;
+}
 
 static void bandwidth_header(const struct cmp *c, struct gs_str *o)
 {
-    char title[300];
+    char title[600];
     gs_str_printf(o, "\n%-40s", "");
     for (int g = 0; g < c->ngroups; ++g) {
         group_title(c, g, title, sizeof title);
-        gs_str_printf(o, " | %-*.*s", BW_GROUP, BW_GROUP, title);
+        gs_str_printf(o, " | %-*s", bw_width(c, g), title);
     }
     gs_str_printf(o, " |\n%-40s", "variant");
     for (int g = 0; g < c->ngroups; ++g)
-        gs_str_printf(o, " | %10s %11s", "GB/s", g ? "vs 1" : "");
+        gs_str_printf(o, " | %*s%10s %11s", bw_width(c, g) - BW_GROUP, "", "GB/s",
+                      g ? "vs 1" : "");
     gs_str_printf(o, " |\n");
 }
 
-static void bandwidth_row(struct cmp *c, const struct row *r, struct gs_str *o,
-                          struct gs_str *flagged)
+/* The run a run of a later file is held to: the first file's run of the
+ * same backend and device, else the first file's first run; -1 for the
+ * runs of the first file (the reference itself). */
+static int reference_of(const struct cmp *c, int g)
 {
+    const struct gs_json *d = c->groups[g].obj;
+    if (c->groups[g].file == 0)
+        return -1;
+    for (int h = 0; h < c->ngroups && c->groups[h].file == 0; ++h) {
+        const struct gs_json *r = c->groups[h].obj;
+        if (strcmp(gs_json_str(r, GS_RK(BACKEND), ""), gs_json_str(d, GS_RK(BACKEND), "")) == 0 &&
+            strcmp(gs_json_str(r, GS_RK(DEVICE), ""), gs_json_str(d, GS_RK(DEVICE), "")) == 0)
+            return h;
+    }
+    return 0;
+}
+
+static void slow_row(struct cmp *c, int g, int ref, const struct row *r, double gbps, double base)
+{
+    struct gs_jw w;
+    gs_jw_init(&w, &c->slow_rows);
+    gs_str_printf(&c->slow_rows, "%s", c->slow_rows.len ? ",\n    " : "\n    ");
+    gs_jw_object(&w, NULL);
+    gs_jw_str(&w, "variant", r->key);
+    gs_jw_int(&w, "group", g + 1);
+    gs_jw_int(&w, "reference_group", ref + 1);
+    gs_jw_fixed(&w, "gbps", 3, gbps);
+    gs_jw_fixed(&w, "reference_gbps", 3, base);
+    gs_jw_fixed(&w, "ratio", 4, gbps / base);
+    gs_jw_end(&w, "");
+    trim_newline(&c->slow_rows);
+}
+
+static void bandwidth_row(struct cmp *c, int ri, struct gs_str *o, struct gs_str *flagged,
+                          struct gs_str *slow)
+{
+    const struct row *r = &c->rows[ri];
     double base = 0, gbps;
     int verified = 0, wrong = 0;
     gs_str_printf(o, "%-40.40s", r->key);
     for (int g = 0; g < c->ngroups; ++g) {
-        const struct gs_json *it = find_item(&c->groups[g], r, NULL, 0);
+        const struct gs_json *it = find_item(c, g, ri, 0);
         const int ok = it && gs_json_bool(it, GS_RK(ROW_VERIFIED), 0) &&
                        gs_json_num(it, GS_RK(ROW_GBPS), &gbps);
+        const int pad = bw_width(c, g) - BW_GROUP;
         verified += ok;
         wrong += it && !ok;
         if (!it)
-            gs_str_printf(o, " | %10s %11s", "-", "");
+            gs_str_printf(o, " | %*s%10s %11s", pad, "", "-", "");
         else if (!ok)
-            gs_str_printf(o, " | %10s %11s", "WRONG", "");
+            gs_str_printf(o, " | %*s%10s %11s", pad, "", "WRONG", "");
         else if (g == 0 || base <= 0)
-            gs_str_printf(o, " | %10.1f %11s", gbps, "");
+            gs_str_printf(o, " | %*s%10.1f %11s", pad, "", gbps, "");
         else
-            gs_str_printf(o, " | %10.1f %10.2fx", gbps, gbps / base);
+            gs_str_printf(o, " | %*s%10.1f %10.2fx", pad, "", gbps, gbps / base);
         if (ok && g == 0)
             base = gbps;
+        const int ref = reference_of(c, g);
+        const struct gs_json *rt = ref >= 0 ? find_item(c, ref, ri, 0) : NULL;
+        double rg;
+        if (ok && rt && gs_json_bool(rt, GS_RK(ROW_VERIFIED), 0) &&
+            gs_json_num(rt, GS_RK(ROW_GBPS), &rg) && rg > 0 && gbps < rg * (1.0 - c->tolerance)) {
+            ++c->slow;
+            gs_str_printf(slow, "  %s: %.1f GB/s on %d, %.0f%% below %.1f on %d\n", r->key,
+                          gbps, g + 1, 100.0 * (1.0 - gbps / rg), rg, ref + 1);
+            slow_row(c, g, ref, r, gbps, rg);
+        }
     }
     const int differs = verified && wrong;
     gs_str_printf(o, " |%s\n", differs ? " differs: verified on one run, wrong on another" : "");
-    if (differs) {
+    if (wrong) {
         gs_str_printf(flagged, "  %s: WRONG on", r->key);
         for (int g = 0, n = 0; g < c->ngroups; ++g) {
-            const struct gs_json *it = find_item(&c->groups[g], r, NULL, 0);
+            const struct gs_json *it = find_item(c, g, ri, 0);
             if (it && !gs_json_bool(it, GS_RK(ROW_VERIFIED), 0))
                 gs_str_printf(flagged, "%s %d", n++ ? "," : "", g + 1);
         }
         gs_str_printf(flagged, "\n");
     }
     c->differ += differs;
+    c->wrong += wrong != 0;
 }
 
 static void compare_bandwidth(struct cmp *c, struct gs_str *o)
 {
-    struct gs_str flagged = {0};
+    struct gs_str flagged = {0}, slow = {0};
     uint64_t n0 = 0, n;
     int same_n = 1, same_type = 1;
     /* Files written before runs had a type moved floats. */
@@ -607,7 +763,7 @@ static void compare_bandwidth(struct cmp *c, struct gs_str *o)
     }
     bandwidth_header(c, o);
     for (int i = 0; i < c->nrows; ++i)
-        bandwidth_row(c, &c->rows[i], o, &flagged);
+        bandwidth_row(c, i, o, &flagged, &slow);
     gs_str_printf(o, "\nvs 1 = GB/s of that run / GB/s of run 1 on the same variant\n");
     if (!same_n)
         gs_str_printf(o, "the runs moved different sizes (n per buffer differs): a ratio "
@@ -615,44 +771,148 @@ static void compare_bandwidth(struct cmp *c, struct gs_str *o)
     if (!same_type)
         gs_str_printf(o, "the runs moved different element types (float and double): a ratio "
                          "compares unlike runs\n");
-    if (c->differ)
-        gs_str_printf(o, "%d row%s differ%s in outcome between runs:\n%s", c->differ,
-                      c->differ == 1 ? "" : "s", c->differ == 1 ? "s" : "",
+    if (c->wrong)
+        gs_str_printf(o, "%d row%s wrong on some run:\n%s", c->wrong, c->wrong == 1 ? "" : "s",
                       flagged.data ? flagged.data : "");
     else
+        gs_str_printf(o, "every row verified on every run\n");
+    if (c->differ)
+        gs_str_printf(o, "%d row%s differ%s in outcome between runs (verified on one, wrong on "
+                         "another)\n", c->differ, c->differ == 1 ? "" : "s",
+                      c->differ == 1 ? "s" : "");
+    else
         gs_str_printf(o, "no row differs in outcome between the runs\n");
-    if (flagged.failed)
+    if (c->slow)
+        gs_str_printf(o, "%d row%s more than %g%% below the reference (the first file's run "
+                         "of the same device, else its first run; --tolerance):\n%s",
+                      c->slow, c->slow == 1 ? "" : "s", 100.0 * c->tolerance,
+                      slow.data ? slow.data : "");
+    else if (c->nfiles > 1)
+        gs_str_printf(o, "no row more than %g%% below the reference (the first file's run of "
+                         "the same device, else its first run; --tolerance)\n",
+                      100.0 * c->tolerance);
+    if (flagged.failed || slow.failed)
         o->failed = 1;
     gs_str_free(&flagged);
+    gs_str_free(&slow);
+}
+
+/* ---- JSON --------------------------------------------------------------------------- */
+
+static void compare_json(const struct cmp *c, const struct gs_compare_options *opt,
+                         struct gs_str *o)
+{
+    struct gs_jw w;
+    const struct gs_run_info run = {opt->version ? opt->version : "", opt->command ? opt->command : "",
+                                    opt->date ? opt->date : "", opt->toolkit ? opt->toolkit : ""};
+    gs_jw_init(&w, o);
+    gs_report_header(&w, GS_COMPARE_SCHEMA, GS_REPORT_SCHEMA_VERSION, "compare", &run);
+    gs_jw_space(&w, "\n  ");
+    gs_jw_str(&w, "of", c->table ? "table" : "bandwidth");
+    gs_jw_fixed(&w, "tolerance", 4, c->tolerance);
+    gs_jw_int(&w, "rows", c->nrows);
+    gs_jw_int(&w, "differ", c->differ);
+    gs_jw_int(&w, "not_held", c->not_held);
+    gs_jw_int(&w, "wrong_rows", c->wrong);
+    gs_jw_int(&w, "slow_rows", c->slow);
+    gs_jw_bool(&w, "passed", !(c->not_held || c->wrong || c->slow));
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "files");
+    for (int f = 0; f < c->nfiles; ++f) {
+        const struct gs_json *root = c->files[f].root;
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_jw_str(&w, "path", c->files[f].path);
+        gs_jw_str(&w, "mode", c->files[f].mode);
+        gs_jw_str(&w, "tool", gs_json_str(root, GS_RK(TOOL), ""));
+        gs_jw_str(&w, "version", gs_json_str(root, GS_RK(VERSION), ""));
+        gs_jw_str(&w, "date", gs_json_str(root, GS_RK(DATE), ""));
+        gs_jw_bool(&w, "reconstructed", gs_json_get(root, GS_RK(RECONSTRUCTED)) != NULL);
+        gs_jw_end(&w, "");
+    }
+    gs_jw_end(&w, "\n  ");
+    gs_jw_space(&w, "\n  ");
+    gs_jw_array(&w, "groups");
+    for (int g = 0; g < c->ngroups; ++g) {
+        const struct gs_json *d = c->groups[g].obj;
+        uint64_t G = 0, T = 0;
+        gs_jw_space(&w, "\n    ");
+        gs_jw_object(&w, NULL);
+        gs_jw_int(&w, "group", g + 1);
+        gs_jw_int(&w, "file", c->groups[g].file + 1);
+        gs_jw_str(&w, "backend", gs_json_str(d, GS_RK(BACKEND), ""));
+        gs_jw_str(&w, "id", gs_json_str(d, GS_RK(ID), ""));
+        gs_jw_str(&w, "device", gs_json_str(d, GS_RK(DEVICE), ""));
+        if (c->table && gs_json_u64(d, GS_RK(TABLE_G), &G) && gs_json_u64(d, GS_RK(TABLE_T), &T)) {
+            gs_jw_u64(&w, "G", G);
+            gs_jw_u64(&w, "T", T);
+        }
+        gs_jw_end(&w, "");
+    }
+    gs_jw_end(&w, "\n  ");
+    /* The lists made while the text was written, and the file's end. */
+    gs_str_printf(o, "%s", ",\n  \"differences\": [");
+    gs_str_printf(o, "%s%s", c->differences.data ? c->differences.data : "",
+                  c->differences.len ? "\n  ]," : "],");
+    gs_str_printf(o, "%s", "\n  \"slow\": [");
+    gs_str_printf(o, "%s%s", c->slow_rows.data ? c->slow_rows.data : "",
+                  c->slow_rows.len ? "\n  ]\n}\n" : "]\n}\n");
+    if (c->differences.failed || c->slow_rows.failed)
+        o->failed = 1;
+}
+
+int gs_compare_run(const struct gs_compare_file *files, int nfiles,
+                   const struct gs_compare_options *opt, struct gs_str *out,
+                   struct gs_compare_verdict *v, struct gs_err *e)
+{
+    struct cmp *c = calloc(1, sizeof *c);
+    struct gs_str text = {0};
+    memset(v, 0, sizeof *v);
+    if (!c)
+        return nomem(e);
+    c->files = files;
+    c->nfiles = nfiles;
+    c->tolerance = opt && opt->tolerance > 0 ? opt->tolerance : GS_COMPARE_TOLERANCE;
+    int rc = GS_OK;
+    for (int f = 1; f < nfiles && rc == GS_OK; ++f)
+        if (strcmp(files[f].mode, files[0].mode) != 0)
+            rc = gs_err_set(e, GS_USAGE, "compare: %.*s%s is a %s file and %.*s%s a %s file; "
+                                         "compare files of one mode",
+                            GS_ECHO(files[0].path), files[0].mode, GS_ECHO(files[f].path),
+                            files[f].mode);
+    c->table = strcmp(files[0].mode, "table") == 0;
+    if (rc == GS_OK)
+        rc = collect_groups(c, e);
+    if (rc == GS_OK)
+        rc = collect_rows(c, e);
+    if (rc == GS_OK) {
+        gs_str_printf(&text, "gridstride compare: %d file%s, %d %s%s\n\n", nfiles,
+                      nfiles == 1 ? "" : "s", c->ngroups, c->table ? "device" : "run",
+                      c->ngroups == 1 ? "" : "s");
+        file_lines(c, &text);
+        if (c->table)
+            compare_tables(c, &text);
+        else
+            compare_bandwidth(c, &text);
+        if (opt && opt->json)
+            compare_json(c, opt, out);
+        else
+            gs_str_printf(out, "%s", text.data ? text.data : "");
+        if (text.failed)
+            out->failed = 1;
+        *v = (struct gs_compare_verdict){c->differ, c->not_held, c->wrong, c->slow};
+    }
+    gs_str_free(&text);
+    cmp_free(c);
+    free(c);
+    return rc;
 }
 
 int gs_compare_report(const struct gs_compare_file *files, int nfiles, struct gs_str *out,
                       int *differ, struct gs_err *e)
 {
-    struct cmp c;
-    memset(&c, 0, sizeof c);
-    c.files = files;
-    c.nfiles = nfiles;
-    *differ = 0;
-    for (int f = 1; f < nfiles; ++f)
-        if (strcmp(files[f].mode, files[0].mode) != 0)
-            return gs_err_set(e, GS_USAGE, "compare: %s is a %s file and %s a %s file; compare "
-                                           "files of one mode",
-                              files[0].path, files[0].mode, files[f].path, files[f].mode);
-    const int table = strcmp(files[0].mode, "table") == 0;
-    int rc = collect_groups(&c, e);
-    if (rc == GS_OK)
-        rc = collect_rows(&c, table, e);
-    if (rc != GS_OK)
-        return rc;
-    gs_str_printf(out, "gridstride compare: %d file%s, %d %s%s\n\n", nfiles,
-                  nfiles == 1 ? "" : "s", c.ngroups, table ? "device" : "run",
-                  c.ngroups == 1 ? "" : "s");
-    file_lines(&c, out);
-    if (table)
-        compare_tables(&c, out);
-    else
-        compare_bandwidth(&c, out);
-    *differ = c.differ;
-    return GS_OK;
+    struct gs_compare_verdict v;
+    const int rc = gs_compare_run(files, nfiles, NULL, out, &v, e);
+    *differ = v.differ;
+    return rc;
 }

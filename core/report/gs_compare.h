@@ -26,8 +26,32 @@ struct gs_compare_file {
 int gs_compare_load(const char *path, struct gs_compare_file *f, struct gs_err *e);
 void gs_compare_free(struct gs_compare_file *f);
 
-/* The comparison of files of one mode (GS_USAGE when modes differ).
- * *differ counts the rows whose outcomes differ. */
+/* A bandwidth row more than this fraction below the first run's fails the
+ * comparison (`compare --tolerance`). */
+#define GS_COMPARE_TOLERANCE 0.10
+
+struct gs_compare_options {
+    double tolerance; /* 0: GS_COMPARE_TOLERANCE */
+    int json;         /* the report as JSON (docs/schema/compare.schema.json), not text */
+    const char *version, *command, *date, *toolkit; /* the JSON's header */
+};
+
+/* What the comparison found. As a CI gate it fails (exit 1) on not_held,
+ * wrong or slow; rows that differ between devices whose predictions held
+ * are the APIs' documented differences, reported, not failed. */
+struct gs_compare_verdict {
+    int differ;   /* rows whose outcomes differ between groups */
+    int not_held; /* table cases that did not hold their own device's prediction */
+    int wrong;    /* bandwidth rows wrong on some run */
+    int slow;     /* bandwidth rows more than the tolerance below run 1 */
+};
+
+/* The comparison of files of one mode (GS_USAGE when modes differ), in
+ * time linear in the cases: each case is indexed by its row and column. */
+int gs_compare_run(const struct gs_compare_file *files, int nfiles,
+                   const struct gs_compare_options *opt, struct gs_str *out,
+                   struct gs_compare_verdict *v, struct gs_err *e);
+/* gs_compare_run as text with the default tolerance; *differ as above. */
 int gs_compare_report(const struct gs_compare_file *files, int nfiles, struct gs_str *out,
                       int *differ, struct gs_err *e);
 

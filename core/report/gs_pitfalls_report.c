@@ -3,6 +3,8 @@
  * Markdown, CSV and JSON with the same facts per case. */
 #include "gs_pitfalls_report.h"
 
+#include "gs_results.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -258,13 +260,9 @@ static void report_json(const struct gs_pitfalls_report_in *in, struct gs_str *o
     int cases, failed, dev, skipped;
     struct gs_jw w;
     totals(in, &cases, &failed, &dev, &skipped);
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
     gs_jw_init(&w, o);
-    gs_jw_object(&w, NULL);
-    gs_jw_space(&w, "\n  ");
-    gs_jw_str(&w, "tool", "gridstride");
-    gs_jw_str(&w, "report", "pitfalls");
-    gs_jw_str(&w, "version", in->version);
-    gs_jw_str(&w, "command", in->command);
+    gs_report_header(&w, GS_PITFALLS_SCHEMA, GS_REPORT_SCHEMA_VERSION, "pitfalls", &run);
     gs_jw_space(&w, "\n  ");
     gs_jw_int(&w, "cases", cases);
     gs_jw_int(&w, "failed", failed);

@@ -12,6 +12,8 @@ struct gs_pitfalls_report_in {
     int nruns;
     const char *version;
     const char *command;
+    const char *date;    /* UTC, ISO 8601 */
+    const char *toolkit; /* the compilers and API headers of the build */
 };
 
 void gs_pitfalls_report(const struct gs_pitfalls_report_in *in, enum gs_format f,

@@ -63,10 +63,16 @@ int gs_results_check(const struct gs_json *obj, unsigned objects, const char *wh
 
 void gs_results_header(struct gs_jw *w, const char *mode, const struct gs_run_info *run)
 {
+    gs_report_header(w, GS_RESULTS_SCHEMA, GS_RESULTS_SCHEMA_VERSION, mode, run);
+}
+
+void gs_report_header(struct gs_jw *w, const char *schema, int version, const char *mode,
+                      const struct gs_run_info *run)
+{
     gs_jw_object(w, NULL);
     gs_jw_space(w, "\n  ");
-    gs_jw_str(w, GS_RK(SCHEMA), GS_RESULTS_SCHEMA);
-    gs_jw_int(w, GS_RK(SCHEMA_VERSION), GS_RESULTS_SCHEMA_VERSION);
+    gs_jw_str(w, GS_RK(SCHEMA), schema);
+    gs_jw_int(w, GS_RK(SCHEMA_VERSION), version);
     gs_jw_str(w, GS_RK(MODE), mode);
     gs_jw_space(w, "\n  ");
     gs_jw_str(w, GS_RK(TOOL), "gridstride");

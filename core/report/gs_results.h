@@ -2,7 +2,7 @@
 /* The description of a results file (the JSON of the table and of
  * bandwidth, with --sweep and --spread), so that `gridstride compare` can
  * read files from other machines and other versions of the suite.
- * README.md, "Results files", documents it.
+ * docs/results-formats.md and docs/schema/ document it.
  *
  * Every member a reader looks at is listed once, in GS_RESULTS_MEMBERS:
  * the object it belongs to, its key, what it must be, and whether a file
@@ -127,5 +127,23 @@ struct gs_run_info {
  * closes the object. mode: "table", "bandwidth", "bandwidth-sweep" or
  * "bandwidth-spread". */
 void gs_results_header(struct gs_jw *w, const char *mode, const struct gs_run_info *run);
+
+/* The schemas of the tool's other JSON outputs, each described by
+ * docs/schema/<kind>.schema.json as the results file is by
+ * docs/schema/table.schema.json, bandwidth.schema.json, sweep.schema.json
+ * and spread.schema.json. Their headers hold the same members as a
+ * results file's: schema, schema_version, mode, tool, version, date,
+ * toolkit and command. */
+#define GS_PITFALLS_SCHEMA "gridstride-pitfalls"
+#define GS_TRACE_SCHEMA "gridstride-trace"
+#define GS_LIST_SCHEMA "gridstride-list"
+#define GS_COMPARE_SCHEMA "gridstride-compare"
+#define GS_CHECK_SCHEMA "gridstride-check"
+#define GS_REPORT_SCHEMA_VERSION 1
+
+/* gs_results_header with another schema: mode "pitfalls", "trace", "list",
+ * "compare" or "check". */
+void gs_report_header(struct gs_jw *w, const char *schema, int version, const char *mode,
+                      const struct gs_run_info *run);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_trace_report.h"
 
+#include "gs_results.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -441,13 +443,9 @@ static void report_json(const struct gs_trace_report_in *in, struct gs_str *o)
     int failed = 0;
     for (int r = 0; r < in->nruns; ++r)
         failed += in->runs[r]->failed;
+    const struct gs_run_info run = {in->version, in->command, in->date, in->toolkit};
     gs_jw_init(&w, o);
-    gs_jw_object(&w, NULL);
-    gs_jw_space(&w, "\n  ");
-    gs_jw_str(&w, "tool", "gridstride");
-    gs_jw_str(&w, "report", "trace");
-    gs_jw_str(&w, "version", in->version);
-    gs_jw_str(&w, "command", in->command);
+    gs_report_header(&w, GS_TRACE_SCHEMA, GS_REPORT_SCHEMA_VERSION, "trace", &run);
     gs_jw_space(&w, "\n  ");
     gs_jw_u64(&w, "grid", t0->plan.grid);
     gs_jw_u64(&w, "block", t0->plan.block);

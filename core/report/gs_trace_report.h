@@ -16,6 +16,8 @@ struct gs_trace_report_in {
     int agreed;                             /* every kernel's maps are the same */
     const char *version;
     const char *command;
+    const char *date;    /* UTC, ISO 8601 */
+    const char *toolkit; /* the compilers and API headers of the build */
 };
 
 /* GS_FMT_TEXT or GS_FMT_JSON. */

@@ -97,6 +97,8 @@ PIT_MEMORY = [
 ]
 LIST_MEMORY = re.compile(r"(blocks up to \d+ threads, )[\d.]+( [KMGT]iB, largest buffer )"
                          r"[\d.]+( [KMGT]iB)")
+# --list --format json: the same sizes, in bytes.
+LIST_MEMORY_JSON = re.compile(r'("(?:global_mem|max_alloc)": )\d+')
 
 # --- machine: compute units -------------------------------------------------
 CU_TEXT = re.compile(r"\b\d+( compute units?)\b")
@@ -107,6 +109,9 @@ HSTR = re.compile(r"(PoCL HSTR: )[A-Za-z0-9_.+-]+")
 
 # --- build: the host C compiler ---------------------------------------------
 CC_VERSION = re.compile(r"( -std=c11 -O2 )\[[^\]\n]*\]")
+# --version: the commit the build was configured from, and its build type.
+VERSION_COMMIT = re.compile(r"^(commit: )\S+", re.M)
+VERSION_BUILD_TYPE = re.compile(r"^(build type: )\S+", re.M)
 
 # --- tables in CSV and Markdown: columns by header name ----------------------
 CSV_HEADER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(,[A-Za-z][A-Za-z0-9_]*)+$")
@@ -233,9 +238,12 @@ class Masker:
         s = DATE.sub("<DATE>", s)
         s = HSTR.sub(r"\1<HSTR>", s)
         s = CC_VERSION.sub(r"\1[<CC-VERSION>]", s)
+        s = VERSION_COMMIT.sub(r"\1<COMMIT>", s)
+        s = VERSION_BUILD_TYPE.sub(r"\1<BUILD-TYPE>", s)
         s = CU_TEXT.sub(r"<N>\1", s)
         s = CU_JSON.sub(r"\1<N>", s)
         s = LIST_MEMORY.sub(r"\1<MEM>\2<MEM>\3", s)
+        s = LIST_MEMORY_JSON.sub(r"\1<MEM>", s)
         for r in PIT_MEMORY:
             s = r.sub(r"\1<MEM>\2", s)
         # timings

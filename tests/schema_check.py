@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Every JSON gridstride writes, validated against its JSON Schema
+(draft 2020-12) under docs/schema/.
+
+    tests/schema_check.py GRIDSTRIDE SOURCE_DIR WORK_DIR
+
+Runs gridstride to produce one JSON of each kind on the host and OpenCL
+backends (those of them this build has): the table, bandwidth, --sweep,
+pitfalls, trace, --list, compare; --spread where a device records per-unit
+finish times, and check where docs/schema/check.schema.json exists. Each
+output names its schema ("schema" member, or "mode" for the results
+files), and is validated against that file; so are the results files kept
+in docs/results/ and docs/reference/. Exit 0 when every file is valid, 1
+when one is not (each error printed with its place in the file), 77
+(skipped) without python3's jsonschema module (Debian: python3-jsonschema).
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+try:
+    import jsonschema
+    from jsonschema import Draft202012Validator
+except ImportError:
+    print("schema: SKIPPED: python3 has no jsonschema module; install python3-jsonschema "
+          "(scripts/quickstart.sh does)")
+    sys.exit(77)
+
+if len(sys.argv) != 4:
+    print("usage: schema_check.py GRIDSTRIDE SOURCE_DIR WORK_DIR", file=sys.stderr)
+    sys.exit(2)
+GS, SRC, WORK = (os.path.abspath(a) for a in sys.argv[1:])
+SCHEMAS = os.path.join(SRC, "docs", "schema")
+os.makedirs(WORK, exist_ok=True)
+
+# The file each output's header names.
+BY_SCHEMA = {"gridstride-pitfalls": "pitfalls", "gridstride-trace": "trace",
+             "gridstride-list": "list", "gridstride-compare": "compare",
+             "gridstride-check": "check"}
+BY_MODE = {"table": "table", "bandwidth": "bandwidth", "bandwidth-sweep": "sweep",
+           "bandwidth-spread": "spread"}
+
+
+def schema_file(doc):
+    name = doc.get("schema") if isinstance(doc, dict) else None
+    kind = BY_MODE.get(doc.get("mode")) if name == "gridstride-results" else BY_SCHEMA.get(name)
+    return kind and os.path.join(SCHEMAS, kind + ".schema.json")
+
+
+env = dict(os.environ, LC_ALL="C")
+for var in ("GRIDSTRIDE_REQUIRE", "GRIDSTRIDE_DEVICE"):
+    env.pop(var, None)
+
+
+def run(args, ok=(0,)):
+    p = subprocess.run([GS] + args, cwd=WORK, env=env, capture_output=True, text=True)
+    if p.returncode not in ok:
+        print("schema: gridstride %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stderr))
+        sys.exit(1)
+    return p
+
+
+listing = json.loads(run(["--list", "--format", "json"]).stdout)
+have = [b["backend"] for b in listing["backends"] if b["backend"] in ("host", "opencl")
+        and b["devices"]]
+if not have:
+    print("schema: SKIPPED: neither the host nor the OpenCL backend has a device here")
+    sys.exit(77)
+backends = ",".join(have)
+with open(os.path.join(WORK, "list.json"), "w") as f:
+    json.dump(listing, f)
+produced = ["list.json"]
+for name, args in [
+        ("table.json", ["--backend", backends, "--grid", "8", "--sizes", "0,611,4097"]),
+        ("bandwidth.json", ["bandwidth", "--backend", backends, "--grid", "8", "--bytes", "1MiB",
+                            "--reps", "5", "--quiet"]),
+        ("sweep.json", ["bandwidth", "--sweep", "--backend", backends, "--grid", "8", "--bytes",
+                        "16KiB", "--reps", "5", "--quiet"]),
+        ("pitfalls.json", ["pitfalls", "--backend", backends, "--traps",
+                           "tile-loop,int-block-count", "--quiet"]),
+        ("trace.json", ["trace", "--backend", backends, "--n", "600", "--grid", "2",
+                        "--block", "128"])]:
+    run(args + ["--json", name, "--output", os.devnull])
+    produced.append(name)
+# --spread: only where a device records per-unit finish times (exit 2 here otherwise).
+if run(["bandwidth", "--spread", "--backend", backends, "--bytes", "16MiB", "--reps", "5",
+        "--quiet", "--json", "spread.json", "--output", os.devnull], ok=(0, 1, 2)).returncode != 2:
+    produced.append("spread.json")
+if "--format FMT" in run(["compare", "--help"]).stdout:
+    run(["compare", "--format", "json", "--output", "compare.json", "table.json",
+         os.path.join(SRC, "docs", "reference", "t4-seed002.json")], ok=(0, 1))
+    run(["compare", "--format", "json", "--output", "compare-bandwidth.json", "bandwidth.json",
+         "bandwidth.json"], ok=(0, 1))
+    produced += ["compare.json", "compare-bandwidth.json"]
+if os.path.exists(os.path.join(SCHEMAS, "check.schema.json")):
+    run(["check", os.path.join(SRC, "examples", "grid_stride.gs"), "--backend", have[0],
+         "--grid", "8", "--sizes", "0,611", "--json", "check.json", "--output", os.devnull])
+    produced.append("check.json")
+
+files = [os.path.join(WORK, p) for p in produced]
+files += sorted(glob.glob(os.path.join(SRC, "docs", "results", "*.json")))
+files += sorted(glob.glob(os.path.join(SRC, "docs", "reference", "*.json")))
+bad = 0
+for path in files:
+    with open(path) as f:
+        doc = json.load(f)
+    sf = schema_file(doc)
+    if not sf or not os.path.exists(sf):
+        print("schema: FAIL %s: names no schema of docs/schema/ (schema %r, mode %r)"
+              % (path, doc.get("schema"), doc.get("mode")))
+        bad += 1
+        continue
+    with open(sf) as f:
+        schema = json.load(f)
+    Draft202012Validator.check_schema(schema)
+    errors = sorted(Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    for e in errors[:5]:
+        print("schema: FAIL %s at %s: %s" % (path, "/".join(str(p) for p in e.absolute_path),
+                                             e.message[:200]))
+    bad += bool(errors)
+    if not errors:
+        print("schema: ok %s (%s)" % (os.path.relpath(path, WORK if path.startswith(WORK) else SRC),
+                                      os.path.basename(sf)))
+# The schemas must be able to fail: a table with an outcome no table has,
+# and a header without its date, are refused.
+with open(os.path.join(WORK, "table.json")) as f:
+    broken = json.load(f)
+broken["devices"][0]["cases"][0]["observed"]["outcome"] = "maybe"
+with open(os.path.join(SCHEMAS, "table.schema.json")) as f:
+    table_schema = json.load(f)
+undated = json.loads(json.dumps(listing))
+del undated["date"]
+with open(os.path.join(SCHEMAS, "list.schema.json")) as f:
+    list_schema = json.load(f)
+for what, doc, schema in (("an unknown outcome", broken, table_schema),
+                          ("a header without a date", undated, list_schema)):
+    if Draft202012Validator(schema).is_valid(doc):
+        print("schema: FAIL the schema accepts %s" % what)
+        bad += 1
+print("schema: %d files, %d invalid (jsonschema %s)" % (len(files), bad,
+                                                         getattr(jsonschema, "__version__", "?")))
+sys.exit(1 if bad else 0)
