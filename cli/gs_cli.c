@@ -14,7 +14,7 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_SPREAD,
+    OPT_SWEEP, OPT_SPREAD, OPT_HTML,
     OPT_COUNT
 };
 
@@ -26,6 +26,7 @@ enum opt_id {
 #define CMD_CHECK 0x4u
 #define CMD_PITFALLS 0x8u
 #define CMD_TRACE 0x10u
+#define CMD_LECTURE 0x80u
 #define CMD_BANDWIDTH (CMD_BW | CMD_SWEEP | CMD_SPREAD) /* every mode of bandwidth */
 #define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_SWEEP | CMD_CHECK | CMD_TRACE) /* --grid */
 #define CMD_ALL (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS)
@@ -42,9 +43,9 @@ struct opt {
 /* The one table behind parsing and --help. */
 static const struct opt options[OPT_COUNT] = {
     {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
-                                    "                         (default: all present)", 0, CMD_ALL},
+                                    "                         (default: all present)", 0, CMD_ALL | CMD_LECTURE},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
-                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL},
+                                    "                         (default: each backend's first GPU, else its first device)", 0, CMD_ALL | CMD_LECTURE},
     {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE},
     {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
@@ -63,7 +64,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_SVG, "--svg", "FILE", "bandwidth: also write a bar chart as SVG (--sweep: time against n);\n"
                               "                         trace: the picture", 0, CMD_BANDWIDTH | CMD_TRACE},
     {OPT_JSON, "--json", "FILE", "bandwidth: also write the same results as JSON", 0, CMD_BANDWIDTH},
-    {OPT_QUIET, "--quiet", NULL, "bandwidth: no progress lines on stderr", 0, CMD_BANDWIDTH},
+    {OPT_QUIET, "--quiet", NULL, "bandwidth, lecture: no progress lines on stderr", 0, CMD_BANDWIDTH | CMD_LECTURE},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
@@ -82,8 +83,9 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE},
-    {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL},
-    {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL},
+    {OPT_HTML, "--html", "FILE", "lecture: write the deck to FILE (default: lecture.html; - for stdout)", 0, CMD_LECTURE},
+    {OPT_HELP, "--help", NULL, "this help", 0, CMD_ALL | CMD_LECTURE},
+    {OPT_VERSION, "--version", NULL, "print the version", 0, CMD_ALL | CMD_LECTURE},
 };
 
 static void usage_options(unsigned cmds, struct gs_str *o)
@@ -132,10 +134,42 @@ static void check_usage(struct gs_str *o)
         "             2 the file does not compile, or bad usage (one line says which)\n");
 }
 
+/* `gridstride lecture --help`. */
+static void lecture_usage(struct gs_str *o)
+{
+    gs_str_printf(o,
+        "usage: gridstride lecture [--backend NAMES] [--device SEL] [--html FILE] [--quiet]\n\n"
+        "Runs the lesson on the devices present and writes one self-contained HTML deck:\n"
+        "eight 16:9 slides (inline SVG and CSS, no network, no external font or script;\n"
+        "arrow keys move between slides, N shows the speaker's notes, printing gives one\n"
+        "slide a page). Every number on a slide is measured in this run:\n"
+        "  1 the claim and the contract, with this device's G and T\n"
+        "  2 the table at the seed's sizes, the expected wrong@T marked as the lesson\n"
+        "  3 a T4's grid (G = 160) beside this device's\n"
+        "  4 the index-tracer: seed 000's picture, recorded, and the first warp\n"
+        "  5 the coalescing gap (bandwidth; 4 MiB buffers on a CPU device, 1 GiB on a GPU)\n"
+        "  6 the loop's cost at small n (sweep), and one wave against 16 (spread) where\n"
+        "    the backend records per-unit finish times\n"
+        "  7 the pitfalls that bite on this device, predicted and measured\n"
+        "  8 the exercise: gridstride check on examples/grid_stride.gs, run by this\n"
+        "    command (from the top of the checkout), and its report\n"
+        "Without --html the deck is lecture.html in this folder (a note says so);\n"
+        "--html - writes it to stdout. Never a partial file.\n\n"
+        "options:\n");
+    usage_options(CMD_LECTURE, o);
+    gs_str_printf(o,
+        "\nexit status: 0 every prediction held and every result verified; 1 something did\n"
+        "             not (the deck says where); 2 bad usage or environment\n");
+}
+
 void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
 {
     if (c->check) {
         check_usage(o);
+        return;
+    }
+    if (c->lecture) {
+        lecture_usage(o);
         return;
     }
     gs_str_printf(o,
@@ -148,6 +182,8 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
         "       gridstride check FILE [options]   your own kernel through the same harness\n"
         "                                         (gridstride check --help: the contract)\n"
+        "       gridstride lecture [--html FILE]  the lesson on this machine as one HTML deck\n"
+        "                                         (gridstride lecture --help: the slides)\n"
         "       gridstride --list\n"
         "       gridstride compare FILE.json...   results files side by side (compare --help)\n\n"
         "The table runs one vector add four ways at each size, on every backend side by side:\n"
@@ -357,6 +393,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
     case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
     case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
+    case OPT_HTML: rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;
@@ -487,7 +524,8 @@ static int command_named(const char *word, enum gs_mode *mode)
                     {"bandwidth", GS_MODE_BANDWIDTH},
                     {"check", GS_MODE_CHECK},
                     {"pitfalls", GS_MODE_PITFALLS},
-                    {"trace", GS_MODE_TRACE}};
+                    {"trace", GS_MODE_TRACE},
+                    {"lecture", GS_MODE_LECTURE}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
         if (strcmp(word, commands[i].name) == 0) {
             *mode = commands[i].mode;
@@ -499,6 +537,13 @@ static int command_named(const char *word, enum gs_mode *mode)
 /* Whether option o applies to command `command` (check's are ruled apart). */
 static int option_fits(const struct opt *o, enum gs_mode command, struct gs_err *e)
 {
+    if (command == GS_MODE_LECTURE && !(o->cmds & CMD_LECTURE))
+        return gs_err_set(e, GS_USAGE, "%s does not apply to 'gridstride lecture'; it takes "
+                                       "--backend, --device, --html and --quiet (the lesson sets "
+                                       "its own sizes)", o->name);
+    if (command != GS_MODE_LECTURE && o->cmds == CMD_LECTURE)
+        return gs_err_set(e, GS_USAGE, "%s belongs to 'gridstride lecture'; use it there, or "
+                                       "leave it out", o->name);
     if (command == GS_MODE_PITFALLS && !(o->cmds & CMD_PITFALLS))
         return gs_err_set(e, GS_USAGE,
                           "%s does not apply to 'gridstride pitfalls'; it takes --backend, "
@@ -535,6 +580,7 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         first = 2;
     c->mode = command;
     c->check = command == GS_MODE_CHECK;
+    c->lecture = command == GS_MODE_LECTURE;
     for (int i = first; i < argc; ++i) {
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
@@ -581,6 +627,16 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         return GS_OK;
     if (c->check)
         return check_rules(c, e);
+    if (c->lecture) {
+        /* The deck's file: --html FILE, - for stdout, or the default name. */
+        if (!c->output) {
+            c->output = "lecture.html";
+            c->lecture_default_name = 1;
+        } else if (strcmp(c->output, "-") == 0) {
+            c->output = NULL;
+        }
+        return GS_OK;
+    }
     const struct bandwidth_mode *mode;
     if (bandwidth_mode_rules(seen, command, c, &mode, e) != GS_OK)
         return GS_USAGE;

@@ -22,7 +22,8 @@ enum gs_mode {
     GS_MODE_LIST,
     GS_MODE_HELP,
     GS_MODE_VERSION,
-    GS_MODE_COMPARE
+    GS_MODE_COMPARE,
+    GS_MODE_LECTURE
 };
 
 #define GS_MAX_COMPARE 16
@@ -65,6 +66,9 @@ struct gs_cli {
     const char *files[GS_MAX_COMPARE];
     int nfiles;
     int compare_help; /* gridstride compare --help */
+    /* lecture */
+    int lecture;              /* `gridstride lecture`: also set under --help */
+    int lecture_default_name; /* no --html: the deck went to its default file name */
 };
 
 /* The command line; `gridstride compare ...` (argv[1] is "compare") has
