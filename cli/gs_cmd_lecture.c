@@ -49,6 +49,25 @@ struct lecture_ctx {
     struct timespec start;
 };
 
+/* The deck's folder takes a file, before anything runs: the one line
+ * names --html (the output itself is opened by the driver). */
+static int html_writable(const char *path, struct gs_err *e)
+{
+    char dir[1024];
+    if (!path)
+        return GS_OK;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK) != 0)
+        return gs_err_set(e, GS_USAGE, "--html: cannot write '%.*s%s' (%s: %s); choose a "
+                                       "writable path, or --html - for stdout",
+                          GS_ECHO(path), dir, strerror(errno));
+    return GS_OK;
+}
+
 static int lecture_plan(struct gs_job *j, struct gs_err *e)
 {
     static const enum gs_kernel_id seed[] = {GS_K_ADD_MONO, GS_K_ADD_GS, GS_K_ADD_CHUNKED};
@@ -57,6 +76,8 @@ static int lecture_plan(struct gs_job *j, struct gs_err *e)
     const struct gs_table_request t4 = {0, LECTURE_T4_GRID, (1u << GS_COLUMNS) - 1, NULL, 0,
                                         NULL, 0};
     clock_gettime(CLOCK_MONOTONIC, &c->start);
+    if (html_writable(j->output, e) != GS_OK)
+        return e->status;
     if (gs_plan_table(j->devs, j->ndevs, &req, &c->setup, c->grids, e) != GS_OK ||
         gs_plan_table(j->devs, j->ndevs, &t4, &c->t4, c->t4_grids, e) != GS_OK)
         return e->status;
