@@ -113,22 +113,9 @@ static void esc(struct gs_str *o, const char *s)
     gs_str_xml(o, s);
 }
 
-/* A rate with enough digits that no value above zero reads 0: three
- * significant digits, never an exponent. */
 static void rate(double v, char *buf, unsigned size)
 {
-    if (!(v > 0))
-        snprintf(buf, size, "0");
-    else if (v >= 100)
-        snprintf(buf, size, "%.0f", v);
-    else if (v >= 10)
-        snprintf(buf, size, "%.1f", v);
-    else if (v >= 1)
-        snprintf(buf, size, "%.2f", v);
-    else {
-        int d = (int)ceil(-log10(v)) + 2;
-        snprintf(buf, size, "%.*f", d > 12 ? 12 : d, v);
-    }
+    gs_report_rate(v, buf, size);
 }
 
 static void bytes_words(uint64_t b, char *buf, unsigned size)
@@ -783,15 +770,6 @@ static void sweep_svg(const struct gs_sweep *s, struct gs_str *o)
     gs_str_printf(o, "</svg>\n");
 }
 
-/* The first size from which grid-stride on fit is the same launch as on G. */
-static int same_launch_from(const struct gs_sweep *s)
-{
-    for (int i = 0; i < s->nsizes; ++i)
-        if (s->pts[i][GS_SV_GS_FIT].launch.grid == s->pts[i][GS_SV_GS_G].launch.grid)
-            return i;
-    return -1;
-}
-
 static void spread_line(const struct gs_lecture_device *d, struct gs_str *o)
 {
     gs_str_printf(o, "<li><b>");
@@ -862,12 +840,12 @@ static void slide_sweep(const struct gs_lecture_in *in, struct gs_str *o)
                      "<br><span style=\"color:#4e79a7\">&#9472; &#9472;</span> grid-stride on "
                      "min(G, ceil(n/B))</p>\n",
                   (unsigned long long)s->grid, s->block, s->reps);
-    const int same = same_launch_from(s);
+    const int same = gs_sweep_same_launch_from(s);
     if (same >= 0) {
         n_words(s->n[same], b, sizeof b);
         gs_str_printf(o, "<p>From n = %s (= G &#215; B and up) the two grid-stride launches are "
-                         "the same launch: their lines coincide there, the dashed one drawn over "
-                         "the wide one.</p>\n",
+                         "the same launch: their lines coincide there but for the noise of the "
+                         "clock, the dashed one drawn over the wide one.</p>\n",
                       b);
     }
     if (s->stopped[0]) {

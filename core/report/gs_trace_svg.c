@@ -282,8 +282,7 @@ static void warp_row(struct gs_str *o, const struct gs_trace_kernel *k, int s, d
                       x + (double)(b - lo) * cw, y - 3, x + (double)(b - lo) * cw, y + h + 3);
     gs_str_printf(o, "\n");
     char label[32];
-    snprintf(label, sizeof label, "%s %d", gs_kernel_info(k->launch.kernel)->param ==
-                                                   GS_PARAM_CHUNK ? "step" : "pass", s);
+    snprintf(label, sizeof label, "pass %d", s);
     gs_svg_text(o, x - 12, y + h - 4, 16, "text-anchor=\"end\"", label);
     struct gs_str words = {0};
     gs_trace_warp_words(w, ",", &words);
@@ -325,7 +324,7 @@ static double warp_view(struct gs_str *o, const struct gs_trace_report_in *in, d
     const struct gs_trace *t0 = in->runs[0];
     const double cw = warp_scale(in);
     gs_svg_text(o, LEFT, y, 22, "font-weight=\"bold\"",
-            "Warp 0 (threads 0-31 of block 0), first steps: the elements its lanes wrote");
+            "Warp 0 (threads 0-31 of block 0), first passes: the elements its lanes wrote");
     y += 26;
     gs_svg_text(o, LEFT, y, 16, "fill=\"#333333\"",
             "Read off the recorded map; vertical lines are 128-byte segment boundaries (32 "
