@@ -44,7 +44,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=OFF -DGS_OPENCL=OFF > c
 cmake --build build -j "$(nproc 2>/dev/null || echo 2)" > build.log
 ./build/gridstride --list --backend demo
 ./build/gridstride --backend demo --sizes 0,611,4097 --grid 4 > table.txt
-grep -q "agree with the reference" table.txt
+grep -q "cases held their prediction" table.txt
 # The template's optional timeline member, on its pretend
 # per-unit clock: `bandwidth --spread` end to end, its files whole.
 GRIDSTRIDE_STUB=timeline ./build/gridstride bandwidth --spread --backend demo --bytes 1MiB \
