@@ -6,7 +6,8 @@
  * (G = 160), seed 000's trace, the bandwidth rows and the sweep (small
  * buffers on a CPU device; the reference backend only when named, as in
  * `bandwidth`), the spread where the device records per-unit finish times,
- * and every pitfall. Then one real `gridstride check` of the suite's
+ * and every pitfall (the reference backend's only when it is named or alone,
+ * as `bandwidth` times it). Then one real `gridstride check` of the suite's
  * example kernel, run as a child process of this same program with a time
  * limit, so that the exercise slide shows the report a student gets.
  * Exit status: 0 every prediction held and every result verified; 1
@@ -156,6 +157,19 @@ static void lecture_timed(struct gs_job *j, struct gs_device *dev, struct gs_lec
     }
 }
 
+/* The reference backend's pitfalls are the API devices' lesson run again,
+ * slowly (one thread at a time): they run when it is named, or when it is
+ * the only backend with a device. */
+static int reference_stands_aside(const struct gs_job *j, const struct gs_device *dev)
+{
+    if (strcmp(j->cli->backend, "all") != 0 || !gs_registry_is_reference(dev->backend))
+        return 0;
+    for (int i = 0; i < j->ndevs; ++i)
+        if (!gs_registry_is_reference(j->devs[i]->backend))
+            return 1;
+    return 0;
+}
+
 static int lecture_run(struct gs_job *j, int i, void *run, struct gs_err *e)
 {
     struct lecture_ctx *c = j->ctx;
@@ -180,10 +194,16 @@ static int lecture_run(struct gs_job *j, int i, void *run, struct gs_err *e)
             return e->status;
     }
     lecture_timed(j, dev, d);
-    const struct gs_pitfalls_plan pp = {(1u << GS_TRAPS) - 1, j->progress};
-    d->has_pitfalls = 1;
-    if (gs_pitfalls_run(dev, &pp, &d->pitfalls, e) != GS_OK)
-        return e->status;
+    if (reference_stands_aside(j, dev)) {
+        snprintf(d->no_pitfalls, sizeof d->no_pitfalls, "the %s backend is the reference: its "
+                 "pitfalls run when it is named (--backend %s)", dev->backend->name,
+                 dev->backend->name);
+    } else {
+        const struct gs_pitfalls_plan pp = {(1u << GS_TRAPS) - 1, j->progress};
+        d->has_pitfalls = 1;
+        if (gs_pitfalls_run(dev, &pp, &d->pitfalls, e) != GS_OK)
+            return e->status;
+    }
     d->seconds = gs_seconds_since(&t0);
     return GS_OK;
 }

@@ -967,6 +967,12 @@ static void slide_pitfalls(const struct gs_lecture_in *in, struct gs_str *o)
         gs_str_free(&got);
     }
     gs_str_printf(o, "</table>\n");
+    for (int i = 0; i < in->ndevs; ++i)
+        if (!in->devs[i]->has_pitfalls && in->devs[i]->no_pitfalls[0]) {
+            gs_str_printf(o, "<p class=\"small\">");
+            esc(o, in->devs[i]->no_pitfalls);
+            gs_str_printf(o, ".</p>\n");
+        }
     if (quiet.len) {
         gs_str_printf(o, "<p class=\"small\">Not launched here (the prediction says why; it held): %s.</p>\n", quiet.data);
     }

@@ -46,6 +46,7 @@ struct gs_lecture_device {
     struct gs_spread spread; /* probed always; run where available */
     int has_pitfalls;
     struct gs_pitfalls pitfalls;
+    char no_pitfalls[240];
     double seconds; /* wall time of this device's part */
 };
 
