@@ -376,9 +376,34 @@ static void slide_table(const struct gs_lecture_in *in, struct gs_str *o)
     int cases, held;
     held_count(in, 0, &cases, &held);
     slide_open(o, 2, "the table: columns A to D at the seed's sizes");
-    gs_str_printf(o, "<h1>%d of %d predictions held: B goes wrong at exactly T, as predicted; "
-                     "C and D are right at every n</h1>\n",
-                  held, cases);
+    /* The headline says what the cells say: where B's first wrong element
+     * is, and whether C and D were right at every size. */
+    int b_at_t = 0, b_elsewhere = 0, cd_wrong = 0;
+    for (int i = 0; i < in->ndevs; ++i) {
+        const struct gs_table *t = in->devs[i]->table;
+        for (int k = 0; t && k < t->ncases; ++k) {
+            const struct gs_case *c = &t->cases[k];
+            if (c->section != GS_SEC_SIZES || gs_observed(&c->got, &c->verdict) != GS_OUT_WRONG)
+                continue;
+            if (c->column == GS_COL_B && c->verdict.first_wrong == t->threads)
+                ++b_at_t;
+            else if (c->column == GS_COL_B)
+                ++b_elsewhere;
+            else if (c->column == GS_COL_C || c->column == GS_COL_D)
+                ++cd_wrong;
+        }
+    }
+    gs_str_printf(o, "<h1>%d of %d predictions held", held, cases);
+    if (b_at_t && !b_elsewhere)
+        gs_str_printf(o, ": B goes wrong at exactly T, as predicted");
+    else if (b_at_t || b_elsewhere)
+        gs_str_printf(o, ": B goes wrong %d time%s", b_at_t + b_elsewhere,
+                      b_at_t + b_elsewhere == 1 ? "" : "s");
+    if (!cd_wrong)
+        gs_str_printf(o, "; C and D are right at every n");
+    else
+        gs_str_printf(o, "; C or D wrong in %d case%s", cd_wrong, cd_wrong == 1 ? "" : "s");
+    gs_str_printf(o, "</h1>\n");
     gs_str_printf(o, "<div class=\"cols\"><div style=\"flex:0 0 auto\">\n");
     size_table(in, 0, cols, 4, o);
     gs_str_printf(o, "</div><div><p class=\"small\"><span class=\"lesson\">wrong@T</span> is "
@@ -399,18 +424,26 @@ static void slide_t4(const struct gs_lecture_in *in, struct gs_str *o)
 {
     static const enum gs_column cols[] = {GS_COL_B, GS_COL_C};
     int cases, held;
-    const struct gs_table *own = in->devs[0]->table, *t4 = in->devs[0]->t4;
+    /* The device the lesson is about: the first GPU, else the first device. */
+    const struct gs_lecture_device *lead = in->devs[0];
+    for (int i = in->ndevs - 1; i >= 0; --i)
+        if (in->devs[i]->dev->is_gpu)
+            lead = in->devs[i];
+    const struct gs_table *own = lead->table, *t4 = lead->t4;
     held_count(in, 1, &cases, &held);
     slide_open(o, 3, "the T4's table, reproduced with --grid 160");
-    gs_str_printf(o, "<h1>The same kernels on a T4's grid (G = 160, T = %llu): B moves its "
+    gs_str_printf(o, "<h1>The same kernels on a T4's grid (G = %llu, T = %llu): B moves its "
                      "first wrong element to T; C does not care (%d of %d held)</h1>\n",
+                  (unsigned long long)(t4 ? t4->grid : 0),
                   (unsigned long long)(t4 ? t4->threads : 0), held, cases);
-    gs_str_printf(o, "<div class=\"cols\"><div class=\"box\"><h2>this device: G = %llu, T = "
-                     "%llu</h2>\n",
+    gs_str_printf(o, "<div class=\"cols\"><div class=\"box\"><h2>");
+    esc(o, dev_name(lead));
+    gs_str_printf(o, ": G = %llu, T = %llu</h2>\n",
                   (unsigned long long)(own ? own->grid : 0),
                   (unsigned long long)(own ? own->threads : 0));
     size_table(in, 0, cols, 2, o);
-    gs_str_printf(o, "</div><div class=\"box\"><h2>a T4's grid: G = 160, T = %llu</h2>\n",
+    gs_str_printf(o, "</div><div class=\"box\"><h2>a T4's grid: G = %llu, T = %llu</h2>\n",
+                  (unsigned long long)(t4 ? t4->grid : 0),
                   (unsigned long long)(t4 ? t4->threads : 0));
     size_table(in, 1, cols, 2, o);
     gs_str_printf(o, "</div></div>\n");
@@ -534,9 +567,11 @@ static void slide_trace(const struct gs_lecture_in *in, struct gs_str *o)
         if (t->k[k].launch.kernel == GS_K_ADD_CHUNKED)
             ch = &t->k[k];
     }
-    gs_str_printf(o, "<h1>Grid-stride: every pass of a warp is one 128-byte segment; chunked: "
-                     "each pass spreads a warp over %llu segments</h1>\n",
-                  (unsigned long long)(ch && ch->nsteps ? ch->warp[0].segments : 0));
+    const unsigned long long gseg = gs && gs->nsteps ? (unsigned long long)gs->warp[0].segments : 0;
+    const unsigned long long cseg = ch && ch->nsteps ? (unsigned long long)ch->warp[0].segments : 0;
+    gs_str_printf(o, "<h1>In one pass, warp 0 of the grid-stride loop touches %llu 128-byte "
+                     "segment%s; of the chunked loop, %llu</h1>\n",
+                  gseg, gseg == 1 ? "" : "s", cseg);
     gs_str_printf(o, "<p class=\"small\">&lt;&lt;&lt;%llu, %llu&gt;&gt;&gt; over n = %llu on "
                      "<b>",
                   (unsigned long long)t->plan.grid, (unsigned long long)t->plan.block,
@@ -843,7 +878,7 @@ static void slide_sweep(const struct gs_lecture_in *in, struct gs_str *o)
     const int same = gs_sweep_same_launch_from(s);
     if (same >= 0) {
         n_words(s->n[same], b, sizeof b);
-        gs_str_printf(o, "<p>From n = %s (= G &#215; B and up) the two grid-stride launches are "
+        gs_str_printf(o, "<p>From n = %s on, min(G, ceil(n/B)) = G: the two grid-stride launches are "
                          "the same launch: their lines coincide there but for the noise of the "
                          "clock, the dashed one drawn over the wide one.</p>\n",
                       b);
