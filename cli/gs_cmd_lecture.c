@@ -345,6 +345,10 @@ static int lecture_finish(struct gs_job *j, struct gs_err *e)
             runs[nruns++] = &d->trace;
     }
     c->agreed = nruns ? gs_trace_agree(runs, nruns, c->agree) : 1;
+    struct gs_lecture_device *labelled[GS_MAX_DEVICES];
+    for (int i = 0; i < j->ndone; ++i)
+        labelled[i] = (struct gs_lecture_device *)j->done[i];
+    gs_lecture_label(labelled, j->ndone);
     lecture_check(j->cli, &c->check);
     if (j->cli->lecture_default_name)
         gs_session_note(&j->s, "lecture: the deck is %s (name another with --html FILE, or "

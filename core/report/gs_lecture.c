@@ -141,7 +141,17 @@ static void n_words(uint64_t n, char *buf, unsigned size)
 
 static const char *dev_name(const struct gs_lecture_device *d)
 {
-    return d->dev->backend->name;
+    return d->label[0] ? d->label : d->dev->backend->name;
+}
+
+void gs_lecture_label(struct gs_lecture_device *const *devs, int ndevs)
+{
+    for (int i = 0; i < ndevs; ++i) {
+        int twin = 0;
+        for (int k = 0; k < ndevs; ++k)
+            twin |= k != i && devs[k]->dev->backend == devs[i]->dev->backend;
+        gs_device_label(devs[i]->dev, twin, devs[i]->label, sizeof devs[i]->label);
+    }
 }
 
 /* Device names of the run: "host, opencl". */
@@ -626,7 +636,10 @@ static void bars_svg(const struct gs_lecture_device *const *ds, int nd, struct g
                                {"coalesced", "grid-stride copy", 0},
                                {"one chunk", "one chunk per thread", 0},
                                {"lanes 32", "lanes 32 apart", 0}};
-    const int label_w = 560, bar_w = 900, row_h = 46, head_h = 44;
+    /* Rows of 46 px, closer where three devices must share the slide. */
+    const int label_w = 560, bar_w = 900, head_h = 40;
+    const int fit = (540 - nd * head_h) / (nd * GS_LECTURE_BARS);
+    const int row_h = fit < 46 ? (fit < 36 ? 36 : fit) : 46;
     double max = 0;
     for (int i = 0; i < nd; ++i)
         for (int b = 0; b < GS_LECTURE_BARS; ++b) {
@@ -644,7 +657,7 @@ static void bars_svg(const struct gs_lecture_device *const *ds, int nd, struct g
     int y = 0;
     for (int i = 0; i < nd; ++i) {
         const struct gs_bench *bn = &ds[i]->bench;
-        gs_str_printf(o, "<text x=\"0\" y=\"%d\" font-size=\"28\" font-weight=\"bold\">", y + 32);
+        gs_str_printf(o, "<text x=\"0\" y=\"%d\" font-size=\"28\" font-weight=\"bold\">", y + 30);
         esc(o, dev_name(ds[i]));
         gs_str_printf(o, "</text>\n");
         y += head_h;
@@ -653,11 +666,11 @@ static void bars_svg(const struct gs_lecture_device *const *ds, int nd, struct g
             char v[32];
             gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"28\" text-anchor=\"end\">%s"
                              "</text>",
-                          label_w - 16, y + 31, bars[b].label);
+                          label_w - 16, y + row_h / 2 + 10, bars[b].label);
             if (r < 0 || !bn->rows[r].verified) {
                 gs_str_printf(o, "<text x=\"%d\" y=\"%d\" font-size=\"28\" fill=\"#a00000\">%s"
                                  "</text>\n",
-                              label_w, y + 31, r < 0 ? "not run" : "WRONG: no number");
+                              label_w, y + row_h / 2 + 10, r < 0 ? "not run" : "WRONG: no number");
                 continue;
             }
             const double g = bn->rows[r].gbps;
@@ -665,9 +678,9 @@ static void bars_svg(const struct gs_lecture_device *const *ds, int nd, struct g
             rate(g, v, sizeof v);
             gs_str_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
                              "<text x=\"%d\" y=\"%d\" font-size=\"28\">%s GB/s</text>\n",
-                          label_w, y + 6, len > 2 ? len : 2, row_h - 12,
+                          label_w, y + 4, len > 2 ? len : 2, row_h - 8,
                           b == 0 ? "#8a8a8a" : b == 1 ? "#4e79a7" : b == 2 ? "#f28e2b" : "#e15759",
-                          label_w + (len > 2 ? len : 2) + 12, y + 31, v);
+                          label_w + (len > 2 ? len : 2) + 12, y + row_h / 2 + 10, v);
         }
     }
     gs_str_printf(o, "</svg>\n");
@@ -727,9 +740,18 @@ static void slide_bandwidth(const struct gs_lecture_in *in, struct gs_str *o)
                          "own contiguous chunk is what its cache wants. The GPU ratios come from a "
                          "GPU run.</div>\n");
     gs_str_printf(o, "<p class=\"small\">");
-    for (int i = 0; i < nd; ++i) {
+    int alike = 1;
+    for (int i = 1; i < nd; ++i)
+        alike &= ds[i]->bench_bytes == ds[0]->bench_bytes && ds[i]->bench.reps == ds[0]->bench.reps &&
+                 ds[i]->dev->is_gpu == ds[0]->dev->is_gpu;
+    for (int i = 0; i < (alike ? 1 : nd); ++i) {
         char sz[32];
         bytes_words(ds[i]->bench_bytes, sz, sizeof sz);
+        if (alike && nd > 1) {
+            gs_str_printf(o, "every device: %s per buffer%s, median of %u launches", sz,
+                          ds[i]->dev->is_gpu ? "" : " (small: a CPU device)", ds[i]->bench.reps);
+            break;
+        }
         gs_str_printf(o, "%s<b>", i ? "; " : "");
         esc(o, dev_name(ds[i]));
         gs_str_printf(o, "</b>: %s per buffer%s, median of %u launches", sz,
@@ -889,9 +911,32 @@ static void slide_sweep(const struct gs_lecture_in *in, struct gs_str *o)
         gs_str_printf(o, "</p>");
     }
     gs_str_printf(o, "<ul>");
-    for (int i = 0; i < in->ndevs; ++i)
-        if (in->devs[i]->has_bench)
-            spread_line(in->devs[i], o);
+    for (int i = 0; i < in->ndevs; ++i) {
+        const struct gs_lecture_device *sd = in->devs[i];
+        int said = 0;
+        if (!sd->has_bench)
+            continue;
+        if (sd->has_spread) {
+            spread_line(sd, o);
+            continue;
+        }
+        /* One line per reason a spread is not available, naming its devices. */
+        for (int k = 0; k < i; ++k)
+            said |= in->devs[k]->has_bench && !in->devs[k]->has_spread &&
+                    strcmp(in->devs[k]->spread.why, sd->spread.why) == 0;
+        if (said)
+            continue;
+        gs_str_printf(o, "<li><b>");
+        for (int k = i, n = 0; k < in->ndevs; ++k)
+            if (in->devs[k]->has_bench && !in->devs[k]->has_spread &&
+                strcmp(in->devs[k]->spread.why, sd->spread.why) == 0) {
+                gs_str_printf(o, "%s", n++ ? ", " : "");
+                esc(o, dev_name(in->devs[k]));
+            }
+        gs_str_printf(o, "</b>: spread not available: ");
+        esc(o, sd->spread.why[0] ? sd->spread.why : "not probed");
+        gs_str_printf(o, "</li>\n");
+    }
     gs_str_printf(o, "</ul></div></div>\n");
     slide_close(in, o, "At small n the loop's extra compare and add show; at large n only memory "
                        "counts. The spread shows why one wave is not enough where the backend "

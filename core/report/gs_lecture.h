@@ -31,6 +31,7 @@
  * its no_* string (empty when it ran). */
 struct gs_lecture_device {
     struct gs_device *dev;
+    char label[64]; /* how the slides name it: "opencl", "opencl [0:1]" (gs_lecture_label) */
     struct gs_table *table; /* the seed's sizes on the device's G */
     struct gs_table *t4;    /* the same with G = 160 (a T4's grid) */
     int has_trace;
@@ -73,6 +74,10 @@ struct gs_lecture_in {
 
 /* The deck. */
 void gs_lecture_html(const struct gs_lecture_in *in, struct gs_str *out);
+
+/* Each device's label: its backend, with its id when the run has another
+ * device of that backend. */
+void gs_lecture_label(struct gs_lecture_device *const *devs, int ndevs);
 
 /* Release what gs_lecture_device holds (the engines' results). */
 void gs_lecture_device_free(struct gs_lecture_device *d);
