@@ -12,7 +12,8 @@ GS_LECTURE_SECONDS (default 60) seconds, then at 1920x1080:
     (scripts/check-png.py's decoder: no PIL needed);
   - the page's own layout check (the deck's script writes it into
     <pre id="gs-layout">, read back through --dump-dom): no element or text
-    outside its slide or clipped by a box, and no text under 24 px as rendered.
+    outside its slide or clipped by a box, and no text under 24 px as rendered;
+  - printed (--print-to-pdf), one page per slide.
 The same checks must then FAIL on three broken copies of the deck (an element
 wider than the slide, text of 12 px, a slide with everything hidden), so the
 test cannot pass by checking nothing.
@@ -176,6 +177,18 @@ def main():
     if len(re.findall(r"<svg[^>]*>\s*<title>[^<]+</title>\s*<desc>[^<]+</desc>", text)) != \
             text.count("<svg"):
         fail("an SVG without a <title> and a <desc>")
+    # The print stylesheet: one slide a page.
+    pdf = html + ".pdf"
+    if os.path.exists(pdf):
+        os.remove(pdf)
+    chrome(exe, ["--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + html])
+    if not os.path.exists(pdf):
+        fail("chromium --print-to-pdf wrote no PDF")
+    with open(pdf, "rb") as f:
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", f.read()))
+    if pages != slides:
+        fail(f"printed, the deck is {pages} pages, not one page for each of its {slides} slides")
+    print(f"lecture_browser: printed, {pages} pages: one slide a page")
     png_mod = load_png_module(source)
     found = problems(exe, png_mod, html, slides, range(1, slides + 1))
     if found:
