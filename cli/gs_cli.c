@@ -147,7 +147,7 @@ static void lecture_usage(struct gs_str *o)
         "  2 the table at the seed's sizes, the expected wrong@T marked as the lesson\n"
         "  3 a T4's grid (G = 160) beside this device's\n"
         "  4 the index-tracer: seed 000's picture, recorded, and the first warp\n"
-        "  5 the coalescing gap (bandwidth; 4 MiB buffers on a CPU device, 1 GiB on a GPU)\n"
+        "  5 the coalescing gap (bandwidth; 4 MiB buffers on a CPU device, 256 MiB on a GPU)\n"
         "  6 the loop's cost at small n (sweep), and one wave against 16 (spread) where\n"
         "    the backend records per-unit finish times\n"
         "  7 the pitfalls that bite on this device, predicted and measured\n"
