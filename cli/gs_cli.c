@@ -18,7 +18,7 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE,
+    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML,
     OPT_COUNT
 };
 
@@ -31,6 +31,7 @@ enum opt_id {
 #define CMD_PITFALLS 0x8u
 #define CMD_TRACE 0x10u
 #define CMD_COMPARE 0x80u
+#define CMD_LECTURE 0x100u
 #define CMD_BANDWIDTH (CMD_BW | CMD_SWEEP | CMD_SPREAD) /* every mode of bandwidth */
 #define CMD_LAUNCHES (CMD_TABLE | CMD_BW | CMD_SWEEP | CMD_CHECK | CMD_TRACE) /* --grid */
 #define CMD_DEVICES (CMD_LAUNCHES | CMD_SPREAD | CMD_PITFALLS) /* those that open devices */
@@ -50,10 +51,10 @@ struct opt {
  * of an option a command does not take. */
 static const struct opt options[OPT_COUNT] = {
     {OPT_BACKEND, "--backend", "NAMES", "a backend of this build (see below), a comma list, or all\n"
-                                    "                         (default: all present)", 0, CMD_DEVICES, NULL},
+                                    "                         (default: all present)", 0, CMD_DEVICES | CMD_LECTURE, NULL},
     {OPT_DEVICE, "--device", "SEL", "device index, id (OpenCL: platform:device), name substring, or all\n"
                                     "                         (default: each backend's first GPU, else its first device);\n"
-                                    "                         a GPU also by its CTest resource id, pci_DDDD_BB_DD_F", 0, CMD_DEVICES, NULL},
+                                    "                         a GPU also by its CTest resource id, pci_DDDD_BB_DD_F", 0, CMD_DEVICES | CMD_LECTURE, NULL},
     {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE, NULL},
     {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
@@ -74,8 +75,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, a bar chart (--sweep: time\n"
                               "                         against n); trace, who wrote each element", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
     {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
-    {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES, NULL},
-    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES, NULL},
+    {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES | CMD_LECTURE, NULL},
+    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES | CMD_LECTURE, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
@@ -99,8 +100,9 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_TOLERANCE, "--tolerance", "P%", "compare: a bandwidth row more than P% below the first file's run\n"
                                          "                         of the same device (else its first run) fails\n"
                                          "                         (exit 1; default: 10%)", 0, CMD_COMPARE, NULL},
-    {OPT_HELP, "--help", NULL, "this help (also -h)", 0, CMD_ALL, "-h"},
-    {OPT_VERSION, "--version", NULL, "print the version and what this build holds", 0, CMD_ALL, NULL},
+    {OPT_HTML, "--html", "FILE", "lecture: write the deck to FILE (default: lecture.html; - for stdout)", 0, CMD_LECTURE, NULL},
+    {OPT_HELP, "--help", NULL, "this help (also -h)", 0, CMD_ALL | CMD_LECTURE, "-h"},
+    {OPT_VERSION, "--version", NULL, "print the version and what this build holds", 0, CMD_ALL | CMD_LECTURE, NULL},
 };
 
 /* The commands: the word that names each, the options it takes (the
@@ -175,6 +177,26 @@ static const struct command commands[] = {
      "exit status: 0 every case held its own device's prediction, every bandwidth row\n"
      "             verified and within --tolerance of run 1; 1 otherwise; 2 bad usage, or a\n"
      "             file that cannot be read, is not JSON or has an unknown schema\n"},
+    {"lecture", GS_MODE_LECTURE, CMD_LECTURE,
+     "usage: gridstride lecture [--backend NAMES] [--device SEL] [--html FILE] [--quiet]\n\n"
+     "Runs the lesson on the devices present and writes one self-contained HTML deck:\n"
+     "eight 16:9 slides (inline SVG and CSS, no network, no external font or script;\n"
+     "arrow keys move between slides, N shows the speaker's notes, printing gives one\n"
+     "slide a page). Every number on a slide is measured in this run:\n"
+     "  1 the claim and the contract, with this device's G and T\n"
+     "  2 the table at the seed's sizes, the expected wrong@T marked as the lesson\n"
+     "  3 a T4's grid (G = 160) beside this device's\n"
+     "  4 the index-tracer: seed 000's picture, recorded, and the first warp\n"
+     "  5 the coalescing gap (bandwidth; 4 MiB buffers on a CPU device, 256 MiB on a GPU)\n"
+     "  6 the loop's cost at small n (sweep), and one wave against 16 (spread) where\n"
+     "    the backend records per-unit finish times\n"
+     "  7 the pitfalls that bite on this device, predicted and measured\n"
+     "  8 the exercise: gridstride check on examples/grid_stride.gs, run by this\n"
+     "    command (from the top of the checkout), and its report\n"
+     "Without --html the deck is lecture.html in this folder (a note says so);\n"
+     "--html - writes it to stdout. Never a partial file.\n",
+     "exit status: 0 every prediction held and every result verified; 1 something did\n"
+     "             not (the deck says where); 2 bad usage or environment\n"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -298,6 +320,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
             "                                         (seed 000's index-tracer; --svg FILE draws it)\n"
             "       gridstride check FILE [options]   your own kernel through the same harness\n"
             "                                         (gridstride check --help: the contract)\n"
+            "       gridstride lecture [--html FILE]  the lesson on this machine as one HTML deck\n"
             "       gridstride --list                 the devices, with their G and T\n"
             "       gridstride compare FILE.json...   results files side by side\n"
             "gridstride COMMAND --help (or -h): the options of that command alone.\n\n"
@@ -548,6 +571,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_ARCH: rc = parse_arch(v, &c->arch, e); break;
     case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
     case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
+    case OPT_HTML: rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e); break;
     case OPT_TIMEOUT: rc = set_unsigned(&c->timeout, v, 1, 86400, o->name, e); break;
     case OPT_TOLERANCE: rc = parse_percent(v, &c->tolerance, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
@@ -674,6 +698,15 @@ static int command_rules(struct gs_cli *c, const int *seen, struct gs_err *e)
             return gs_err_set(e, GS_USAGE, "--arch goes with --compile-only; a run compiles for "
                                            "the device's own architecture");
         return GS_OK;
+    case GS_MODE_LECTURE:
+        /* The deck's file: --html FILE, - for stdout, or the default name. */
+        if (!c->output) {
+            c->output = "lecture.html";
+            c->lecture_default_name = 1;
+        } else if (strcmp(c->output, "-") == 0) {
+            c->output = NULL;
+        }
+        return GS_OK;
     case GS_MODE_COMPARE:
         if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
             return gs_err_set(e, GS_USAGE, "--format: compare writes text or json; choose one "
@@ -791,6 +824,7 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     }
     c->mode = c->command = cmd->mode;
     c->check = cmd->mode == GS_MODE_CHECK;
+    c->lecture = cmd->mode == GS_MODE_LECTURE;
     const char *see = c->named ? cmd->name : "";
     const char *sep = c->named ? " " : "";
     for (int i = first; i < argc; ++i) {

@@ -22,7 +22,8 @@ enum gs_mode {
     GS_MODE_LIST,
     GS_MODE_HELP,
     GS_MODE_VERSION,
-    GS_MODE_COMPARE
+    GS_MODE_COMPARE,
+    GS_MODE_LECTURE
 };
 
 #define GS_MAX_COMPARE 16
@@ -74,6 +75,9 @@ struct gs_cli {
     char **fleet_files;
     int nfleet_files;
     double tolerance; /* --tolerance as a fraction; 0: GS_COMPARE_TOLERANCE */
+    /* lecture */
+    int lecture;              /* `gridstride lecture`: also set under --help */
+    int lecture_default_name; /* no --html: the deck went to its default file name */
 };
 
 /* The command line: an optional command word (table, bandwidth, pitfalls,

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* `gridstride [table]` and `gridstride --list`. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "gs_device.h"
 #include "gs_driver.h"
@@ -52,6 +55,29 @@ static int table_failures(const void *run)
     return (*(struct gs_table *const *)run)->failed;
 }
 
+/* A terminal's part of the text report: colour when the report goes to
+ * a terminal and NO_COLOR is not set (https://no-color.org); the width,
+ * from COLUMNS when it is set, else from the terminal; none in a file or
+ * a pipe, whose text stays the same whatever the terminal. */
+static void terminal_of(const struct gs_job *j, enum gs_format f, int *colour, unsigned *width)
+{
+    const char *no_color = getenv("NO_COLOR"), *columns = getenv("COLUMNS");
+    const int tty = f == GS_FMT_TEXT && !j->output && isatty(STDOUT_FILENO);
+    struct winsize ws;
+    char *end;
+    *colour = tty && !(no_color && no_color[0]);
+    *width = 0;
+    if (f != GS_FMT_TEXT || j->output)
+        return;
+    if (columns && columns[0]) {
+        const unsigned long v = strtoul(columns, &end, 10);
+        if (!*end && v > 0 && v < 100000)
+            *width = (unsigned)v;
+    } else if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        *width = ws.ws_col;
+    }
+}
+
 static void table_report(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)
 {
     const struct table_ctx *t = j->ctx;
@@ -59,8 +85,9 @@ static void table_report(const struct gs_job *j, enum gs_format f, int chart, st
     (void)chart;
     for (int i = 0; i < j->ndone; ++i)
         tables[i] = *(struct gs_table *const *)j->done[i];
-    const struct gs_table_report_in in = {tables, j->ndone, &t->setup.plan, GS_VERSION_STRING,
-                                    j->command, j->date, GS_TOOLKIT};
+    struct gs_table_report_in in = {tables, j->ndone, &t->setup.plan, GS_VERSION_STRING,
+                                    j->command, j->date, GS_TOOLKIT, 0, 0};
+    terminal_of(j, f, &in.colour, &in.width);
     gs_table_report(&in, f, out);
 }
 

@@ -69,6 +69,7 @@ const struct gs_command *gs_command_of(const struct gs_cli *cli)
     case GS_MODE_CHECK: return &gs_check_command;
     case GS_MODE_LIST: return cli->ctest_resources ? &gs_resources_command : &gs_list_command;
     case GS_MODE_COMPARE: return &gs_compare_command;
+    case GS_MODE_LECTURE: return &gs_lecture_command;
     default: return &gs_table_command;
     }
 }

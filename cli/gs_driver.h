@@ -102,7 +102,8 @@ const struct gs_command *gs_command_of(const struct gs_cli *cli);
 /* The commands, one descriptor each (gs_cmd_*.c). */
 extern const struct gs_command gs_table_command, gs_list_command, gs_resources_command,
     gs_bandwidth_command, gs_sweep_command, gs_spread_command, gs_pitfalls_command,
-    gs_trace_command, gs_check_command, gs_compare_command;
+    gs_trace_command, gs_check_command, gs_compare_command,
+    gs_lecture_command;
 
 /* Hooks for an engine of core/run named by the pattern gs_<engine>_run,
  * struct gs_<engine>, struct gs_<engine>_plan, gs_<engine>_free,

@@ -144,7 +144,7 @@ static void the_writers_write_what_the_description_lists(void **state)
     struct gs_table *t;
     assert_int_equal(gs_table_run(o.devs[0], &plan, &t, &e), GS_OK);
     const struct gs_table_report_in tin = {(const struct gs_table *const *)&t, 1, &plan,
-                                           run.version, run.command, run.date, run.toolkit};
+                                           run.version, run.command, run.date, run.toolkit, 0, 0};
     gs_table_report(&tin, GS_FMT_JSON, &text);
     written_as_described(&text, "written-table.json", 1);
     gs_str_free(&text);

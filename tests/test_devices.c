@@ -89,9 +89,9 @@ static void table_on_every_opencl_device(void **state)
     assert_non_null(head);
     assert_non_null(strstr(head, "opencl [0:0]: G "));
     assert_non_null(strstr(head, "opencl [0:1]: G "));
-    const char *summary = line_starting(text, "all 3 sizes");
+    const char *summary = strstr(text, " cases held their prediction on ");
     assert_non_null(summary);
-    assert_non_null(strstr(summary, "on opencl [0:0], opencl [0:1] ("));
+    assert_non_null(strstr(summary, " on opencl [0:0], opencl [0:1] (3 sizes"));
 }
 
 static void bandwidth_on_every_opencl_device(void **state)
@@ -130,7 +130,7 @@ static void a_failing_device_is_named_in_the_summary(void **state)
     snprintf(t[1]->cases[0].mismatch, sizeof t[1]->cases[0].mismatch, "marked by the test");
     struct gs_str text = {0};
     const struct gs_table_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test",
-                                          "test", NULL, NULL};
+                                          "test", NULL, NULL, 0, 0};
     gs_table_report(&in, GS_FMT_TEXT, &text);
     const char *summary = line_starting(text.data, "PREDICTION FAILED");
     assert_non_null(summary);
@@ -139,6 +139,64 @@ static void a_failing_device_is_named_in_the_summary(void **state)
     assert_non_null(strstr(summary, want));
     assert_true(strstr(summary, want) < strchr(summary, '\n') + 1);
     gs_str_free(&text);
+    for (int i = 0; i < 2; ++i)
+        gs_table_free(t[i]);
+    gs_close_backend(&o);
+}
+
+/* For a terminal: the expected wrong@T in yellow, a failed prediction in
+ * red, a refusal in cyan, and nothing else coloured; without the flag no
+ * escape at all. Narrower than the side-by-side table, the backends are
+ * stacked: one header per table, no line wider than the table of one. */
+static void a_terminal_gets_colours_and_stacked_tables(void **state)
+{
+    (void)state;
+    struct gs_opened o;
+    struct gs_err e = {0};
+    gs_open_backend(gs_registry_find("host"), &o);
+    assert_int_equal(o.status, GS_OK);
+    struct gs_table *t[2];
+    uint64_t grid = 0;
+    int fallback = 0;
+    char rule[200];
+    const struct gs_table_plan probe = {GS_DEFAULT_BLOCK, 0, NULL, 0, NULL, 0, 0, NULL};
+    assert_int_equal(gs_table_grid(o.devs[0], &probe, &grid, &fallback, rule, sizeof rule, &e),
+                     GS_OK);
+    uint64_t sizes[] = {0, 1, grid * GS_DEFAULT_BLOCK + 1};
+    const struct gs_table_plan plan = {GS_DEFAULT_BLOCK, 0, sizes, 3, NULL, 0,
+                                       (1u << GS_COLUMNS) - 1, NULL};
+    for (int i = 0; i < 2; ++i)
+        assert_int_equal(gs_table_run(o.devs[0], &plan, &t[i], &e), GS_OK);
+    t[1]->cases[1].held = 0; /* a failed prediction, as gs_table_run marks one */
+    t[1]->failed = 1;
+    struct gs_str plain = {0}, colour = {0}, stacked = {0};
+    struct gs_table_report_in in = {(const struct gs_table *const *)t, 2, &plan, "test",
+                                    "test", NULL, NULL, 0, 0};
+    gs_table_report(&in, GS_FMT_TEXT, &plain);
+    assert_null(strchr(plain.data, '\033'));
+    in.colour = 1;
+    gs_table_report(&in, GS_FMT_TEXT, &colour);
+    assert_non_null(strstr(colour.data, "\033[33mwrong@"));
+    assert_non_null(strstr(colour.data, "\033[1;31m"));
+    assert_non_null(strstr(colour.data, "\033[36mrefused"));
+    assert_null(strstr(colour.data, "m ok"));
+    in.colour = 0;
+    in.width = 80;
+    gs_table_report(&in, GS_FMT_TEXT, &stacked);
+    int headers = 0;
+    for (const char *p = stacked.data; (p = strstr(p, "blocks(A)")); ++p)
+        ++headers;
+    assert_int_equal(headers, 2);
+    for (const char *p = stacked.data, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        if (strstr(p, " | ") && strstr(p, " | ") < nl)
+            assert_true(nl - p <= 24 + 3 + 4 * 14);
+    }
+    gs_str_free(&plain);
+    gs_str_free(&colour);
+    gs_str_free(&stacked);
     for (int i = 0; i < 2; ++i)
         gs_table_free(t[i]);
     gs_close_backend(&o);
@@ -153,6 +211,7 @@ int main(void)
         cmocka_unit_test(table_on_every_opencl_device),
         cmocka_unit_test(bandwidth_on_every_opencl_device),
         cmocka_unit_test(a_failing_device_is_named_in_the_summary),
+        cmocka_unit_test(a_terminal_gets_colours_and_stacked_tables),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(out_path);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gs_bench_report.h"
+#include "gs_report_kit.h"
 
 static double nice_step(double max)
 {
@@ -35,7 +36,11 @@ void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
     const int width = label_w + chart_w + 120;
 
     gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n",
+                     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
+                     "role=\"img\">\n<title>Memory bandwidth: the same bytes, moved different "
+                     "ways</title>\n<desc>GB/s of each variant, one bar per API, in groups: the "
+                     "API's copy, vector adds, copy access patterns, launch sizes; each value "
+                     "written beside its bar to three significant digits</desc>\n",
                   width, height, width, height);
     gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     gs_str_printf(o, "<text x=\"20\" y=\"34\" font-size=\"24\" font-weight=\"bold\">Memory bandwidth: "
@@ -89,10 +94,12 @@ void gs_bench_svg(const struct gs_bench_report_in *in, struct gs_str *o)
                 continue;
             }
             const double w = chart_w * r->gbps / axis_max;
+            char v[32];
+            gs_report_rate(r->gbps, v, sizeof v);
             gs_str_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
-                             "<text x=\"%.1f\" y=\"%d\" font-size=\"13\">%.0f</text>\n",
+                             "<text x=\"%.1f\" y=\"%d\" font-size=\"13\">%s</text>\n",
                           label_w, by + 1, w, bar_h - 2, colours[i % 4], label_w + w + 4,
-                          by + bar_h - 4, r->gbps);
+                          by + bar_h - 4, v);
         }
         y += row_h;
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_report_kit.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "gs_device.h"
@@ -106,4 +107,20 @@ void gs_json_predicted(struct gs_jw *w, const struct gs_launch *l, const struct 
     gs_jw_u64(w, "wrong", p->wrong);
     gs_jw_str(w, "rule", p->why);
     gs_jw_end(w, "");
+}
+
+void gs_report_rate(double v, char *buf, unsigned size)
+{
+    if (!(v > 0))
+        snprintf(buf, size, "0");
+    else if (v >= 100)
+        snprintf(buf, size, "%.0f", v);
+    else if (v >= 10)
+        snprintf(buf, size, "%.1f", v);
+    else if (v >= 1)
+        snprintf(buf, size, "%.2f", v);
+    else {
+        const int d = (int)ceil(-log10(v)) + 2;
+        snprintf(buf, size, "%.*f", d > 12 ? 12 : d, v);
+    }
 }

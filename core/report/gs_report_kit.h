@@ -16,6 +16,10 @@
 /* How a report names a device: its backend ("cuda"), and, when the run
  * has another device of the same backend (--device all), its id too
  * ("cuda [1]"). */
+/* A rate or ratio for a person: three significant digits, never an
+ * exponent, so that no value above zero reads 0 ("0.000412"); "0" for 0. */
+void gs_report_rate(double v, char *buf, unsigned size);
+
 void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned size);
 
 /* Defines `static const char *fn(const in_type *in, int i, char *buf,

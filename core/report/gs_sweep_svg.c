@@ -224,6 +224,18 @@ static void legend(const struct gs_sweep_report_in *in, struct gs_str *o)
             marker(o, r, LEGEND_X + 28, y - 6, marker_size((enum gs_sweep_variant)v), colours[v]);
             gs_svg_text(o, LEGEND_X + 68, y, 16, "", gs_sweep_variant_label((enum gs_sweep_variant)v));
         }
+        /* Where two lines are one launch, the picture says so. */
+        const int same = gs_sweep_same_launch_from(s);
+        if (same >= 0) {
+            char note[96];
+            snprintf(note, sizeof note, "G and min(G, ceil(n/B)): the same launch from 2^%.0f:",
+                     log2_of(s->n[same]));
+            y += 26;
+            gs_svg_text(o, LEGEND_X, y, 15, "fill=\"#444444\"", note);
+            y += 20;
+            gs_svg_text(o, LEGEND_X, y, 15, "fill=\"#444444\"",
+                        "their lines coincide there, but for noise (fit over G)");
+        }
         y += 34;
     }
 }
@@ -239,7 +251,10 @@ void gs_sweep_svg(const struct gs_sweep_report_in *in, struct gs_str *o)
                      "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\">\n",
                   WIDTH, HEIGHT, WIDTH, HEIGHT, FONT);
     gs_str_printf(o, "<title>Microseconds per launch of one vector add against n, monolithic and "
-                     "grid-stride</title>\n");
+                     "grid-stride</title>\n<desc>Median microseconds per launch (log scale) "
+                     "against n (log2 scale), one line per variant per API; where the two "
+                     "grid-stride launches are the same launch their lines coincide, as the "
+                     "legend says</desc>\n");
     gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     gs_svg_text(o, 20, 38, 26, "font-weight=\"bold\"",
             "The cost of the grid-stride loop at small n");

@@ -141,6 +141,20 @@ static void text_letters(const struct gs_table_report_in *in, int first, int las
     gs_str_printf(o, "\n");
 }
 
+/* A cell's colour on a terminal: yellow for the lesson (a wrong result
+ * that was predicted), red for a failed prediction, cyan for a refusal or
+ * a launch not sent; none for a right result. */
+static const char *cell_colour(const struct gs_case *k)
+{
+    if (!k->held)
+        return "\033[1;31m";
+    switch (gs_observed(&k->got, &k->verdict)) {
+    case GS_OUT_OK: return NULL;
+    case GS_OUT_WRONG: return "\033[33m";
+    default: return "\033[36m";
+    }
+}
+
 /* The cells of one row of a section, a group per device, and the newline. */
 static void text_cells(const struct gs_table_report_in *in, enum gs_section sec, int row, int first,
                        int last, struct gs_str *o)
@@ -153,7 +167,11 @@ static void text_cells(const struct gs_table_report_in *in, enum gs_section sec,
             if (!k)
                 continue;
             gs_table_case_cell(k, cell, sizeof cell);
-            gs_str_printf(o, "%*s", CELL, cell);
+            const char *colour = in->colour ? cell_colour(k) : NULL;
+            if (colour) /* padded first: the escapes take no columns */
+                gs_str_printf(o, "%*s%s%s\033[0m", CELL - (int)strlen(cell), "", colour, cell);
+            else
+                gs_str_printf(o, "%*s", CELL, cell);
         }
     }
     gs_str_printf(o, "\n");
@@ -277,6 +295,28 @@ static void failed_devices(const struct gs_table_report_in *in, struct gs_str *o
                           dev_label(in, i, name, sizeof name), in->tables[i]->dev->name);
 }
 
+/* The expected wrong results (held) and refusals of the run, and the
+ * columns the wrong ones are in (bit per column). */
+static void expected_counts(const struct gs_table_report_in *in, int *wrong, int *refused,
+                            unsigned *columns)
+{
+    *wrong = *refused = 0;
+    *columns = 0;
+    for (int i = 0; i < in->ntables; ++i)
+        for (int k = 0; k < in->tables[i]->ncases; ++k) {
+            const struct gs_case *c = &in->tables[i]->cases[k];
+            if (!c->held)
+                continue;
+            const enum gs_outcome got = gs_observed(&c->got, &c->verdict);
+            if (got == GS_OUT_WRONG) {
+                ++*wrong;
+                *columns |= 1u << c->column;
+            } else if (got == GS_OUT_REFUSED || got == GS_OUT_NOT_LAUNCHED) {
+                ++*refused;
+            }
+        }
+}
+
 static void text_verdict(const struct gs_table_report_in *in, struct gs_str *o)
 {
     char name[64];
@@ -285,13 +325,31 @@ static void text_verdict(const struct gs_table_report_in *in, struct gs_str *o)
     gs_str_printf(o, "\n");
     if (failed == 0) {
         const int shapes = columns_in(in->plan->columns, GS_COL_C, GS_COL_D) ? in->plan->nshapes : 0;
-        gs_str_printf(o, "all %d size%s", in->plan->nsizes, in->plan->nsizes == 1 ? "" : "s");
-        if (shapes)
-            gs_str_printf(o, " and %d launch shape%s", shapes, shapes == 1 ? "" : "s");
-        gs_str_printf(o, " agree with the reference where the model says they should, on");
+        int wrong, refused;
+        unsigned columns;
+        expected_counts(in, &wrong, &refused, &columns);
+        gs_str_printf(o, "%d of %d cases held their prediction on", total, total);
         for (int i = 0; i < in->ntables; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", dev_label(in, i, name, sizeof name));
-        gs_str_printf(o, " (%d cases)\n", total);
+        gs_str_printf(o, " (%d size%s", in->plan->nsizes, in->plan->nsizes == 1 ? "" : "s");
+        if (shapes)
+            gs_str_printf(o, ", %d launch shape%s", shapes, shapes == 1 ? "" : "s");
+        gs_str_printf(o, ").\n");
+        if (wrong == 1 && columns == (1u << GS_COL_B))
+            gs_str_printf(o, "The one expected wrong result, in column B, shows the lesson: "
+                             "without the loop, a grid of T threads stops at element T.\n");
+        else if (wrong && columns == (1u << GS_COL_B))
+            gs_str_printf(o, "The %d expected wrong results, all in column B, show the lesson: "
+                             "without the loop, a grid of T threads stops at element T.\n",
+                          wrong);
+        else if (wrong)
+            gs_str_printf(o, "The %d expected wrong result%s show%s where a launch without the "
+                             "loop stops short, as predicted.\n",
+                          wrong, wrong == 1 ? "" : "s", wrong == 1 ? "s" : "");
+        if (refused)
+            gs_str_printf(o, "%d refusal%s %s predicted too: the API's own answer to a launch "
+                             "it does not take.\n",
+                          refused, refused == 1 ? "" : "s", refused == 1 ? "was" : "were");
         const int dev = total_deviations(in);
         if (dev)
             gs_str_printf(o, "%d case%s accepted beyond the device's own report (! above): "
@@ -324,8 +382,23 @@ static void report_text(const struct gs_table_report_in *in, struct gs_str *o)
                   in->version);
     text_devices(in, o);
     gs_str_printf(o, "\n");
-    text_sizes(in, o);
-    text_shapes(in, o);
+    const int ncols = columns_in(in->plan->columns, GS_COL_A, GS_COL_D);
+    const unsigned wide = 24u + (unsigned)in->ntables * (3u + (unsigned)ncols * CELL);
+    if (in->width && wide > in->width && in->ntables > 1) {
+        /* Narrower than side by side: one backend after another. */
+        for (int i = 0; i < in->ntables; ++i) {
+            struct gs_table_report_in one = *in;
+            one.tables = &in->tables[i];
+            one.ntables = 1;
+            if (i)
+                gs_str_printf(o, "\n");
+            text_sizes(&one, o);
+            text_shapes(&one, o);
+        }
+    } else {
+        text_sizes(in, o);
+        text_shapes(in, o);
+    }
     text_api_answers(in, o);
     text_diagnoses(in, o);
     text_verdict(in, o);

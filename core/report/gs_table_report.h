@@ -17,6 +17,12 @@ struct gs_table_report_in {
     const char *command; /* the command line, recorded in the report */
     const char *date;    /* UTC, ISO 8601; JSON only (gs_results.h) */
     const char *toolkit; /* what the suite was built with; JSON only */
+    /* Text only, for a terminal: colour the cells (ANSI: an expected wrong
+     * result, a failed prediction and a refusal each in its own colour),
+     * and the terminal's width in columns, under which the backends are
+     * stacked instead of side by side (0: no limit). */
+    int colour;
+    unsigned width;
 };
 
 void gs_table_report(const struct gs_table_report_in *in, enum gs_format f, struct gs_str *out);

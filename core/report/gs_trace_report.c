@@ -24,11 +24,11 @@ const char *gs_trace_num(uint64_t v, const char *sep, char buf[32])
     return buf;
 }
 
+/* One word for one thing: a writer's pass is its stores before this one,
+ * for a loop over a chunk as for a loop over the grid. */
 static const char *pass_word(const struct gs_trace_kernel *k, int plural)
 {
-    const struct gs_kernel_info *info = gs_kernel_info(k->launch.kernel);
-    if (info && info->param == GS_PARAM_CHUNK)
-        return plural ? "steps" : "step";
+    (void)k;
     return plural ? "passes" : "pass";
 }
 
@@ -137,7 +137,7 @@ void gs_trace_sentence(const struct gs_trace_kernel *k, const char *sep, struct 
         gs_str_printf(o, "; inside each %s the %u lanes of a warp are adjacent", pass_word(k, 0),
                       w->lanes);
     else if (k->nsteps && w->lanes > 1 && w->apart > 1)
-        gs_str_printf(o, "; at each %s the %u lanes of a warp are %s elements apart",
+        gs_str_printf(o, "; in each %s the %u lanes of a warp are %s elements apart",
                       pass_word(k, 0), w->lanes, gs_trace_num(w->apart, sep, a));
     gs_str_printf(o, ".");
 }

@@ -282,8 +282,7 @@ static void warp_row(struct gs_str *o, const struct gs_trace_kernel *k, int s, d
                       x + (double)(b - lo) * cw, y - 3, x + (double)(b - lo) * cw, y + h + 3);
     gs_str_printf(o, "\n");
     char label[32];
-    snprintf(label, sizeof label, "%s %d", gs_kernel_info(k->launch.kernel)->param ==
-                                                   GS_PARAM_CHUNK ? "step" : "pass", s);
+    snprintf(label, sizeof label, "pass %d", s);
     gs_svg_text(o, x - 12, y + h - 4, 16, "text-anchor=\"end\"", label);
     struct gs_str words = {0};
     gs_trace_warp_words(w, ",", &words);
@@ -325,7 +324,7 @@ static double warp_view(struct gs_str *o, const struct gs_trace_report_in *in, d
     const struct gs_trace *t0 = in->runs[0];
     const double cw = warp_scale(in);
     gs_svg_text(o, LEFT, y, 22, "font-weight=\"bold\"",
-            "Warp 0 (threads 0-31 of block 0), first steps: the elements its lanes wrote");
+            "Warp 0 (threads 0-31 of block 0), first passes: the elements its lanes wrote");
     y += 26;
     gs_svg_text(o, LEFT, y, 16, "fill=\"#333333\"",
             "Read off the recorded map; vertical lines are 128-byte segment boundaries (32 "
@@ -413,7 +412,17 @@ static void caption_text(const struct gs_trace_report_in *in, const struct geome
                       gs_trace_num(g->bin, ",", a));
 }
 
-static double legend(struct gs_str *o, const struct gs_trace_report_in *in, double y)
+/* About how wide a line of text of `size` px is (DejaVu Sans averages a
+ * little under 0.6 em a character). */
+static double text_width(const char *s, double size)
+{
+    return (double)strlen(s) * size * 0.6;
+}
+
+/* The legend in rows that fit the picture's width: an entry that would
+ * pass the right edge starts the next row. */
+static double legend(struct gs_str *o, const struct gs_trace_report_in *in, double width,
+                     double y)
 {
     const struct gs_trace *t0 = in->runs[0];
     uint64_t passes = 1;
@@ -432,12 +441,17 @@ static double legend(struct gs_str *o, const struct gs_trace_report_in *in, doub
     if (t0->plan.grid > COLOURS)
         gs_svg_text(o, x, y, 17, "", "(colours repeat every 8 blocks)"), x += 270;
     const int ramp = passes < 4 ? (int)passes : 4;
+    const char *ramp_words = passes > 1 ? "each kernel's passes, first (light) to last (dark)"
+                                        : "one pass";
     x += 20;
+    if (x + ramp * 24 + 4 + text_width(ramp_words, 17) > width - LEFT) {
+        y += 32;
+        x = LEFT;
+    }
     for (int s = 0; s < ramp; ++s, x += 24)
         gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
                       x, y - 16, shade(palette[0], ramp > 1 ? (passes - 1) * (uint64_t)s / (uint64_t)(ramp - 1) : 0, passes));
-    gs_svg_text(o, x + 4, y, 17, "", passes > 1 ? "each kernel's passes, first (light) to last (dark)"
-                                           : "one pass");
+    gs_svg_text(o, x + 4, y, 17, "", ramp_words);
     y += 32;
     x = LEFT;
     gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"white\" "
@@ -527,7 +541,7 @@ void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
             "Each kernel's trace build records, per element, its writes, the lowest-numbered "
             "thread that wrote it and that thread's pass.");
     y += 44;
-    y = legend(&body, in, y) + 44;
+    y = legend(&body, in, g.width, y) + 44;
     y = headers(&body, in, y);
     for (int k = 0; k < t0->nkernels; ++k)
         y = kernel_row(&body, in, k, &g, y);

@@ -299,3 +299,12 @@ void gs_sweep_free(struct gs_sweep *s)
         for (int v = 0; v < GS_SWEEP_VARIANTS; ++v)
             s->pts[i][v].samples_us = NULL;
 }
+
+int gs_sweep_same_launch_from(const struct gs_sweep *s)
+{
+    for (int i = 0; i < s->nsizes; ++i)
+        if (s->pts[i][GS_SV_GS_FIT].launch.grid == s->pts[i][GS_SV_GS_G].launch.grid &&
+            s->pts[i][GS_SV_GS_FIT].launch.block == s->pts[i][GS_SV_GS_G].launch.block)
+            return i;
+    return -1;
+}

@@ -97,6 +97,10 @@ void gs_sweep_free(struct gs_sweep *s);
  * largest size already fails. Pure: no device, no state. */
 struct gs_crossover gs_sweep_crossover(const double *base, const double *cand, int count,
                                        double tol);
+/* The first size index from which "grid-stride on fit" is the same launch
+ * as "grid-stride on G" (min(G, ceil(n / B)) = G: n > (G - 1) x B): their
+ * lines coincide from there on. -1 when no size of the sweep gets there. */
+int gs_sweep_same_launch_from(const struct gs_sweep *s);
 /* s->xo of each grid-stride variant from s's points (gs_sweep_run calls it;
  * a point that is not verified is a missing median). */
 void gs_sweep_crossovers(struct gs_sweep *s);
