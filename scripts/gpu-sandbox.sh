@@ -32,7 +32,7 @@ smi() { nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv,nohe
 {
   echo "# check's worker on $(smi | cut -d, -f1-2)"
   echo
-  echo "Recorded $(date -u +%Y-%m-%dT%H:%MZ) by scripts/gpu-sandbox.sh (code $(git rev-parse --short HEAD 2>/dev/null))."
+  echo "Recorded $(date -u +%Y-%m-%dT%H:%MZ) by scripts/gpu-sandbox.sh."
   echo
 } >"$md"
 
