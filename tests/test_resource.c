@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "gs_json_read.h"
+#include "gs_device.h"
 #include "gs_resource.h"
 
 static const struct gs_backend cuda_like = {.name = "cuda"};

@@ -123,4 +123,8 @@ int gs_dev_timeline(struct gs_device *d, const struct gs_launch *l, struct gs_la
 int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, uint64_t *grid,
                 char *rule, unsigned rule_size, struct gs_err *e);
 
+/* d's CTest resource id (pci_DDDD_BB_DD_F, as --device also takes it), or 0
+ * when d is not a GPU or reports no PCI address. */
+int gs_resource_id(const struct gs_device *d, char *buf, unsigned size);
+
 #endif

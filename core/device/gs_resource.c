@@ -5,17 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gs_device.h"
 #include "gs_json_write.h"
-
-int gs_resource_id(const struct gs_device *d, char *buf, unsigned size)
-{
-    unsigned domain, bus, dev, fn;
-    if (!d->is_gpu || sscanf(d->pci, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4)
-        return 0;
-    /* CTest ids: lowercase letters, digits and underscores only. */
-    snprintf(buf, size, "pci_%04x_%02x_%02x_%x", domain, bus, dev, fn);
-    return 1;
-}
 
 static int cmp_ids(const void *a, const void *b)
 {

@@ -10,8 +10,6 @@
 #include "gs_select.h"
 #include "gs_str.h"
 
-/* d's resource id, or 0 when d is not a GPU or reports no PCI address. */
-int gs_resource_id(const struct gs_device *d, char *buf, unsigned size);
 
 /* CTest's resource spec (JSON, version 1.0): each GPU among devs once.
  * *left_out counts the GPUs that report no PCI address (not listed). */

@@ -10,7 +10,6 @@
 
 #include "gs_device.h"
 #include "gs_parse.h"
-#include "gs_resource.h"
 
 /* The core owns the device list and every device object in it (SQLite
  * allocates a VFS's file object): a backend only fills what it adds. */
