@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: MIT */
+/* MAP_ANONYMOUS (user kernels' shared output) is not POSIX. */
+#define _DEFAULT_SOURCE
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gs_host_kernels.h"
+#include "gs_host_private.h"
+#include "gs_proc.h"
+
+/* ---- user kernels -------------------------------------------------------- */
+
+/* `gridstride check` on the host, for the portable dialect only: the file is
+ * compiled after prelude_host.h by the system C compiler (GRIDSTRIDE_CC, else
+ * CC, else cc) into a shared object that is loaded with dlopen(). This is
+ * optional: without a compiler the host backend says so and runs no user
+ * kernel. Every launch runs in a child process that writes the output into
+ * shared memory, so that a kernel that faults ends the child, not gridstride,
+ * and is reported as faulted, as on a GPU. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+extern const char gs_host_prelude[]; /* kernels/prelude_host.h, embedded */
+extern char **environ;
+
+typedef void (*host_user_fn)(const struct gs_host_thread *, const float *, const float *, float *,
+                             gs_size);
+
+struct gs_user_kernel {
+    void *lib;
+    host_user_fn fn;
+};
+
+/* After the prelude: user kernels are exported, and the build hides every
+ * other symbol, so that dlsym() finds kernels only. With GS_USER_ENTRY
+ * defined, the file compiles only when the entry has the contract's type. */
+static const char host_user_head[] =
+    "\n#undef GS_KERNEL\n#define GS_KERNEL __attribute__((visibility(\"default\")))\n";
+static const char host_user_tail[] =
+    "#ifdef GS_USER_ENTRY\n"
+    "typedef void gs_user_fn(const struct gs_host_thread *, const float *, const float *, "
+    "float *, gs_size);\n"
+    "_Static_assert(_Generic(&GS_USER_ENTRY, gs_user_fn *: 1, default: 0), \"signature\");\n"
+    "#endif\n";
+
+struct host_build {
+    char dir[PATH_MAX];
+    char src[PATH_MAX + 16], so[PATH_MAX + 16], log[PATH_MAX + 16];
+    const char *cc;
+};
+
+static const char *host_cc(void)
+{
+    const char *cc = getenv("GRIDSTRIDE_CC");
+    if (!cc || !*cc)
+        cc = getenv("CC");
+    return cc && *cc ? cc : "cc";
+}
+
+/* Run argv with stdout and stderr into hb->log; *code is its exit status.
+ * GS_UNSUPPORTED when the program cannot be started at all. */
+static int host_tool(const struct host_build *hb, char *const argv[], int *code, struct gs_err *e)
+{
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int status = 0;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, hb->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* CC may be a command with options, as make takes it ("gcc -O0"): its
+     * words, split at blanks (no quoting), come first. */
+    char words[512], *args[64], *save = NULL;
+    int n = 0;
+    gs_strlcpy(words, argv[0], sizeof words);
+    for (char *w = strtok_r(words, " \t", &save); w && n < 32; w = strtok_r(NULL, " \t", &save))
+        args[n++] = w;
+    for (int i = 1; argv[i] && n < 63; ++i)
+        args[n++] = argv[i];
+    args[n] = NULL;
+    const int rc = n && args[0] ? posix_spawnp(&pid, args[0], &fa, NULL, args, environ) : ENOENT;
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return gs_err_set(e, GS_UNSUPPORTED,
+                          "host: no C compiler to build portable kernels at run time ('%.*s%s': "
+                          "%s); install gcc, or name one with CC or GRIDSTRIDE_CC",
+                          GS_ECHO(n ? args[0] : argv[0]), strerror(rc));
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    *code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return GS_OK;
+}
+
+static char *host_read_log(const struct host_build *hb)
+{
+    FILE *f = fopen(hb->log, "r");
+    char *text = calloc(1, 65536);
+    if (f && text)
+        text[fread(text, 1, 65535, f)] = '\0';
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* The prelude, the file and the signature check, into hb->src. */
+static int host_write_source(const struct host_build *hb, const struct gs_user_source *src,
+                             struct gs_err *e)
+{
+    char *prelude = malloc(strlen(gs_host_prelude) + sizeof host_user_head);
+    char *text = NULL;
+    if (prelude) {
+        strcpy(prelude, gs_host_prelude);
+        strcat(prelude, host_user_head);
+        text = gs_user_text(src, prelude);
+    }
+    FILE *f = text ? fopen(hb->src, "w") : NULL;
+    const int ok = f && fputs(text, f) >= 0 && fputs(host_user_tail, f) >= 0;
+    const int closed = f && fclose(f) == 0;
+    free(prelude);
+    free(text);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "host: out of memory");
+    if (!ok || !closed)
+        return gs_err_set(e, GS_IO, "host: cannot write %s: %s", hb->src, strerror(errno));
+    return GS_OK;
+}
+
+/* `cc --version`'s first line names the compiler in reports. */
+static int host_compiler_name(const struct host_build *hb, struct gs_build_info *info,
+                              struct gs_err *e)
+{
+    char *argv[] = {(char *)hb->cc, "--version", NULL};
+    int code = 0;
+    int st = host_tool(hb, argv, &code, e);
+    if (st != GS_OK)
+        return st;
+    char *text = host_read_log(hb);
+    if (text)
+        text[strcspn(text, "\n")] = '\0';
+    snprintf(info->compiler, sizeof info->compiler, "%s -std=c11 -O2 [%s], %s", hb->cc,
+             text && *text ? text : "version unknown",
+             gs_proc_in_worker() ? "run in check's sandboxed worker"
+                                 : "each launch in a child process");
+    free(text);
+    return GS_OK;
+}
+
+static int host_compile(const struct host_build *hb, const struct gs_user_source *src,
+                        struct gs_build_info *info, struct gs_err *e)
+{
+    char *argv[] = {(char *)hb->cc, "-std=c11", "-O2", "-fPIC", "-shared",
+                    "-fvisibility=hidden", "-o", (char *)hb->so, (char *)hb->src, NULL};
+    int code = 0;
+    int st = host_tool(hb, argv, &code, e);
+    if (st != GS_OK)
+        return st;
+    info->log = host_read_log(hb);
+    if (code != 0)
+        return gs_err_set(e, GS_BUILD, "%s does not compile as C11 with the portable prelude",
+                          src->path);
+    return GS_OK;
+}
+
+/* The entry's type, by the _Static_assert of host_user_tail. */
+static int host_check_signature(const struct host_build *hb, const struct gs_user_source *src,
+                                struct gs_err *e)
+{
+    char define[160];
+    snprintf(define, sizeof define, "-DGS_USER_ENTRY=%s", src->entry);
+    char *argv[] = {(char *)hb->cc, "-std=c11", "-fsyntax-only", define, (char *)hb->src, NULL};
+    int code = 0;
+    int st = host_tool(hb, argv, &code, e);
+    if (st == GS_OK && code != 0)
+        st = gs_user_bad_params(src, -1, -1, e);
+    return st;
+}
+
+static int host_load(const struct host_build *hb, const struct gs_user_source *src,
+                     struct gs_user_kernel *k, struct gs_err *e)
+{
+    /* The signature's compile runs before the object is loaded: once it is,
+     * in check's worker, no program may be started (gs_proc.h's hook). Its
+     * answer still comes after the entry's, as before. */
+    struct gs_err sig = {0};
+    const int sig_rc = host_check_signature(hb, src, &sig);
+    if (sig_rc != GS_OK && sig_rc != GS_USAGE) {
+        *e = sig;
+        return sig_rc;
+    }
+    char why[400] = "";
+    if (gs_proc_before_user_code(why, sizeof why) != GS_OK)
+        return gs_err_set(e, GS_UNSUPPORTED, "host: the kernel is not loaded: %s", why);
+    k->lib = dlopen(hb->so, RTLD_NOW | RTLD_LOCAL);
+    if (!k->lib)
+        return gs_err_set(e, GS_API, "host: dlopen of the compiled kernel failed: %s", dlerror());
+    void *sym = dlsym(k->lib, src->entry);
+    if (!sym)
+        return gs_user_no_entry(src, NULL, e);
+    memcpy(&k->fn, &sym, sizeof k->fn); /* POSIX: a function's address as void * */
+    if (sig_rc != GS_OK)
+        *e = sig;
+    return sig_rc;
+}
+
+void host_user_free(struct gs_device *dev, struct gs_user_kernel *k)
+{
+    (void)dev;
+    if (k && k->lib)
+        dlclose(k->lib);
+    free(k);
+}
+
+int host_user_build(struct gs_device *dev, const struct gs_user_source *src,
+                           struct gs_user_kernel **out, struct gs_build_info *info,
+                           struct gs_err *e)
+{
+    struct host_build hb = {.cc = host_cc()};
+    const char *tmp = getenv("TMPDIR");
+    if (src->dialect != GS_DIALECT_PORTABLE)
+        return gs_err_set(e, GS_UNSUPPORTED, "host runs the portable dialect (.gs) only");
+    if ((size_t)snprintf(hb.dir, sizeof hb.dir, "%s/gridstride-XXXXXX",
+                         tmp && *tmp ? tmp : "/tmp") >= sizeof hb.dir)
+        return gs_err_set(e, GS_USAGE, "host: TMPDIR is longer than %u bytes; point it at a "
+                                       "shorter folder", (unsigned)sizeof hb.dir - 20);
+    if (!mkdtemp(hb.dir))
+        return gs_err_set(e, GS_IO, "host: cannot create a folder for the build: %s",
+                          strerror(errno));
+    snprintf(hb.src, sizeof hb.src, "%s/kernel.c", hb.dir);
+    snprintf(hb.so, sizeof hb.so, "%s/kernel.so", hb.dir);
+    snprintf(hb.log, sizeof hb.log, "%s/log.txt", hb.dir);
+    struct gs_user_kernel *k = calloc(1, sizeof *k);
+    int st = k ? GS_OK : gs_err_set(e, GS_NOMEM, "host: out of memory");
+    if (st == GS_OK && (st = host_write_source(&hb, src, e)) == GS_OK &&
+        (st = host_compiler_name(&hb, info, e)) == GS_OK &&
+        (st = host_compile(&hb, src, info, e)) == GS_OK)
+        st = host_load(&hb, src, k, e);
+    unlink(hb.src);
+    unlink(hb.so); /* a loaded object stays mapped */
+    unlink(hb.log);
+    rmdir(hb.dir);
+    if (st != GS_OK) {
+        host_user_free(dev, k);
+        return st;
+    }
+    *out = k;
+    return GS_OK;
+}
+
+/* The child: every thread of the launch, one after another. */
+static void host_user_run(const struct gs_launch *l, float *out, pid_t parent)
+{
+    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+    const uint64_t threads = l->grid * l->block;
+    const struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core); /* a fault is reported, not dumped */
+#ifdef __linux__
+    /* A kernel that never finishes must not outlive gridstride when it is
+     * stopped (Ctrl-C reaches the child too; kill or a timeout do not). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+#else
+    (void)parent;
+#endif
+    for (uint64_t g = 0; g < threads; ++g) {
+        t.block_idx = (unsigned)(g / l->block);
+        t.thread_idx = (unsigned)(g % l->block);
+        l->user->fn(&t, data_of(l->a), data_of(l->b), out, l->n);
+    }
+}
+
+static int host_user_wait(pid_t pid, struct gs_err *e)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFSIGNALED(status))
+        return gs_err_set(e, GS_FAULT,
+                          "host: the kernel's process was killed by signal %d (%s): it touched "
+                          "memory outside its buffers, or was stopped",
+                          WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return gs_err_set(e, GS_FAULT, "host: the kernel's process ended with status %d",
+                          WEXITSTATUS(status));
+    return GS_OK;
+}
+
+int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
+                            struct gs_launch_result *r, struct gs_err *e)
+{
+    char why[160];
+    if (!host_predicts_accept(dev, l, why, sizeof why)) {
+        r->api_code = -1;
+        gs_strlcpy(r->api_error, "host: invalid launch", sizeof r->api_error);
+        gs_strlcpy(r->api_message, why, sizeof r->api_message);
+        return GS_OK;
+    }
+    if (gs_proc_sandboxed()) {
+        /* check's worker is the sandbox: the kernel runs in it, and a fault
+         * ends it, which check reports. */
+        struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+        for (uint64_t g = 0; g < l->grid * l->block; ++g) {
+            t.block_idx = (unsigned)(g / l->block);
+            t.thread_idx = (unsigned)(g % l->block);
+            l->user->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n);
+        }
+        r->accepted = 1;
+        return GS_OK;
+    }
+    const size_t bytes = l->out->bytes ? (size_t)l->out->bytes : 1;
+    float *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED)
+        return gs_err_set(e, GS_NOMEM, "host: cannot map %zu bytes: %s", bytes, strerror(errno));
+    memcpy(shared, data_of(l->out), (size_t)l->out->bytes);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        host_user_run(l, shared, parent);
+        _exit(0);
+    }
+    int st = pid < 0 ? gs_err_set(e, GS_API, "host: fork: %s", strerror(errno))
+                     : host_user_wait(pid, e);
+    if (st == GS_OK) {
+        memcpy(data_of(l->out), shared, (size_t)l->out->bytes);
+        r->accepted = 1;
+    }
+    munmap(shared, bytes);
+    return st;
+}
+
