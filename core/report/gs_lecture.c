@@ -221,15 +221,31 @@ static void merged_cell(const struct gs_lecture_in *in, int t4, enum gs_section 
         gs_str_printf(o, "<td class=\"%s\">%s</td>", cls, first);
         return;
     }
+    /* The devices that gave the same answer share one line: "opencl, cuda
+     * ok" under "host wrong@16384", so a row is as tall as its answers. */
     gs_str_printf(o, "<td>");
-    for (int i = 0; i < in->ndevs; ++i) {
+    int done[GS_LECTURE_MAX_DEVICES] = {0}, lines = 0;
+    for (int i = 0; i < in->ndevs && i < GS_LECTURE_MAX_DEVICES; ++i) {
         const struct gs_table *t = t4 ? in->devs[i]->t4 : in->devs[i]->table;
         const struct gs_case *c = t ? gs_table_find(t, sec, col, row) : NULL;
-        if (!c)
+        if (!c || done[i])
             continue;
         gs_table_case_cell(c, buf, sizeof buf);
-        gs_str_printf(o, "%s<span class=\"%s\">", i ? "<br>" : "", case_class(c));
+        gs_str_printf(o, "%s<span class=\"%s\">", lines++ ? "<br>" : "", case_class(c));
         esc(o, dev_name(in->devs[i]));
+        for (int k = i + 1; k < in->ndevs && k < GS_LECTURE_MAX_DEVICES; ++k) {
+            const struct gs_table *tk = t4 ? in->devs[k]->t4 : in->devs[k]->table;
+            const struct gs_case *ck = tk ? gs_table_find(tk, sec, col, row) : NULL;
+            char other[64];
+            if (!ck || done[k])
+                continue;
+            gs_table_case_cell(ck, other, sizeof other);
+            if (strcmp(other, buf) == 0 && strcmp(case_class(ck), case_class(c)) == 0) {
+                done[k] = 1;
+                gs_str_printf(o, ", ");
+                esc(o, dev_name(in->devs[k]));
+            }
+        }
         gs_str_printf(o, " %s</span>", buf);
     }
     gs_str_printf(o, "</td>");
@@ -1039,10 +1055,16 @@ static void slide_pitfalls(const struct gs_lecture_in *in, struct gs_str *o)
         esc(o, gs_trap_info((enum gs_trap)t)->title);
         gs_str_printf(o, "</b>, ");
         esc(o, first->label);
-        gs_str_printf(o, "<br>predicted: ");
+        /* A prediction that held is what was measured: it is said once, in
+         * the measured line's tooltip; one that failed is shown beside it. */
+        if (!allheld) {
+            gs_str_printf(o, "<br>predicted: ");
+            esc(o, first->pred.why);
+        }
+        gs_str_printf(o, "<br>measured: <span class=\"%s\" title=\"predicted: ",
+                      allheld ? "lesson" : "fail");
         esc(o, first->pred.why);
-        gs_str_printf(o, "<br>measured: <span class=\"%s\">%s</span> %s</td></tr>\n",
-                      allheld ? "lesson" : "fail", got.data ? got.data : "",
+        gs_str_printf(o, "\">%s</span> %s</td></tr>\n", got.data ? got.data : "",
                       allheld ? "(as predicted)" : "(NOT as predicted)");
         gs_str_free(&got);
     }
