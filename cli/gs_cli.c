@@ -772,9 +772,9 @@ static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e
             char *end = NULL;
             const double k = v ? strtod(v, &end) : 0;
             if (!v || !*v || *end || !isfinite(k) || k <= 0 || k > 100)
-                return gs_err_set(e, GS_USAGE, "compare --fleet: --k needs a number above 0 "
-                                               "and at most 100 (interquartile ranges), such "
-                                               "as 1.5 or 3");
+                return gs_err_set(e, GS_USAGE, "compare --fleet: --k is not a number above 0 "
+                                               "and at most 100; give the interquartile ranges, "
+                                               "such as 1.5 or 3");
             c->fleet_k = k;
         } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
@@ -793,11 +793,11 @@ static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e
     c->nfleet_files = argc - i;
     for (; i < argc; ++i)
         if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return gs_err_set(e, GS_USAGE, "compare --fleet: '%.*s%s' after the files; give "
-                                           "the options before the files", GS_ECHO(argv[i]));
+            return gs_err_set(e, GS_USAGE, "compare --fleet: '%.*s%s' comes after the "
+                                           "files; give the options before the files", GS_ECHO(argv[i]));
     if (c->mode != GS_MODE_HELP && c->nfleet_files == 0)
-        return gs_err_set(e, GS_USAGE, "compare --fleet: give the nodes' results files (JSON); "
-                                       "see gridstride compare --help");
+        return gs_err_set(e, GS_USAGE, "compare --fleet: no results files; give the "
+                                       "nodes' JSON files (see gridstride compare --help)");
     return GS_OK;
 }
 
@@ -831,7 +831,7 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
         if (!o && cmd->mode == GS_MODE_COMPARE && strcmp(argv[i], "--fleet") == 0)
-            return gs_err_set(e, GS_USAGE, "compare: --fleet comes first: gridstride compare "
+            return gs_err_set(e, GS_USAGE, "compare: --fleet must come first; write gridstride compare "
                                            "--fleet [--k K] [--output FILE] FILE...");
         if (!o && argv[i][0] == '-' && argv[i][1] != '\0')
             return gs_err_set(e, GS_USAGE, "unknown option '%.*s%s'; see gridstride %s%s--help",

@@ -71,7 +71,7 @@ static void check_sizes(const struct gs_cli *c)
 static void check_accepted(const struct gs_cli *c)
 {
     check_sizes(c);
-    invariant(c->mode >= GS_MODE_TABLE && c->mode <= GS_MODE_VERSION, "a known mode", NULL);
+    invariant(c->mode >= GS_MODE_TABLE && c->mode <= GS_MODE_LECTURE, "a known mode", NULL);
     invariant(c->block <= (1u << 20), "--block is at most 2^20 (0: default)", NULL);
     invariant(c->grid <= 2147483647ull, "--grid is at most 2^31-1 (0: default)", NULL);
     invariant(c->reps == 0 || (c->reps >= 5 && c->reps <= 100000), "--reps is 5 to 100000", NULL);
