@@ -102,9 +102,9 @@ int gs_copy_rate_line(const struct gs_copy_rate *c, uint64_t min_bytes, char *bu
     rate_text(c->up_bytes, c->up_s, up, sizeof up);
     rate_text(c->down_bytes, c->down_s, down, sizeof down);
     snprintf(buf, size,
-             "copies measured: host to device %s, device to host %s; waited %.3f s for the "
-             "inputs' generation, %.3f s for the comparison",
-             up, down, c->inputs_wait_s, c->verify_wait_s);
+             "copies measured: host to device %s, device to host %s; the read-back waited "
+             "%.3f s for the comparison",
+             up, down, c->verify_wait_s);
     return 1;
 }
 
@@ -128,43 +128,20 @@ static void input_part(void *ctx, unsigned k)
         gs_fill_inputs_at((float *)j->a + lo, (float *)j->b + lo, j->first + lo, hi - lo);
 }
 
-/* Chunk [off, off + count) of a and b into staging area s: a in its first
- * half, b in its second. */
-static void input_chunk(const struct gs_workspace *w, int s, uint64_t half, uint64_t off,
-                        uint64_t count, struct input_job *j)
-{
-    *j = (struct input_job){w->stage[s], (char *)w->stage[s] + half * w->elem, w->type, off,
-                            count, parts_for(w, count)};
-}
-
-/* a and b for [0, n + guard), a chunk at a time: the pool generates chunk
- * k + 1 on every core into one staging area while this thread uploads
- * chunk k from the other, so that the generation hides behind the
- * transfers. */
+/* a and b for [0, n + guard), generated a chunk at a time on every core
+ * into the two staging areas and uploaded. */
 static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 {
     const uint64_t total = w->n + GS_GUARD_ELEMS;
-    const uint64_t half = w->stage_elems / 2;
-    struct input_job jobs[2];
-    int rc = GS_OK, s = 0;
-    input_chunk(w, 0, half, 0, total < half ? total : half, &jobs[0]);
-    gs_pool_run(w->pool, input_part, &jobs[0], jobs[0].parts);
-    for (uint64_t off = 0; off < total && rc == GS_OK; off += half, s ^= 1) {
-        const uint64_t count = jobs[s].count, next = off + half;
-        const int ahead = next < total;
-        if (ahead) {
-            input_chunk(w, s ^ 1, half, next, total - next < half ? total - next : half,
-                        &jobs[s ^ 1]);
-            gs_pool_start(w->pool, input_part, &jobs[s ^ 1], jobs[s ^ 1].parts);
-        }
-        rc = timed_write(w, w->da, off * w->elem, jobs[s].a, count * w->elem, e);
+    int rc = GS_OK;
+    for (uint64_t off = 0; off < total && rc == GS_OK; off += w->stage_elems) {
+        const uint64_t count = total - off < w->stage_elems ? total - off : w->stage_elems;
+        struct input_job j = {w->stage[0], w->stage[1], w->type, off, count,
+                              parts_for(w, count)};
+        gs_pool_run(w->pool, input_part, &j, j.parts);
+        rc = timed_write(w, w->da, off * w->elem, w->stage[0], count * w->elem, e);
         if (rc == GS_OK)
-            rc = timed_write(w, w->db, off * w->elem, jobs[s].b, count * w->elem, e);
-        if (ahead) {
-            const double t0 = now_s();
-            gs_pool_wait(w->pool);
-            w->copies.inputs_wait_s += now_s() - t0;
-        }
+            rc = timed_write(w, w->db, off * w->elem, w->stage[1], count * w->elem, e);
         progress(w, "inputs", off + count, total);
     }
     return rc;

@@ -27,10 +27,9 @@ struct gs_verify_jobs;
 struct gs_copy_rate {
     uint64_t up_bytes, down_bytes; /* host to device, device to host */
     double up_s, down_s;
-    /* Seconds the transfers waited for the host's own work: the upload for
-     * the next chunk's inputs, the read-back for the previous chunk's
-     * comparison. Near 0: the host keeps up with the API's copies. */
-    double inputs_wait_s, verify_wait_s;
+    /* Seconds the read-back waited for the previous chunk's comparison on
+     * the host. Near 0: the host keeps up with the API's copies. */
+    double verify_wait_s;
 };
 
 struct gs_workspace {
