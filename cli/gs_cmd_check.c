@@ -12,6 +12,7 @@
 #include "gs_check_report.h"
 #include "gs_device.h"
 #include "gs_driver.h"
+#include "gs_io.h"
 #include "gs_output.h"
 #include "gs_plan_run.h"
 #include "gs_registry.h"
@@ -46,18 +47,9 @@ static int read_file(const char *path, const char *shown, char **text, size_t *l
                                        "file that holds the kernel", shown, CHECK_MAX_FILE);
     }
     char *buf = malloc(CHECK_MAX_FILE + 1);
-    size_t len = 0;
-    int failed = 0;
-    while (buf && len <= CHECK_MAX_FILE) {
-        const ssize_t got = read(fd, buf + len, CHECK_MAX_FILE + 1 - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            failed = got < 0;
-            break;
-        }
-        len += (size_t)got;
-    }
+    const ssize_t got = buf ? gs_read_full(fd, buf, CHECK_MAX_FILE + 1) : 0;
+    const int failed = got < 0;
+    size_t len = got > 0 ? (size_t)got : 0;
     close(fd);
     int rc = GS_OK;
     if (!buf)

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gs_io.h"
+
 /* Temporaries still held, so that a signal handler can remove them. */
 #define GS_MAX_PENDING 8
 static char *volatile pending[GS_MAX_PENDING];
@@ -73,20 +75,6 @@ static const char *io_fix(int err)
     case EPERM: return "no permission to write there: choose a writable path";
     default: return "choose a writable path";
     }
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
 }
 
 /* Follow a symbolic link; classify what the path names. A link the kernel
@@ -208,7 +196,7 @@ static int write_one(struct gs_outfile *f, const struct gs_str *s, struct gs_err
     }
     if (f->in_place) {
         int fd = open(f->path, O_WRONLY | O_TRUNC);
-        int bad = fd < 0 || write_all(fd, text, s->len) != 0;
+        int bad = fd < 0 || gs_write_full(fd, text, s->len, 0) != 0;
         const int err = errno;
         if (fd >= 0)
             close(fd);
@@ -216,7 +204,7 @@ static int write_one(struct gs_outfile *f, const struct gs_str *s, struct gs_err
                                 GS_ECHO(f->path), strerror(err), io_fix(err))
                    : GS_OK;
     }
-    if (write_all(f->fd, text, s->len) != 0 || fsync(f->fd) != 0)
+    if (gs_write_full(f->fd, text, s->len, 0) != 0 || fsync(f->fd) != 0)
         return gs_err_set(e, GS_IO, "%s: cannot write '%.*s%s': %s; %s", f->what,
                           GS_ECHO(f->path), strerror(errno), io_fix(errno));
     /* mkstemp creates 0600: a new report is an ordinary file (0666 less the

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gs_device.h"
+#include "gs_io.h"
 #include "gs_proc.h"
 #include "gs_seccomp.h"
 #include "gs_select.h"
@@ -70,21 +71,6 @@ struct msg_done {
 
 /* ---- framing ------------------------------------------------------------- */
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        const ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int send_msg(int fd, uint32_t type, uint32_t seq, const void *body, size_t len,
                     const char *const *strs, int nstrs)
 {
@@ -94,37 +80,21 @@ static int send_msg(int fd, uint32_t type, uint32_t seq, const void *body, size_
     if (total > WK_MAX_PAYLOAD)
         return -1;
     const struct msg_head h = {WK_MAGIC, type, seq, (uint32_t)total};
-    if (write_all(fd, &h, sizeof h) != 0 || (len && write_all(fd, body, len) != 0))
+    if (gs_write_full(fd, &h, sizeof h, 1) != 0 || (len && gs_write_full(fd, body, len, 1) != 0))
         return -1;
     for (int i = 0; i < nstrs; ++i)
-        if (write_all(fd, strs[i], strlen(strs[i]) + 1) != 0)
+        if (gs_write_full(fd, strs[i], strlen(strs[i]) + 1, 1) != 0)
             return -1;
-    return 0;
-}
-
-/* The worker's blocking read. */
-static int read_all(int fd, void *p, size_t n)
-{
-    char *c = p;
-    while (n) {
-        const ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        c += r;
-        n -= (size_t)r;
-    }
     return 0;
 }
 
 /* A message's payload (malloc'd, NUL-ended one past len). */
 static char *read_msg(int fd, struct msg_head *h)
 {
-    if (read_all(fd, h, sizeof *h) != 0 || h->magic != WK_MAGIC || h->len > WK_MAX_PAYLOAD)
+    if (gs_read_full(fd, h, sizeof *h) != (ssize_t)sizeof *h || h->magic != WK_MAGIC || h->len > WK_MAX_PAYLOAD)
         return NULL;
     char *body = malloc((size_t)h->len + 1);
-    if (!body || read_all(fd, body, h->len) != 0) {
+    if (!body || gs_read_full(fd, body, h->len) != (ssize_t)h->len) {
         free(body);
         return NULL;
     }
