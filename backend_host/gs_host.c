@@ -59,10 +59,10 @@ static int host_open(struct gs_device_list *list, char *notice, unsigned notice_
     if (!g)
         return e->status;
     gs_strlcpy(g->id, "0", sizeof g->id);
-    gs_strlcpy(g->name, "host reference (sequential C)", sizeof g->name);
+    gs_strlcpy(g->name, "host reference (plain C)", sizeof g->name);
     gs_strlcpy(g->platform, "host", sizeof g->platform);
     gs_strlcpy(g->api_version, "C11, CUDA launch semantics", sizeof g->api_version);
-    gs_strlcpy(g->arch, "one thread at a time", sizeof g->arch);
+    gs_strlcpy(g->arch, "blocks over the cores, a block's threads in turn", sizeof g->arch);
     g->is_gpu = 0;
     g->compute_units = gs_host_cpus();
     g->max_block = HOST_MAX_BLOCK;
@@ -72,8 +72,8 @@ static int host_open(struct gs_device_list *list, char *notice, unsigned notice_
     g->max_alloc = g->global_mem; /* malloc has no cap of its own; the preflight checks what is free */
     g->caps = GS_CAP_TIMING | GS_CAP_COPY | GS_CAP_2D | GS_CAP_COUNT | GS_CAP_TRACE | GS_CAP_F64;
     gs_strlcpy(g->no_timeline,
-               "the host backend runs one thread at a time on one core: no compute units "
-               "finish at different times, and C has no unit id or device clock",
+               "the host backend runs a block's threads in turn, its blocks spread over the "
+               "cores: C has no unit id or device clock to record when each unit finishes",
                sizeof g->no_timeline);
     if (notice_size)
         notice[0] = '\0';
@@ -110,8 +110,8 @@ int host_predicts_accept(const struct gs_device *dev, const struct gs_launch *l,
     else if (l->global != l->grid * l->block)
         rule = "global size must be grid x block on this backend";
     else if (l->grid > GS_CPU_MAX_GRID || rows > GS_CPU_MAX_GRID / l->grid)
-        rule = "more than 2^20 blocks: the host runs one thread at a time, so the suite caps "
-               "its grid to keep a launch to seconds",
+        rule = "more than 2^20 blocks: the host runs a block's threads in turn on a few cores, "
+               "so the suite caps its grid to keep a launch to seconds",
         answer = GS_NOT_SENT;
     if (rule)
         gs_strlcpy(why, rule, why_size);
@@ -341,7 +341,7 @@ static int host_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
 
 const struct gs_backend gs_backend_host = {
     .name = "host",
-    .description = "plain C reference: runs kernels/ on the CPU, one thread at a time",
+    .description = "plain C reference: runs kernels/ on the CPU, its blocks spread over the cores",
     .device_size = sizeof(struct host_device),
     .buffer_size = sizeof(struct host_buf),
     .open = host_open,

@@ -160,7 +160,7 @@ static void lecture_timed(struct gs_job *j, struct gs_device *dev, struct gs_lec
 }
 
 /* The reference backend's pitfalls are the API devices' lesson run again,
- * slowly (one thread at a time): they run when it is named, or when it is
+ * on a CPU (a block's threads in turn): they run when it is named, or when it is
  * the only backend with a device. */
 static int reference_stands_aside(const struct gs_job *j, const struct gs_device *dev)
 {

@@ -922,8 +922,8 @@ static const struct cli_case cases[] = {
         "host", "--svg", "/nonexistent-dir/trace.svg"),
     /* --spread where no device records per-unit finish times: exit 2, one line
      * with the reason, no file. */
-    BAD(spread_not_available_on_host, "host (host reference (sequential C)): not available: the "
-        "host backend runs one thread at a time", "bandwidth", "--spread", "--backend", "host",
+    BAD(spread_not_available_on_host, "host (host reference (plain C)): not available: the host "
+        "backend runs a block's threads in turn", "bandwidth", "--spread", "--backend", "host",
         "--svg", spread_svg, "--json", spread_json),
     BAD(spread_with_grid, "--grid does not apply to 'gridstride bandwidth --spread'", "bandwidth",
         "--spread", "--backend", "host", "--grid", "4", "--svg", spread_svg),
