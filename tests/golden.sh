@@ -98,11 +98,6 @@ why_not() {
       cpus=*)
         [ "${need#cpus=}" = "$cpus" ] ||
           { echo "recorded on ${need#cpus=} CPUs (this machine: $cpus): the device grid differs"; return; } ;;
-      unsanitized)
-        # A kernel's fault is caught by AddressSanitizer's own handler in a
-        # sanitizer build's worker: faulted still, in other words.
-        [ -z "${GS_GOLDEN_SANITIZED:-}" ] ||
-          { echo "the worker of a sanitizer build reports a fault in AddressSanitizer's words"; return; } ;;
       memGiB\<*)
         if [ -z "$mem_gib" ] || [ "$mem_gib" -ge "${need#memGiB<}" ]; then
           echo "needs less than ${need#memGiB<} GiB of memory (this machine: ${mem_gib:-?} GiB)"

@@ -184,9 +184,46 @@ static void set_memory_limits(const struct gs_proc_limits *lim)
 #endif
 }
 
+#ifdef GS_PROC_ASAN
+/* The worker's environment in a sanitizer build: AddressSanitizer leaves
+ * SIGSEGV, SIGBUS, SIGFPE and SIGILL alone there, so that a user's kernel that
+ * faults ends the worker by its signal, as in every other build, and check
+ * says "faulted" in the same words. (ASan still checks the worker's own code;
+ * it cannot see into the user's, which is built without it.) Made before the
+ * fork: the child may only make async-signal-safe calls. */
+extern char **environ;
+#define GS_PROC_ASAN_WORKER "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
+static char **worker_environ(char **asan_var)
+{
+    size_t n = 0;
+    const char *old = getenv("ASAN_OPTIONS");
+    for (char **v = environ; *v; ++v)
+        ++n;
+    char **env = malloc((n + 2) * sizeof *env);
+    const size_t len = strlen("ASAN_OPTIONS=") + (old ? strlen(old) + 1 : 0) +
+                       strlen(GS_PROC_ASAN_WORKER) + 1;
+    *asan_var = malloc(len);
+    if (!env || !*asan_var) {
+        free(env);
+        free(*asan_var);
+        *asan_var = NULL;
+        return NULL;
+    }
+    snprintf(*asan_var, len, "ASAN_OPTIONS=%s%s%s", old ? old : "", old ? ":" : "",
+             GS_PROC_ASAN_WORKER);
+    size_t k = 0;
+    for (char **v = environ; *v; ++v)
+        if (strncmp(*v, "ASAN_OPTIONS=", 13) != 0)
+            env[k++] = *v;
+    env[k++] = *asan_var;
+    env[k] = NULL;
+    return env;
+}
+#endif
+
 /* In the child, between fork and exec: async-signal-safe calls only. */
-static void child_setup(const char *exe, char *const argv[], int chan, int shm_fd, int out,
-                        const struct gs_proc_limits *lim, pid_t parent)
+static void child_setup(const char *exe, char *const argv[], char *const envp[], int chan,
+                        int shm_fd, int out, const struct gs_proc_limits *lim, pid_t parent)
 {
     setpgid(0, 0);
 #ifdef __linux__
@@ -223,7 +260,10 @@ static void child_setup(const char *exe, char *const argv[], int chan, int shm_f
 #ifdef __linux__
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 #endif
-    execv(exe, argv);
+    if (envp)
+        execve(exe, argv, envp);
+    else
+        execv(exe, argv);
     _exit(127);
 }
 
@@ -243,11 +283,24 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
         close(sv[1]);
         return gs_err_set(e, GS_IO, "pipe for a worker: %s", strerror(err));
     }
+    char **envp = NULL, *asan_var = NULL;
+#ifdef GS_PROC_ASAN
+    envp = worker_environ(&asan_var);
+    if (!envp) {
+        close(sv[0]);
+        close(sv[1]);
+        close(po[0]);
+        close(po[1]);
+        return gs_err_set(e, GS_NOMEM, "out of memory starting a worker");
+    }
+#endif
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0)
-        child_setup(exe, argv, sv[1], shm_fd, po[1], lim, parent);
+        child_setup(exe, argv, envp, sv[1], shm_fd, po[1], lim, parent);
     const int err = errno;
+    free(envp);
+    free(asan_var);
     close(sv[1]);
     close(po[1]);
     if (pid < 0) {
