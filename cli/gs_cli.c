@@ -18,7 +18,7 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML,
+    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_FLEET, OPT_K,
     OPT_COUNT
 };
 
@@ -100,6 +100,10 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_TOLERANCE, "--tolerance", "P%", "compare: a bandwidth row more than P% below the first file's run\n"
                                          "                         of the same device (else its first run) fails\n"
                                          "                         (exit 1; default: 10%)", 0, CMD_COMPARE, NULL},
+    {OPT_FLEET, "--fleet", NULL, "compare: the files of many nodes, one row per node and GPU, a slow\n"
+                                 "                         GPU named (any number of files; see above)", 0, CMD_COMPARE, NULL},
+    {OPT_K, "--k", "K", "compare: with --fleet, a GPU more than K interquartile ranges below\n"
+                        "                         its peers' first quartile is flagged LOW (default: 1.5)", 0, CMD_COMPARE, NULL},
     {OPT_HTML, "--html", "FILE", "lecture: write the deck to FILE (default: lecture.html; - for stdout)", 0, CMD_LECTURE, NULL},
     {OPT_HELP, "--help", NULL, "this help (also -h)", 0, CMD_ALL | CMD_LECTURE, "-h"},
     {OPT_VERSION, "--version", NULL, "print the version and what this build holds", 0, CMD_ALL | CMD_LECTURE, NULL},
@@ -171,8 +175,8 @@ static const struct command commands[] = {
      "files named NODE.table.json and NODE.bandwidth.json: one row per node and GPU, each\n"
      "metric's median and spread among its peers (same backend and device), and each GPU\n"
      "more than K interquartile ranges below its peers' first quartile flagged LOW and\n"
-     "named (SHOC's rule; --k K, default 1.5). --fleet comes first, the other options\n"
-     "before the files. Exit 1 when a GPU failed a prediction or a bandwidth row, or was\n"
+     "named (SHOC's rule; --k K, default 1.5). It takes --k and --output, nothing else\n"
+     "of compare's. Exit 1 when a GPU failed a prediction or a bandwidth row, or was\n"
      "flagged.\n",
      "exit status: 0 every case held its own device's prediction, every bandwidth row\n"
      "             verified and within --tolerance of run 1; 1 otherwise; 2 bad usage, or a\n"
@@ -574,6 +578,17 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_HTML: rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e); break;
     case OPT_TIMEOUT: rc = set_unsigned(&c->timeout, v, 1, 86400, o->name, e); break;
     case OPT_TOLERANCE: rc = parse_percent(v, &c->tolerance, e); break;
+    case OPT_FLEET: c->fleet = 1; break;
+    case OPT_K: {
+        char *end = NULL;
+        const double k = strtod(v, &end);
+        if (!*v || *end || !isfinite(k) || k <= 0 || k > 100)
+            rc = gs_err_set(e, GS_USAGE, "--k is not a number above 0 and at most 100; give the "
+                                         "interquartile ranges, such as 1.5 or 3");
+        else
+            c->fleet_k = k;
+        break;
+    }
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;
@@ -708,6 +723,24 @@ static int command_rules(struct gs_cli *c, const int *seen, struct gs_err *e)
         }
         return GS_OK;
     case GS_MODE_COMPARE:
+        if (seen[OPT_K] && !c->fleet)
+            return gs_err_set(e, GS_USAGE, "--k goes with --fleet; add --fleet, or leave --k out");
+        if (c->fleet) {
+            static const enum opt_id not_fleet[] = {OPT_TOLERANCE, OPT_FORMAT, OPT_JSON};
+            for (size_t k = 0; k < sizeof not_fleet / sizeof not_fleet[0]; ++k)
+                if (seen[not_fleet[k]])
+                    return gs_err_set(e, GS_USAGE, "%s does not apply to compare --fleet, whose "
+                                                   "report is text; leave it out",
+                                      option_name(not_fleet[k]));
+            if (c->nfiles == 0)
+                return gs_err_set(e, GS_USAGE, "compare --fleet: no results files; give the "
+                                               "nodes' JSON files (see gridstride compare --help)");
+            return GS_OK;
+        }
+        if (c->nfiles > GS_MAX_COMPARE)
+            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
+                                           "a time (--fleet takes any number)",
+                              GS_MAX_COMPARE, GS_MAX_COMPARE);
         if (c->format == GS_FMT_MD || c->format == GS_FMT_CSV)
             return gs_err_set(e, GS_USAGE, "--format: compare writes text or json; choose one "
                                            "of those");
@@ -738,67 +771,24 @@ static int command_rules(struct gs_cli *c, const int *seen, struct gs_err *e)
     }
 }
 
-/* A word that is not an option: check's FILE, compare's files. */
-static int positional(struct gs_cli *c, const char *a, struct gs_err *e)
+/* A word that is not an option, argv[i]: check's FILE, compare's files.
+ * Compare's are gathered in argv itself, from argv[first] on: each is moved
+ * to a slot already read, so any number fit. */
+static int positional(struct gs_cli *c, char **argv, int first, int i, struct gs_err *e)
 {
+    const char *a = argv[i];
     if (c->command == GS_MODE_CHECK && !c->file) {
         c->file = a;
         return GS_OK;
     }
     if (c->command == GS_MODE_COMPARE) {
-        if (c->nfiles == GS_MAX_COMPARE)
-            return gs_err_set(e, GS_USAGE, "compare: more than %d files; compare at most %d at "
-                                           "a time", GS_MAX_COMPARE, GS_MAX_COMPARE);
-        c->files[c->nfiles++] = a;
+        c->files = argv + first;
+        argv[first + c->nfiles++] = argv[i];
         return GS_OK;
     }
     return gs_err_set(e, GS_USAGE, "unknown argument '%.*s%s'; see gridstride %s%s--help",
                       GS_ECHO(a), c->named ? command_of(c->command)->name : "",
                       c->named ? " " : "");
-}
-
-/* compare --fleet [--k K] [--output FILE] FILE...: options, then the files. */
-static int fleet_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
-{
-    int i = 3;
-    c->fleet = 1;
-    c->fleet_k = GS_FLEET_DEFAULT_K;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0) {
-            c->mode = GS_MODE_HELP;
-        } else if (strcmp(a, "--k") == 0 || strncmp(a, "--k=", 4) == 0) {
-            const char *v = a[3] == '=' ? a + 4 : (i + 1 < argc ? argv[++i] : NULL);
-            char *end = NULL;
-            const double k = v ? strtod(v, &end) : 0;
-            if (!v || !*v || *end || !isfinite(k) || k <= 0 || k > 100)
-                return gs_err_set(e, GS_USAGE, "compare --fleet: --k is not a number above 0 "
-                                               "and at most 100; give the interquartile ranges, "
-                                               "such as 1.5 or 3");
-            c->fleet_k = k;
-        } else if (strcmp(a, "--output") == 0 || strncmp(a, "--output=", 9) == 0) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (c->output)
-                return gs_err_set(e, GS_USAGE, "compare: --output given twice; give it once");
-            if (!v || !*v)
-                return gs_err_set(e, GS_USAGE, "compare: --output needs a file name; give one "
-                                               "after --output");
-            c->output = v;
-        } else {
-            return gs_err_set(e, GS_USAGE, "compare --fleet: unknown option '%.*s%s'; see "
-                                           "gridstride compare --help", GS_ECHO(a));
-        }
-    }
-    c->fleet_files = argv + i;
-    c->nfleet_files = argc - i;
-    for (; i < argc; ++i)
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return gs_err_set(e, GS_USAGE, "compare --fleet: '%.*s%s' comes after the "
-                                           "files; give the options before the files", GS_ECHO(argv[i]));
-    if (c->mode != GS_MODE_HELP && c->nfleet_files == 0)
-        return gs_err_set(e, GS_USAGE, "compare --fleet: no results files; give the "
-                                       "nodes' JSON files (see gridstride compare --help)");
-    return GS_OK;
 }
 
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
@@ -812,11 +802,7 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     c->columns = (1u << GS_COLUMNS) - 1;
     c->format = GS_FMT_TEXT;
     c->traps = (1u << GS_TRAPS) - 1;
-    if (argc > 2 && strcmp(argv[1], "compare") == 0 && strcmp(argv[2], "--fleet") == 0) {
-        c->mode = c->command = GS_MODE_COMPARE;
-        c->named = 1;
-        return fleet_parse(argc, argv, c, e);
-    }
+    c->fleet_k = GS_FLEET_DEFAULT_K;
     if (argc > 1 && command_named(argv[1])) {
         cmd = command_named(argv[1]);
         c->named = 1;
@@ -830,13 +816,10 @@ int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e)
     for (int i = first; i < argc; ++i) {
         const char *inline_value;
         const struct opt *o = find_opt(argv[i], &inline_value);
-        if (!o && cmd->mode == GS_MODE_COMPARE && strcmp(argv[i], "--fleet") == 0)
-            return gs_err_set(e, GS_USAGE, "compare: --fleet must come first; write gridstride compare "
-                                           "--fleet [--k K] [--output FILE] FILE...");
         if (!o && argv[i][0] == '-' && argv[i][1] != '\0')
             return gs_err_set(e, GS_USAGE, "unknown option '%.*s%s'; see gridstride %s%s--help",
                               GS_ECHO(argv[i]), see, sep);
-        int rc = o ? GS_OK : positional(c, argv[i], e);
+        int rc = o ? GS_OK : positional(c, argv, first, i, e);
         if (!o) {
             if (rc != GS_OK)
                 return rc;

@@ -67,13 +67,11 @@ struct gs_cli {
     unsigned timeout;      /* check: seconds before a launch is killed; 0: default */
     int ctest_resources; /* --list --format ctest-resources */
     /* compare */
-    const char *files[GS_MAX_COMPARE];
+    char **files; /* the results files, gathered in argv (at most GS_MAX_COMPARE
+                   * without --fleet, any number with it) */
     int nfiles;
-    /* compare --fleet: the files are argv's tail, any number of them */
-    int fleet;
-    double fleet_k;
-    char **fleet_files;
-    int nfleet_files;
+    int fleet;      /* --fleet */
+    double fleet_k; /* --k; GS_FLEET_DEFAULT_K unless given */
     double tolerance; /* --tolerance as a fraction; 0: GS_COMPARE_TOLERANCE */
     /* lecture */
     int lecture;              /* `gridstride lecture`: also set under --help */
@@ -82,7 +80,9 @@ struct gs_cli {
 
 /* The command line: an optional command word (table, bandwidth, pitfalls,
  * trace, check, compare), then options; an option the command does not
- * take is refused in one line naming the commands that take it. */
+ * take is refused in one line naming the commands that take it. compare's
+ * files are gathered at the front of argv[2..] (c->files points there), as
+ * getopt permutes: read argv for anything else before the parse. */
 int gs_cli_parse(int argc, char **argv, struct gs_cli *c, struct gs_err *e);
 /* The help of the command named (only the options it takes); without a
  * command word, the overview and the table's options. */

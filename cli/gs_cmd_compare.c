@@ -35,12 +35,12 @@ static int fleet_plan(struct gs_job *j, struct gs_err *e)
     const struct gs_cli *cli = j->cli;
     struct gs_fleet fleet;
     struct gs_err why = {0};
-    int rc = gs_output_not_input(cli->output, "--output", (const char *const *)cli->fleet_files,
-                                 cli->nfleet_files, e);
+    int rc = gs_output_not_input(cli->output, "--output", (const char *const *)cli->files,
+                                 cli->nfiles, e);
     gs_fleet_init(&fleet, cli->fleet_k);
-    for (int i = 0; rc == GS_OK && i < cli->nfleet_files; ++i)
-        if ((rc = gs_fleet_add_file(&fleet, cli->fleet_files[i], &why)) != GS_OK)
-            gs_err_set(e, rc, "compare --fleet: %.*s%s: %s", GS_ECHO(cli->fleet_files[i]),
+    for (int i = 0; rc == GS_OK && i < cli->nfiles; ++i)
+        if ((rc = gs_fleet_add_file(&fleet, cli->files[i], &why)) != GS_OK)
+            gs_err_set(e, rc, "compare --fleet: %.*s%s: %s", GS_ECHO(cli->files[i]),
                        why.msg);
     if (rc == GS_OK && (rc = gs_fleet_analyse(&fleet, &why)) != GS_OK)
         gs_err_set(e, rc, "compare --fleet: %s", why.msg);
@@ -60,9 +60,10 @@ static int compare_plan(struct gs_job *j, struct gs_err *e)
     const struct gs_cli *cli = j->cli;
     if (cli->fleet)
         return fleet_plan(j, e);
-    int rc = gs_output_not_input(cli->output, "--output", cli->files, cli->nfiles, e);
+    const char *const *inputs = (const char *const *)cli->files;
+    int rc = gs_output_not_input(cli->output, "--output", inputs, cli->nfiles, e);
     if (rc == GS_OK)
-        rc = gs_output_not_input(cli->json, "--json", cli->files, cli->nfiles, e);
+        rc = gs_output_not_input(cli->json, "--json", inputs, cli->nfiles, e);
     if (rc == GS_OK)
         rc = load_all(cli, c->files, e);
     if (rc != GS_OK)
@@ -99,7 +100,7 @@ static void compare_release(struct gs_job *j)
     struct compare_ctx *c = j->ctx;
     gs_job_text_release(j);
     gs_str_free(&c->json);
-    for (int i = 0; i < j->cli->nfiles; ++i)
+    for (int i = 0; !j->cli->fleet && i < j->cli->nfiles; ++i) /* --fleet reads its own */
         gs_compare_free(&c->files[i]);
 }
 

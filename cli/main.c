@@ -26,6 +26,7 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], GS_WORKER_COMMAND) == 0)
         return gs_check_worker_main(argc, argv);
+    join_args(argc, argv, command, sizeof command); /* before the parse gathers compare's files */
     if (gs_cli_parse(argc, argv, &cli, &e) != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);
         gs_check_parse_error_json(argc, argv, e.msg);
@@ -41,7 +42,6 @@ int main(int argc, char **argv)
         gs_str_free(&text);
         return 0;
     }
-    join_args(argc, argv, command, sizeof command);
     const int code = gs_drive(gs_command_of(&cli), &cli, command, &e);
     /* Bad usage gets its one line. */
     if (code == 2)

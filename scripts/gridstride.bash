@@ -11,7 +11,7 @@ _gridstride()
     cmd=table
     if [ "$COMP_CWORD" -gt 1 ]; then
         case ${COMP_WORDS[1]} in
-            table|bandwidth|pitfalls|trace|check|compare) cmd=${COMP_WORDS[1]} ;;
+            table|bandwidth|pitfalls|trace|check|compare|lecture) cmd=${COMP_WORDS[1]} ;;
         esac
     fi
     case $prev in
@@ -25,11 +25,11 @@ _gridstride()
         --type)
             COMPREPLY=($(compgen -W "float double" -- "$cur"))
             return ;;
-        --output|--json|--svg)
+        --output|--json|--svg|--html)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --device|--sizes|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
-        --watchdog|--traps|--n|--tolerance)
+        --watchdog|--timeout|--traps|--n|--tolerance|--k)
             return ;;
     esac
     if [[ $cur == -* ]]; then
@@ -37,7 +37,7 @@ _gridstride()
             sed -n 's/^  \(--[a-z-]*\).*/\1/p')
         COMPREPLY=($(compgen -W "$words_help -h" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "table bandwidth pitfalls trace check compare" -- "$cur"))
+        COMPREPLY=($(compgen -W "table bandwidth pitfalls trace check compare lecture" -- "$cur"))
     elif [ "$cmd" = check ]; then
         COMPREPLY=($(compgen -f -X '!*.@(cu|cl|gs)' -- "$cur") $(compgen -d -- "$cur"))
     elif [ "$cmd" = compare ]; then
