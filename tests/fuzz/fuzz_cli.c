@@ -126,8 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != GS_OK)
         check_refusal(rc, &e);
     else if (cli.mode == GS_MODE_COMPARE)
-        invariant(cli.nfiles <= GS_MAX_COMPARE, "compare takes at most GS_MAX_COMPARE files",
-                  NULL);
+        invariant(cli.nfiles >= 1 && (cli.fleet || cli.nfiles <= GS_MAX_COMPARE),
+                  "compare takes 1 to GS_MAX_COMPARE files, any number with --fleet", NULL);
     else
         check_accepted(&cli);
     return 0;
