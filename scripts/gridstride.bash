@@ -28,7 +28,10 @@ _gridstride()
         --output|--json|--svg)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --device|--sizes|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
+        --sizes)
+            [ "$cmd" = check ] && COMPREPLY=($(compgen -W "traps" -- "$cur"))
+            return ;;
+        --device|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
         --watchdog|--traps|--n|--tolerance)
             return ;;
     esac

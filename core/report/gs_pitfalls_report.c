@@ -14,6 +14,8 @@ static const char *case_status(const struct gs_trap_case *c)
         return "skipped";
     if (!c->held || !c->counts_held)
         return "FAILED";
+    if (c->pred.outcome == GS_OUT_UNDEFINED)
+        return "recorded";
     return c->deviation ? "deviation" : "held";
 }
 
@@ -29,12 +31,14 @@ static void observed_line(const struct gs_trap_case *c, char *buf, size_t size)
     else if (seen == GS_OUT_REFUSED)
         snprintf(buf, size, "refused with %s (%ld): %s", c->got.api_error, c->got.api_code,
                  c->got.api_message);
+    else if (seen == GS_OUT_OK && c->literal)
+        snprintf(buf, size, "literal: right (the compiler widened the index)");
     else if (seen == GS_OUT_OK)
         snprintf(buf, size, "values ok");
     else {
         gs_diagnosis(&c->verdict, diag, sizeof diag);
-        snprintf(buf, size, "values wrong@%llu: %llu of %llu elements; %s",
-                 (unsigned long long)c->verdict.first_wrong,
+        snprintf(buf, size, "%s wrong@%llu: %llu of %llu elements; %s",
+                 c->literal ? "literal:" : "values", (unsigned long long)c->verdict.first_wrong,
                  (unsigned long long)c->verdict.wrong, (unsigned long long)c->verdict.n, diag);
     }
 }
@@ -145,13 +149,19 @@ static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o
             gs_str_printf(o, "   lesson: %s\n", info->lesson);
     }
     totals(in, &cases, &failed, &dev, &skipped);
+    int recorded = 0;
+    for (int i = 0; i < in->nruns; ++i)
+        for (int k = 0; k < in->runs[i]->ncases; ++k)
+            recorded += in->runs[i]->cases[k].pred.outcome == GS_OUT_UNDEFINED;
     gs_str_printf(o, "\n");
     if (failed)
         gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model\n", failed,
                       cases);
     else
-        gs_str_printf(o, "all %d cases agree with the model (%d skipped here, %d deviations)\n",
-                      cases, skipped, dev);
+        gs_str_printf(o,
+                      "all %d cases agree with the model (%d skipped here, %d recorded, not "
+                      "predicted, %d deviations)\n",
+                      cases - recorded, skipped, recorded, dev);
 }
 
 static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)

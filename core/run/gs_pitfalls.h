@@ -46,6 +46,7 @@ struct gs_trap_case {
     char label[128];          /* the launch in words: "<<<1056, 256>>> (the device grid)" */
     struct gs_launch launch;
     int counted;              /* the count build runs too */
+    int literal;              /* the course's literal text: undefined, recorded only */
     int skipped;              /* not run here: skip_why says why (memory, the backend) */
     char skip_why[240];
     struct gs_prediction pred;
