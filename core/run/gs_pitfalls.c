@@ -31,14 +31,16 @@ static const struct gs_trap_info trap_table[GS_TRAPS] = {
          "Seed 001 says the wrapped stride 'silently skips elements'. With a 64-bit index it "
          "skips nothing: a stride s below T writes element i floor(i / s) + 1 times. At "
          "T = 2^32 the stride is 0 and the loop never ends; at T = 2^32 + 256 it takes about "
-         "2^55 trips. Neither is launched."},
+         "2^55 trips. Neither is launched. The arithmetic is unsigned, so defined: the kernel "
+         "is the course's text, and its rows are the literal code's, predicted."},
     [GS_TRAP_INDEX32] =
         {"index-32bit", "Day 5's index line without the cast",
          "const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;  if (i < n) ...",
          "n > 2^32 with the grid sized to n",
          "Threads from 2^32 on compute i mod 2^32 and write the front of the array again; "
          "elements from 2^32 on stay unwritten. OpenCL's get_global_id(0) is 64-bit and right "
-         "there: the trap is the arithmetic, written the same way in every API."},
+         "there: the trap is the arithmetic, written the same way in every API. Unsigned, so "
+         "defined: the kernel is the course's text, predicted."},
     [GS_TRAP_INT_LOOP] =
         {"int-loop", "Seed 001's int loop",
          "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)  /* int "
@@ -47,7 +49,11 @@ static const struct gs_trap_info trap_table[GS_TRAPS] = {
          "Past 2^31 - 1 the index wraps negative; against an unsigned 64-bit n it converts to a "
          "huge value and the loop ends, so nothing from 2^31 on is written. With a signed "
          "64-bit n the negative index passes i < n and the kernel writes before the buffer: "
-         "predicted, never launched."},
+         "predicted, never launched. Those rows wrap by definition (GS_INT_ADD_WRAP); the "
+         "course's own text (i += stride in int) overflows, which is undefined: a compiler "
+         "may assume it never happens and carry i in 64 bits, and then every element is "
+         "right (NVRTC 13.0 for sm_90 and NVIDIA's OpenCL 3.0, driver 580, did on an H200). "
+         "Its literal rows record what each compiler's code did; they are not predicted."},
     [GS_TRAP_BLOCK_COUNT] =
         {"int-block-count", "The tutorial's block count",
          "int blocks = (n + 255) / 256;  /* int n */  kernel<<<blocks, 256>>>(...)",
