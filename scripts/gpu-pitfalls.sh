@@ -7,7 +7,8 @@
 # examples/ through `check --sizes traps` (.cu through NVRTC's default, .cl
 # through NVIDIA's OpenCL, .gs through CUDA, OpenCL and the host's cc -O2);
 # the early return above a barrier (examples/barrier/) through CUDA and
-# OpenCL, each launch in check's worker under a 10 s deadline; and, given
+# OpenCL, each launch in check's worker under a 10 s deadline; the int-loop
+# trap on the host (GCC -O2 and -O0); and, given
 # an OpenMP bundle (scripts/build-openmp-bundle.sh), the int-loop trap
 # through OpenMP (GCC -O2 and -O0).
 #
@@ -32,6 +33,12 @@ rm -f "$f"
 step "pitfalls through CUDA and OpenCL"
 record "$f" "The pitfalls through CUDA and OpenCL" \
   timeout 500 "$g" pitfalls --backend cuda,opencl || status=1
+
+# The host's literal rows (GCC -O2 and -O0) need 25.8 GB of host memory,
+# which the GPU machine has and the CPU machine has not.
+step "the int-loop trap on the host"
+record "$f" "The int-loop trap on the host: the defined wrap, the literal text at GCC -O2 and -O0" \
+  timeout 300 "$g" pitfalls --backend host --traps int-loop || status=1
 
 # The course's int loop as it prints it, at the traps' sizes. The literal
 # code's result is undefined behaviour's, recorded: a wrong verdict is a
