@@ -96,7 +96,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
                                     "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
-                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS, NULL},
+                                   "                         int-block-count, y-grid, tile-loop, early-return (default: all)", 0, CMD_PITFALLS, NULL},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
     {OPT_TOLERANCE, "--tolerance", "P%", "compare: a bandwidth row more than P% below the first file's run\n"
                                          "                         of the same device (else its first run) fails\n"

@@ -31,7 +31,7 @@ static struct gs_device *dev;
 static struct gs_pitfalls *run(unsigned traps)
 {
     struct gs_pitfalls *p = calloc(1, sizeof *p);
-    const struct gs_pitfalls_plan plan = {traps, NULL};
+    const struct gs_pitfalls_plan plan = {traps, NULL, 0, 0};
     struct gs_err e = {0};
     assert_non_null(p);
     if (gs_pitfalls_run(dev, &plan, p, &e) != GS_OK)
@@ -158,6 +158,21 @@ static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
     free(p);
 }
 
+/* The early return above a barrier runs only in check's worker, which a
+ * test binary is not: skipped with the reason, recorded, never a failure. */
+static void early_return_is_skipped_outside_the_program(void **state)
+{
+    (void)state;
+    struct gs_pitfalls *p = run(1u << GS_TRAP_EARLY_RETURN);
+    assert_int_equal(p->failed, 0);
+    assert_int_equal(p->ncases, 1);
+    assert_int_equal(p->skipped, 1);
+    assert_true(p->cases[0].skipped);
+    assert_int_equal(p->cases[0].pred.outcome, GS_OUT_UNDEFINED);
+    assert_true(p->cases[0].skip_why[0] != '\0');
+    free(p);
+}
+
 int main(int argc, char **argv)
 {
     const int early = gs_test_open("pitfalls", argc, argv, &opened, &dev);
@@ -168,6 +183,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tile_loop_on_a_short_grid_leaves_the_tail),
         cmocka_unit_test(y_grid_ceiling_is_predicted),
         cmocka_unit_test(big_traps_are_skipped_or_not_launched_with_a_reason),
+        cmocka_unit_test(early_return_is_skipped_outside_the_program),
     };
     const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
     gs_test_log_end("pitfalls", dev);

@@ -8,6 +8,11 @@
 #include "gs_device.h"
 #include "gs_memory.h"
 #include "gs_parse.h"
+#include "gs_plan_run.h"
+#include "gs_registry.h"
+#include "gs_worker.h"
+
+extern const char gs_barrier_text[]; /* kernels/gs_barrier.gs, embedded */
 
 #define GS_2_31 (1ull << 31)
 #define GS_2_32 (1ull << 32)
@@ -74,6 +79,17 @@ static const struct gs_trap_info trap_table[GS_TRAPS] = {
          "a grid with fewer blocks than tiles",
          "Each block covers its own tile only, so with fewer blocks than tiles the tail is never "
          "processed: a short grid at grid x tile."},
+    [GS_TRAP_EARLY_RETURN] =
+        {"early-return", "Seed 002's early return above a barrier",
+         "if (i >= n) return;  ...  __syncthreads();",
+         "a ragged n: threads of the last block return before the barrier",
+         "The course says the block hangs. CUDA and OpenCL leave a barrier that not every "
+         "thread of the block reaches undefined, so nothing is predicted: the kernel "
+         "(kernels/gs_barrier.gs) is built by the API's run-time compiler and every launch runs "
+         "in check's worker under a deadline, killed there if it hangs (the next launch gets a "
+         "fresh worker and context); the run records whether the block completed, hung or "
+         "faulted. On PoCL the work-items that returned ran the code after the barrier anyway "
+         "and wrote past the end."},
 };
 
 const struct gs_trap_info *gs_trap_info(enum gs_trap t)
@@ -100,7 +116,8 @@ int gs_parse_traps(const char *s, unsigned *mask, struct gs_err *e)
         if (found < 0)
             return gs_err_set(e, GS_USAGE,
                               "--traps: unknown trap '%.*s%s'; use block-stride, stride-32bit, "
-                              "index-32bit, int-loop, int-block-count, y-grid, tile-loop or all",
+                              "index-32bit, int-loop, int-block-count, y-grid, tile-loop, "
+                              "early-return or all",
                               GS_ECHO(items[i]));
         *mask |= 1u << found;
     }
@@ -306,6 +323,130 @@ static int run_case(struct gs_pitfalls *p, struct gs_workspace *w, struct gs_tra
     return GS_OK;
 }
 
+/* ---- the early return above a barrier: recorded in check's worker ------- */
+
+static struct gs_trap_case *barrier_skipped(struct gs_pitfalls *p, const char *fmt, ...)
+{
+    struct gs_trap_case *c = add(p, GS_TRAP_EARLY_RETURN, GS_K_ADD_MONO, 611, 3,
+                                 GS_DEFAULT_BLOCK, "three blocks: block 2 keeps 99 threads, "
+                                                   "157 return");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->skip_why, sizeof c->skip_why, fmt, ap);
+    va_end(ap);
+    c->skipped = c->held = c->counts_held = 1;
+    c->pred.outcome = c->pred.if_accepted = GS_OUT_UNDEFINED;
+    gs_strlcpy(c->pred.why, "undefined: recorded, not predicted", sizeof c->pred.why);
+    ++p->skipped;
+    return c;
+}
+
+/* What one launch did, in words, from check's class of it. */
+static void barrier_words(const struct gs_check_case *k, unsigned timeout_s, char *buf,
+                          size_t size)
+{
+    const char *words = gs_check_class_words(k->cls);
+    switch (k->cls) {
+    case GS_CHECK_OK:
+        snprintf(buf, size, "completed: every element right");
+        break;
+    case GS_CHECK_DID_NOT_FINISH:
+        snprintf(buf, size, "hung: killed after %u s (%.240s)", timeout_s, k->why);
+        break;
+    case GS_CHECK_FAULTED:
+        snprintf(buf, size, "faulted: %.240s", k->why);
+        break;
+    case GS_CHECK_REFUSED:
+        snprintf(buf, size, "refused: %.240s", k->got.api_error);
+        break;
+    case GS_CHECK_NOT_RUN:
+        snprintf(buf, size, "not run: %.240s", k->why);
+        break;
+    case GS_CHECK_PAST_END:
+        snprintf(buf, size,
+                 "completed, and %s: %llu guard elements overwritten (the threads that "
+                 "returned ran on)",
+                 words, (unsigned long long)k->verdict.guard_hits);
+        break;
+    default:
+        snprintf(buf, size, "completed, %s: %llu of %llu elements wrong, the first at %llu",
+                 words, (unsigned long long)k->verdict.wrong, (unsigned long long)k->verdict.n,
+                 (unsigned long long)k->verdict.first_wrong);
+    }
+}
+
+/* The trap at n = 611 on the device grid, on <<<3, 256>>> and on a T4's grid:
+ * in each, block 2 keeps 99 threads and its other 157 return before the
+ * barrier. The kernel is the portable dialect's, built in the worker by the
+ * API's run-time compiler; this process never runs it. */
+static int run_barrier(struct gs_pitfalls *p, const struct gs_pitfalls_plan *plan,
+                       struct gs_err *e)
+{
+    static const uint64_t sizes[] = {611};
+    static const struct gs_shape shapes[] = {{3, GS_DEFAULT_BLOCK}};
+    const struct gs_check_plan cp = {.block = GS_DEFAULT_BLOCK, .sizes = sizes, .nsizes = 1,
+                                     .shapes = shapes, .nshapes = 1};
+    const struct gs_backend *b = p->dev->backend;
+    const unsigned timeout = plan->barrier_timeout_s ? plan->barrier_timeout_s
+                                                     : GS_BARRIER_TIMEOUT_S;
+    if (!plan->isolated) {
+        barrier_skipped(p, "runs only in check's worker, which the gridstride program starts");
+        return GS_OK;
+    }
+    if (strcmp(b->name, "host") == 0) {
+        barrier_skipped(p, "the host backend runs a block's threads one after another and has "
+                           "no barrier: the trap cannot be written there");
+        return GS_OK;
+    }
+    if (!gs_plan_builds_dialect(b, GS_DIALECT_PORTABLE)) {
+        barrier_skipped(p, "the %s backend builds no kernel at run time, so the trap would run "
+                           "in this process, where a hang could not be stopped",
+                        b->name);
+        return GS_OK;
+    }
+    struct gs_device *devs[1] = {p->dev};
+    struct gs_grid_choice g;
+    int rc = gs_plan_check(devs, 1, &cp, &g, e);
+    if (rc != GS_OK)
+        return rc;
+    const struct gs_user_source src = {"kernels/gs_barrier.gs", gs_barrier_text,
+                                       "gs_early_return_barrier", GS_DIALECT_PORTABLE};
+    const struct gs_worker_opts opts = {timeout, 0, NULL, NULL, gs_registry_is_reference};
+    struct gs_check_run run = {0};
+    uint64_t printed = 0;
+    rc = gs_check_device_isolated(p->dev, &g, &src, &cp, &opts, &run, &printed, e);
+    if (rc == GS_BUILD || rc == GS_USAGE || rc == GS_UNSUPPORTED) {
+        barrier_skipped(p, "the kernel was not built: %s", e->msg);
+        *e = (struct gs_err){0};
+        gs_check_run_free(&run);
+        return GS_OK;
+    }
+    for (int k = 0; rc == GS_OK && k < run.ncases && p->ncases < GS_MAX_TRAP_CASES; ++k) {
+        const struct gs_check_case *r = &run.cases[k];
+        const uint64_t n = r->launch.n, B = r->launch.block;
+        struct gs_trap_case *c =
+            add(p, GS_TRAP_EARLY_RETURN, GS_K_ADD_MONO, n, r->launch.grid, B,
+                "%s: block %llu keeps %llu threads, %llu return",
+                r->section == GS_CHK_SIZES    ? "the device grid"
+                : r->section == GS_CHK_SHAPES ? "three blocks"
+                                              : "a T4's grid",
+                (unsigned long long)(n / B), (unsigned long long)(n % B),
+                (unsigned long long)(B - n % B));
+        c->got = r->got;
+        c->verdict = r->verdict;
+        c->held = c->counts_held = 1;
+        c->pred.outcome = c->pred.if_accepted = GS_OUT_UNDEFINED;
+        snprintf(c->pred.why, sizeof c->pred.why,
+                 "undefined: recorded, not predicted (threads that return never reach the "
+                 "barrier; each launch in check's worker, killed after %u s)",
+                 timeout);
+        barrier_words(r, timeout, c->recorded, sizeof c->recorded);
+        c->recorded_class = gs_check_class_name(r->cls);
+    }
+    gs_check_run_free(&run);
+    return rc;
+}
+
 int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
                     struct gs_pitfalls *p, struct gs_err *e)
 {
@@ -340,5 +481,7 @@ int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
         p->deviations += c->deviation;
     }
     gs_workspace_close(&w);
+    if (rc == GS_OK && (plan->traps & (1u << GS_TRAP_EARLY_RETURN)))
+        rc = run_barrier(p, plan, e);
     return rc;
 }
