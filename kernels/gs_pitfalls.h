@@ -88,10 +88,12 @@ GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const gs_real *a
  * neither passes below the buffer, because a negative i converts to a value
  * larger than any n. The cast is the conversion `i < n` makes implicitly
  * (written out for -Wsign-compare); the addition is the course's. The body
- * is written once and built twice: at the API's usual optimisation, and,
- * where the kernels are C compiled by GCC (the host and OpenMP backends),
- * at -O0 as well (GS_OPT_O0; empty in CUDA and OpenCL, whose compilers
- * take no per-function level). */
+ * is written once and built at the API's usual optimisation; where the
+ * kernels are C compiled by GCC (the host and OpenMP backends) at -O0 as
+ * well (GS_OPT_O0; empty in CUDA and OpenCL, whose compilers take no
+ * per-function level); and, as text after kernels/gs_literal_prefix.gs with
+ * kernels/gs_literal_entry.gs, by NVRTC in check's worker, where a deadline
+ * would stop it. */
 #define GS_INT_LOOP_LITERAL_BODY                                                           \
     GS_TRACE_STATE;                                                                        \
     const int stride = (int)GS_GRID_THREADS_U32();                                         \

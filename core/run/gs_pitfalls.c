@@ -13,6 +13,7 @@
 #include "gs_worker.h"
 
 extern const char gs_barrier_text[]; /* kernels/gs_barrier.gs, embedded */
+extern const char gs_literal_text[]; /* kernels/gs_literal_*.gs around gs_pitfalls.h */
 
 #define GS_2_31 (1ull << 31)
 #define GS_2_32 (1ull << 32)
@@ -325,11 +326,11 @@ static int run_case(struct gs_pitfalls *p, struct gs_workspace *w, struct gs_tra
 
 /* ---- the early return above a barrier: recorded in check's worker ------- */
 
-static struct gs_trap_case *barrier_skipped(struct gs_pitfalls *p, const char *fmt, ...)
+static struct gs_trap_case *worker_skipped(struct gs_pitfalls *p, enum gs_trap trap,
+                                          const char *fmt, ...)
 {
-    struct gs_trap_case *c = add(p, GS_TRAP_EARLY_RETURN, GS_K_ADD_MONO, 611, 3,
-                                 GS_DEFAULT_BLOCK, "three blocks: block 2 keeps 99 threads, "
-                                                   "157 return");
+    struct gs_trap_case *c = add(p, trap, GS_K_ADD_MONO, 611, 3, GS_DEFAULT_BLOCK,
+                                 "three blocks: block 2 keeps 99 threads, 157 return");
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->skip_why, sizeof c->skip_why, fmt, ap);
@@ -375,76 +376,158 @@ static void barrier_words(const struct gs_check_case *k, unsigned timeout_s, cha
     }
 }
 
-/* The trap at n = 611 on the device grid, on <<<3, 256>>> and on a T4's grid:
- * in each, block 2 keeps 99 threads and its other 157 return before the
- * barrier. The kernel is the portable dialect's, built in the worker by the
- * API's run-time compiler; this process never runs it. */
-static int run_barrier(struct gs_pitfalls *p, const struct gs_pitfalls_plan *plan,
-                       struct gs_err *e)
+/* One trap's cases built from text and run in check's worker (gs_worker.h),
+ * every launch under a deadline: this process never runs the kernel. n on
+ * the device grid and a T4's grid, and, with a shape, n under it. */
+struct worker_trap {
+    enum gs_trap trap;
+    const struct gs_user_source *src;
+    uint64_t n;
+    const struct gs_shape *shape; /* NULL: none */
+    const char *compiler;         /* how the worker builds it, for the labels */
+    const char *pred;             /* the prediction's words */
+    int literal;
+};
+
+static void worker_label(const struct worker_trap *t, const struct gs_check_case *r, char *buf,
+                         size_t size)
 {
-    static const uint64_t sizes[] = {611};
-    static const struct gs_shape shapes[] = {{3, GS_DEFAULT_BLOCK}};
+    const uint64_t n = r->launch.n, B = r->launch.block;
+    const char *where = r->section == GS_CHK_SIZES    ? "the device grid"
+                        : r->section == GS_CHK_SHAPES ? "three blocks"
+                                                      : "a T4's grid";
+    if (t->trap == GS_TRAP_EARLY_RETURN)
+        snprintf(buf, size, "%s: block %llu keeps %llu threads, %llu return", where,
+                 (unsigned long long)(n / B), (unsigned long long)(n % B),
+                 (unsigned long long)(B - n % B));
+    else
+        snprintf(buf, size, "literal text, %s, %s", t->compiler, where);
+}
+
+static int run_in_worker(struct gs_pitfalls *p, const struct gs_pitfalls_plan *plan,
+                         const struct worker_trap *t, struct gs_err *e)
+{
+    const uint64_t sizes[] = {t->n};
     const struct gs_check_plan cp = {.block = GS_DEFAULT_BLOCK, .sizes = sizes, .nsizes = 1,
-                                     .shapes = shapes, .nshapes = 1};
-    const struct gs_backend *b = p->dev->backend;
+                                     .shapes = t->shape, .nshapes = t->shape ? 1 : 0};
     const unsigned timeout = plan->barrier_timeout_s ? plan->barrier_timeout_s
                                                      : GS_BARRIER_TIMEOUT_S;
-    if (!plan->isolated) {
-        barrier_skipped(p, "runs only in check's worker, which the gridstride program starts");
-        return GS_OK;
-    }
-    if (strcmp(b->name, "host") == 0) {
-        barrier_skipped(p, "the host backend runs a block's threads one after another and has "
-                           "no barrier: the trap cannot be written there");
-        return GS_OK;
-    }
-    if (!gs_plan_builds_dialect(b, GS_DIALECT_PORTABLE)) {
-        barrier_skipped(p, "the %s backend builds no kernel at run time, so the trap would run "
-                           "in this process, where a hang could not be stopped",
-                        b->name);
-        return GS_OK;
-    }
     struct gs_device *devs[1] = {p->dev};
     struct gs_grid_choice g;
     int rc = gs_plan_check(devs, 1, &cp, &g, e);
+    if (rc == GS_USAGE) { /* the device or the host cannot hold n */
+        struct gs_trap_case *c = worker_skipped(p, t->trap, e->msg);
+        c->launch.n = t->n;
+        c->launch.grid = p->grid;
+        c->launch.global = p->threads;
+        c->literal = t->literal;
+        snprintf(c->label, sizeof c->label, "literal text, %s", t->compiler);
+        *e = (struct gs_err){0};
+        return GS_OK;
+    }
     if (rc != GS_OK)
         return rc;
-    const struct gs_user_source src = {"kernels/gs_barrier.gs", gs_barrier_text,
-                                       "gs_early_return_barrier", GS_DIALECT_PORTABLE};
     const struct gs_worker_opts opts = {timeout, 0, NULL, NULL, gs_registry_is_reference};
     struct gs_check_run run = {0};
     uint64_t printed = 0;
-    rc = gs_check_device_isolated(p->dev, &g, &src, &cp, &opts, &run, &printed, e);
+    rc = gs_check_device_isolated(p->dev, &g, t->src, &cp, &opts, &run, &printed, e);
     if (rc == GS_BUILD || rc == GS_USAGE || rc == GS_UNSUPPORTED) {
-        barrier_skipped(p, "the kernel was not built: %s", e->msg);
+        worker_skipped(p, t->trap, "the kernel was not built: %s", e->msg);
         *e = (struct gs_err){0};
         gs_check_run_free(&run);
         return GS_OK;
     }
     for (int k = 0; rc == GS_OK && k < run.ncases && p->ncases < GS_MAX_TRAP_CASES; ++k) {
         const struct gs_check_case *r = &run.cases[k];
-        const uint64_t n = r->launch.n, B = r->launch.block;
-        struct gs_trap_case *c =
-            add(p, GS_TRAP_EARLY_RETURN, GS_K_ADD_MONO, n, r->launch.grid, B,
-                "%s: block %llu keeps %llu threads, %llu return",
-                r->section == GS_CHK_SIZES    ? "the device grid"
-                : r->section == GS_CHK_SHAPES ? "three blocks"
-                                              : "a T4's grid",
-                (unsigned long long)(n / B), (unsigned long long)(n % B),
-                (unsigned long long)(B - n % B));
+        if (r->launch.n != t->n)
+            continue; /* the shapes' n = 611 of a trap at another n */
+        char label[128];
+        worker_label(t, r, label, sizeof label);
+        struct gs_trap_case *c = add(p, t->trap, GS_K_ADD_MONO, r->launch.n, r->launch.grid,
+                                     r->launch.block, "%s", label);
         c->got = r->got;
         c->verdict = r->verdict;
         c->held = c->counts_held = 1;
+        c->literal = t->literal;
         c->pred.outcome = c->pred.if_accepted = GS_OUT_UNDEFINED;
-        snprintf(c->pred.why, sizeof c->pred.why,
-                 "undefined: recorded, not predicted (threads that return never reach the "
-                 "barrier; each launch in check's worker, killed after %u s)",
-                 timeout);
-        barrier_words(r, timeout, c->recorded, sizeof c->recorded);
+        snprintf(c->pred.why, sizeof c->pred.why, "%s; each launch in check's worker, killed "
+                 "after %u s)", t->pred, timeout);
+        if (t->literal && r->cls == GS_CHECK_OK)
+            snprintf(c->recorded, sizeof c->recorded,
+                     "literal: right (the compiler widened the index)");
+        else if (t->literal && r->cls != GS_CHECK_DID_NOT_FINISH && r->cls != GS_CHECK_FAULTED &&
+                 r->cls != GS_CHECK_NOT_RUN && r->cls != GS_CHECK_REFUSED)
+            snprintf(c->recorded, sizeof c->recorded,
+                     "literal: wrong@%llu: %llu of %llu elements (%s)",
+                     (unsigned long long)r->verdict.first_wrong,
+                     (unsigned long long)r->verdict.wrong, (unsigned long long)r->verdict.n,
+                     gs_check_class_words(r->cls));
+        else
+            barrier_words(r, timeout, c->recorded, sizeof c->recorded);
         c->recorded_class = gs_check_class_name(r->cls);
     }
     gs_check_run_free(&run);
     return rc;
+}
+
+/* The early return at n = 611 on the device grid, on <<<3, 256>>> and on a
+ * T4's grid: in each, block 2 keeps 99 threads and its other 157 return
+ * before the barrier. The kernel is the portable dialect's, built in the
+ * worker by the API's run-time compiler. */
+static int run_barrier(struct gs_pitfalls *p, const struct gs_pitfalls_plan *plan,
+                       struct gs_err *e)
+{
+    static const struct gs_shape three = {3, GS_DEFAULT_BLOCK};
+    static const struct gs_user_source src = {"kernels/gs_barrier.gs", gs_barrier_text,
+                                              "gs_early_return_barrier", GS_DIALECT_PORTABLE};
+    const struct worker_trap t = {GS_TRAP_EARLY_RETURN, &src, 611, &three, NULL,
+                                  "undefined: recorded, not predicted (threads that return "
+                                  "never reach the barrier",
+                                  0};
+    const struct gs_backend *b = p->dev->backend;
+    if (!plan->isolated)
+        worker_skipped(p, t.trap, "runs only in check's worker, which the gridstride program "
+                                  "starts");
+    else if (strcmp(b->name, "host") == 0)
+        worker_skipped(p, t.trap, "the host backend runs a block's threads one after another "
+                                  "and has no barrier: the trap cannot be written there");
+    else if (!gs_plan_builds_dialect(b, GS_DIALECT_PORTABLE))
+        worker_skipped(p, t.trap, "the %s backend builds no kernel at run time, so the trap "
+                                  "would run in this process, where a hang could not be "
+                                  "stopped",
+                       b->name);
+    else
+        return run_in_worker(p, plan, &t, e);
+    return GS_OK;
+}
+
+/* The int loop's literal text through CUDA's run-time compiler, NVRTC at its
+ * default, at n = 2^31 + 5: the suite's own build of the same text is
+ * nvcc -O3's. Only in the gridstride program (check's worker). */
+static int run_literal_nvrtc(struct gs_pitfalls *p, const struct gs_pitfalls_plan *plan,
+                             struct gs_err *e)
+{
+    static const struct gs_user_source src = {"kernels/gs_literal_entry.gs", gs_literal_text,
+                                              "gs_int_loop_literal_rt", GS_DIALECT_PORTABLE};
+    const struct worker_trap t = {GS_TRAP_INT_LOOP, &src, GS_2_31 + 5, NULL,
+                                  "NVRTC's default",
+                                  "undefined: recorded, not predicted (an int index past "
+                                  "2^31 - 1 is signed overflow",
+                                  1};
+    if (strcmp(p->dev->backend->name, "cuda") != 0 ||
+        !gs_plan_builds_dialect(p->dev->backend, GS_DIALECT_PORTABLE))
+        return GS_OK;
+    if (!plan->isolated) {
+        struct gs_trap_case *c = worker_skipped(p, t.trap, "runs only in check's worker, which "
+                                                           "the gridstride program starts");
+        c->literal = 1;
+        c->launch.n = t.n;
+        c->launch.grid = p->grid;
+        c->launch.global = p->threads;
+        snprintf(c->label, sizeof c->label, "literal text, %s", t.compiler);
+        return GS_OK;
+    }
+    return run_in_worker(p, plan, &t, e);
 }
 
 int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
@@ -481,6 +564,8 @@ int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
         p->deviations += c->deviation;
     }
     gs_workspace_close(&w);
+    if (rc == GS_OK && (plan->traps & (1u << GS_TRAP_INT_LOOP)))
+        rc = run_literal_nvrtc(p, plan, e);
     if (rc == GS_OK && (plan->traps & (1u << GS_TRAP_EARLY_RETURN)))
         rc = run_barrier(p, plan, e);
     return rc;
