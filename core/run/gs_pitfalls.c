@@ -169,8 +169,13 @@ static const char *literal_compiler(const struct gs_device *dev, int o0)
         return "nvcc -O3 (the suite's build)";
     if (strcmp(b, "opencl") == 0)
         return "the OpenCL driver's default";
+#if defined(__clang__)
+    if (gcc_kernels(dev)) /* the preludes' GS_OPT_*: optnone, else the build's level */
+        return o0 ? "Clang optnone" : "Clang at the build's level";
+#else
     if (gcc_kernels(dev))
         return o0 ? "GCC -O0" : "GCC -O2";
+#endif
     return "the backend's own build";
 }
 
