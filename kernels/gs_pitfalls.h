@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The traps the course warns about, each a kernel written once with the
  * macros of the preludes, so that the same trap runs through every API. The
- * model (core/device/gs_model.c) predicts each one exactly, element by element;
- * `gridstride pitfalls` shows them. Included after gs_kernels.h, whose
+ * model (core/device/gs_model.c) predicts each one exactly, element by element,
+ * except the int loop's literal text, whose overflow is undefined: that one
+ * is recorded, not predicted. `gridstride pitfalls` shows them. Included after gs_kernels.h, whose
  * GS_NAME, GS_STORE and GS_TRACE_STATE it uses, so the count and trace
  * builds see these writes too.
  *
