@@ -63,13 +63,15 @@ typedef struct {
  * (the conversion back to int is GCC's documented modulo). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
 /* The literal pitfalls' optimisation (kernels/gs_pitfalls.h): GCC's usual
- * -O2 whatever the build's level, and -O0 beside it, per function. */
+ * -O2 whatever the build's level, and -O0 beside it, per function. The
+ * signed overflow is what those rows record, so a sanitizer build (no
+ * recovery) does not stop at it. */
 #if defined(__clang__)
-#define GS_OPT_USUAL
-#define GS_OPT_O0 __attribute__((optnone))
+#define GS_OPT_USUAL __attribute__((no_sanitize("signed-integer-overflow")))
+#define GS_OPT_O0 __attribute__((optnone, no_sanitize("signed-integer-overflow")))
 #elif defined(__GNUC__)
-#define GS_OPT_USUAL __attribute__((optimize("O2")))
-#define GS_OPT_O0 __attribute__((optimize("O0")))
+#define GS_OPT_USUAL __attribute__((optimize("O2"), no_sanitize("signed-integer-overflow")))
+#define GS_OPT_O0 __attribute__((optimize("O0"), no_sanitize("signed-integer-overflow")))
 #else
 #define GS_OPT_USUAL
 #define GS_OPT_O0
