@@ -56,7 +56,8 @@ static const struct opt options[OPT_COUNT] = {
                                     "                         (default: each backend's first GPU, else its first device);\n"
                                     "                         a GPU also by its CTest resource id, pci_DDDD_BB_DD_F", 0, CMD_DEVICES | CMD_LECTURE, NULL},
     {OPT_LIST, "--list", NULL, "list backends and devices with the G and T the suite would use", 0, CMD_TABLE, NULL},
-    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304)", 0, CMD_TABLE | CMD_CHECK, NULL},
+    {OPT_SIZES, "--sizes", "N,N,...", "sizes n to run (default: 0,1,31,32,611,1024,1025,T,T+1,4194304);\n"
+                                      "                         check: traps adds 2^31+5 and 2^32+5, where the index traps bite", 0, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_SHAPE, "--shape", "GxB", "a launch shape for the n = 611 section; repeat for more\n"
                                   "                         (default: 1x1, 1x256, Gx256, 10000x32)", 1, CMD_TABLE | CMD_CHECK, NULL},
     {OPT_GRID, "--grid", "G", "blocks in the device grid instead of the device's own (160 = a T4's);\n"
@@ -95,7 +96,7 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
                                     "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
-                                   "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS, NULL},
+                                   "                         int-block-count, y-grid, tile-loop, early-return (default: all)", 0, CMD_PITFALLS, NULL},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
     {OPT_TOLERANCE, "--tolerance", "P%", "compare: a bandwidth row more than P% below the first file's run\n"
                                          "                         of the same device (else its first run) fails\n"
@@ -534,7 +535,15 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         rc = set_name(&c->device, v, o->name, "an index, id, name substring or all", e);
         break;
     case OPT_LIST: c->mode = GS_MODE_LIST; break;
-    case OPT_SIZES: rc = gs_parse_sizes(v, c->sizes, &c->nsizes, e); break;
+    case OPT_SIZES:
+        c->sizes_traps = strcmp(v, "traps") == 0;
+        if (c->sizes_traps && c->command != GS_MODE_CHECK)
+            return gs_err_set(e, GS_USAGE, "--sizes traps: only check takes it; give the sizes "
+                                           "as N,N,...");
+        c->nsizes = 0;
+        if (!c->sizes_traps)
+            rc = gs_parse_sizes(v, c->sizes, &c->nsizes, e);
+        break;
     case OPT_SHAPE:
         if (c->nshapes == GS_MAX_SHAPES)
             return gs_err_set(e, GS_USAGE, "--shape: more than %d shapes; give at most %d",

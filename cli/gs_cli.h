@@ -65,6 +65,7 @@ struct gs_cli {
     const char *arch;      /* comma list of targets, "sm_75,sm_90" */
     unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
     unsigned timeout;      /* check: seconds before a launch is killed; 0: default */
+    int sizes_traps;       /* check --sizes traps: the harness sizes and the traps' */
     int ctest_resources; /* --list --format ctest-resources */
     /* compare */
     char **files; /* the results files, gathered in argv (at most GS_MAX_COMPARE

@@ -263,6 +263,7 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     c->plan.grid = cli->grid;
     c->plan.sizes = cli->nsizes ? cli->sizes : NULL;
     c->plan.nsizes = cli->nsizes;
+    c->plan.traps = cli->sizes_traps;
     c->plan.shapes = cli->nshapes ? cli->shapes : NULL;
     c->plan.nshapes = cli->nshapes;
     c->watch.seconds = cli->watchdog ? cli->watchdog : CHECK_WATCHDOG_S;

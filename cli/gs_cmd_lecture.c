@@ -201,7 +201,11 @@ static int lecture_run(struct gs_job *j, int i, void *run, struct gs_err *e)
                  "pitfalls run when it is named (--backend %s)", dev->backend->name,
                  dev->backend->name);
     } else {
-        const struct gs_pitfalls_plan pp = {(1u << GS_TRAPS) - 1, j->progress};
+        /* Every predicted trap: the early return is recorded, not predicted,
+         * and would start check's workers for a slide it has no place on. */
+        const struct gs_pitfalls_plan pp = {((1u << GS_TRAPS) - 1) &
+                                                ~(1u << GS_TRAP_EARLY_RETURN),
+                                            j->progress, 0, 0};
         d->has_pitfalls = 1;
         if (gs_pitfalls_run(dev, &pp, &d->pitfalls, e) != GS_OK)
             return e->status;

@@ -11,7 +11,8 @@ static int pitfalls_plan(struct gs_job *j, struct gs_err *e)
 {
     struct gs_pitfalls_plan *plan = j->ctx;
     (void)e;
-    *plan = (struct gs_pitfalls_plan){j->cli->traps, j->progress};
+    /* This program is check's worker too: the early-return trap runs there. */
+    *plan = (struct gs_pitfalls_plan){j->cli->traps, j->progress, 1, j->cli->timeout};
     return GS_OK;
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The traps the course warns about, each a kernel written once with the
  * macros of the preludes, so that the same trap runs through every API. The
- * model (core/device/gs_model.c) predicts each one exactly, element by element;
- * `gridstride pitfalls` shows them. Included after gs_kernels.h, whose
+ * model (core/device/gs_model.c) predicts each one exactly, element by element,
+ * except the int loop's literal text, whose overflow is undefined: that one
+ * is recorded, not predicted. `gridstride pitfalls` shows them. Included after gs_kernels.h, whose
  * GS_NAME, GS_STORE and GS_TRACE_STATE it uses, so the count and trace
  * builds see these writes too.
  *
@@ -31,21 +32,22 @@ GS_KERNEL void GS_NAME(gs_add_block_stride)(GS_THREAD_CTX GS_GLOBAL const gs_rea
 
 /* Trap 2, the stride without the cast: blockDim.x * gridDim.x in 32 bits,
  * T mod 2^32, widened only after the wrap. The index is 64-bit. A stride of
- * 0 never ends; a smaller stride than T writes elements several times. */
+ * 0 never ends; a smaller stride than T writes elements several times.
+ * Written as the course prints it, the product in the loop's increment: the
+ * arithmetic is unsigned, so defined, and this kernel is the literal text. */
 GS_KERNEL void GS_NAME(gs_add_stride32)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
                                         GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                         gs_size n, gs_size param)
 {
     GS_TRACE_STATE;
-    const gs_size step = GS_GRID_THREADS_U32();
     (void)param;
-    for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += step)
+    for (gs_size i = GS_GLOBAL_THREAD(); i < n; i += GS_GRID_THREADS_U32())
         GS_STORE(out, i, a[i] + b[i]);
 }
 
 /* Trap 3, the course's index line without the cast: 32-bit, so the threads from
  * 2^32 on write the front of the array again and elements from 2^32 on are
- * never written. */
+ * never written. Unsigned, so defined: this kernel is the literal text. */
 GS_KERNEL void GS_NAME(gs_add_index32)(GS_THREAD_CTX GS_GLOBAL const gs_real *a,
                                        GS_GLOBAL const gs_real *b, GS_GLOBAL gs_real *out,
                                        gs_size n, gs_size param)
@@ -72,6 +74,50 @@ GS_KERNEL void GS_NAME(gs_add_int_loop)(GS_THREAD_CTX GS_GLOBAL const gs_real *a
     (void)param;
     for (int i = (int)GS_GLOBAL_THREAD_U32(); (gs_size)i < n; i = GS_INT_ADD_WRAP(i, stride))
         GS_STORE(out, i, a[i] + b[i]);
+}
+
+/* Trap 4 as seed 001 prints it: `i += stride` in int, the overflow left
+ * undefined. What the launch does past 2^31 - 1 is the compiler's: one that
+ * keeps a 32-bit register wraps it negative and the loop ends as in
+ * gs_add_int_loop; one that assumes no overflow (C lets it) widens i to 64
+ * bits and covers every element. The model does not predict it; the suite
+ * records it. Why such a launch ends whatever the compiler chose: i starts
+ * below T < 2^31 (the suite never launches T >= 2^31 here, gs_model.c), and
+ * every trip adds the same positive stride, so the index either stays
+ * within 32 bits and wraps (the comparison `(gs_size)i < n` then sees
+ * 2^64 - |i|, and the loop ends) or is carried in 64 bits and reaches n;
+ * neither passes below the buffer, because a negative i converts to a value
+ * larger than any n. The cast is the conversion `i < n` makes implicitly
+ * (written out for -Wsign-compare); the addition is the course's. The body
+ * is written once and built at the API's usual optimisation; where the
+ * kernels are C compiled by GCC (the host and OpenMP backends) at -O0 as
+ * well (GS_OPT_O0; empty in CUDA and OpenCL, whose compilers take no
+ * per-function level); and, as text after kernels/gs_literal_prefix.gs with
+ * kernels/gs_literal_entry.gs, by NVRTC in check's worker, where a deadline
+ * would stop it. */
+#define GS_INT_LOOP_LITERAL_BODY                                                           \
+    GS_TRACE_STATE;                                                                        \
+    const int stride = (int)GS_GRID_THREADS_U32();                                         \
+    (void)param;                                                                           \
+    for (int i = (int)GS_GLOBAL_THREAD_U32(); (gs_size)i < n; i += stride)                 \
+        GS_STORE(out, i, a[i] + b[i]);
+
+GS_KERNEL GS_OPT_USUAL void GS_NAME(gs_add_int_loop_literal)(GS_THREAD_CTX GS_GLOBAL
+                                                             const gs_real *a,
+                                                             GS_GLOBAL const gs_real *b,
+                                                             GS_GLOBAL gs_real *out, gs_size n,
+                                                             gs_size param)
+{
+    GS_INT_LOOP_LITERAL_BODY
+}
+
+GS_KERNEL GS_OPT_O0 void GS_NAME(gs_add_int_loop_literal_o0)(GS_THREAD_CTX GS_GLOBAL
+                                                             const gs_real *a,
+                                                             GS_GLOBAL const gs_real *b,
+                                                             GS_GLOBAL gs_real *out, gs_size n,
+                                                             gs_size param)
+{
+    GS_INT_LOOP_LITERAL_BODY
 }
 
 /* Trap 4 with a signed 64-bit n: the wrapped index stays negative, passes

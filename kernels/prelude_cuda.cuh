@@ -45,6 +45,12 @@ static __device__ __forceinline__ gs_double4 gs_make_double4(double x, double y,
 /* int + int with two's-complement wrap, from defined unsigned arithmetic
  * (the conversion back to int is modulo 2^32 in C++20 and in nvcc). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
+/* The barrier of the early-return trap (kernels/gs_barrier.gs). */
+#define GS_BARRIER() __syncthreads()
+/* The literal pitfalls' optimisation (kernels/gs_pitfalls.h): this API's
+ * compiler takes one level for the whole program, its usual one. */
+#define GS_OPT_USUAL
+#define GS_OPT_O0
 #define GS_ATOMIC_INC(p) atomicAdd((p), 1u)
 /* gs_size is unsigned long long, the type of the 64-bit atomicMin (sm_35+). */
 #define GS_ATOMIC_MIN_U64(p, v) atomicMin((p), (v))

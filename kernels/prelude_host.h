@@ -52,6 +52,20 @@ struct gs_host_thread {
 /* int + int with two's-complement wrap, from defined unsigned arithmetic
  * (the conversion back to int is GCC's and Clang's documented modulo). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
+/* The literal pitfalls' optimisation (kernels/gs_pitfalls.h): GCC's usual
+ * -O2 whatever the build's level, and -O0 beside it, per function. The
+ * signed overflow is what those rows record, so a sanitizer build (no
+ * recovery) does not stop at it. */
+#if defined(__clang__)
+#define GS_OPT_USUAL __attribute__((no_sanitize("signed-integer-overflow")))
+#define GS_OPT_O0 __attribute__((optnone, no_sanitize("signed-integer-overflow")))
+#elif defined(__GNUC__)
+#define GS_OPT_USUAL __attribute__((optimize("O2"), no_sanitize("signed-integer-overflow")))
+#define GS_OPT_O0 __attribute__((optimize("O0"), no_sanitize("signed-integer-overflow")))
+#else
+#define GS_OPT_USUAL
+#define GS_OPT_O0
+#endif
 /* The count and trace builds: the host backend runs blocks on several cores
  * at once, so the updates are atomic (GCC's and Clang's builtins, relaxed:
  * only the end state of each word matters, a count and a minimum, and it

@@ -59,6 +59,12 @@ typedef double4 gs_double4;
 #define GS_GRID_THREADS_U32() ((uint)get_num_groups(0) * (uint)get_local_size(0))
 /* int + int with two's-complement wrap, from defined unsigned arithmetic. */
 #define GS_INT_ADD_WRAP(x, y) ((int)((uint)(x) + (uint)(y)))
+/* The barrier of the early-return trap (kernels/gs_barrier.gs). */
+#define GS_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+/* The literal pitfalls' optimisation (kernels/gs_pitfalls.h): this API's
+ * compiler takes one level for the whole program, its usual one. */
+#define GS_OPT_USUAL
+#define GS_OPT_O0
 #define GS_ATOMIC_INC(p) atomic_inc(p)
 /* The trace build's 64-bit minimum needs cl_khr_int64_extended_atomics; the
  * backend builds that program only for a device that reports it. */

@@ -62,6 +62,20 @@ typedef struct {
 /* int + int with two's-complement wrap, from defined unsigned arithmetic
  * (the conversion back to int is GCC's documented modulo). */
 #define GS_INT_ADD_WRAP(x, y) ((int)((unsigned int)(x) + (unsigned int)(y)))
+/* The literal pitfalls' optimisation (kernels/gs_pitfalls.h): GCC's usual
+ * -O2 whatever the build's level, and -O0 beside it, per function. The
+ * signed overflow is what those rows record, so a sanitizer build (no
+ * recovery) does not stop at it. */
+#if defined(__clang__)
+#define GS_OPT_USUAL __attribute__((no_sanitize("signed-integer-overflow")))
+#define GS_OPT_O0 __attribute__((optnone, no_sanitize("signed-integer-overflow")))
+#elif defined(__GNUC__)
+#define GS_OPT_USUAL __attribute__((optimize("O2"), no_sanitize("signed-integer-overflow")))
+#define GS_OPT_O0 __attribute__((optimize("O0"), no_sanitize("signed-integer-overflow")))
+#else
+#define GS_OPT_USUAL
+#define GS_OPT_O0
+#endif
 
 /* The count build: GS_STORE is an expression, and a pragma cannot be one,
  * so the atomic lives in a function. */

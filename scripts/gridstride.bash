@@ -28,7 +28,10 @@ _gridstride()
         --output|--json|--svg|--html)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --device|--sizes|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
+        --sizes)
+            [ "$cmd" = check ] && COMPREPLY=($(compgen -W "traps" -- "$cur"))
+            return ;;
+        --device|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
         --watchdog|--timeout|--traps|--n|--tolerance|--k)
             return ;;
     esac

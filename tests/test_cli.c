@@ -210,6 +210,20 @@ static void big_n_refused_before_allocation(void **state)
     expect_usage_error("17179873300", args);
 }
 
+/* check --sizes traps adds 2^31 + 5 and 2^32 + 5: where the machine cannot
+ * hold 2^32 + 5 (three buffers of 17,179,873,300 bytes), one line with the
+ * bytes needed, exit 2, before the file is built or anything allocated. */
+static void check_sizes_traps_refused_with_the_bytes(void **state)
+{
+    (void)state;
+    if (gs_host_available_memory() >= 3 * 17179873300ull) {
+        print_message("this machine holds 51.5 GB: nothing to refuse\n");
+        skip();
+    }
+    const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "traps", NULL};
+    expect_usage_error("17179873300", args);
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -792,6 +806,7 @@ static const struct cli_case cases[] = {
     BAD(grid_above_every_device, "beyond every selected device", "--backend", "host", "--grid",
         "1048577"),
     FN(big_n_refused_before_allocation),
+    FN(check_sizes_traps_refused_with_the_bytes),
     BAD(malformed_shape, "GRIDxBLOCK", "--backend", "host", "--shape", "160by256"),
     BAD(zero_grid_shape, "--shape grid", "--backend", "host", "--shape", "0x256"),
     BAD(unknown_backend, "unknown backend 'metal'", "--backend", "metal"),
@@ -826,6 +841,8 @@ static const struct cli_case cases[] = {
     BAD(bandwidth_type_empty, "--type: unknown type ''", "bandwidth", "--backend", "host", "--type="),
     BAD(type_in_table, "--type does not apply to 'gridstride table'; only bandwidth takes it", "--backend", "host",
         "--type", "double"),
+    BAD(sizes_traps_in_table, "--sizes traps: only check takes it", "--backend", "host",
+        "--sizes", "traps"),
     BAD(type_in_pitfalls, "--type does not apply to 'gridstride pitfalls'", "pitfalls", "--backend",
         "host", "--type", "double"),
     BAD(type_in_trace, "--type does not apply to 'gridstride trace'", "trace", "--backend", "host",

@@ -346,6 +346,34 @@ static void signed_int_loop_is_never_launched_past_2_31(void **state)
     assert_int_equal(p.outcome, GS_OUT_OK);
 }
 
+/* The course's literal int loop: undefined past 2^31, so never predicted,
+ * and whatever it wrote holds; T >= 2^31 is still never launched. */
+static void literal_int_loop_is_recorded_not_predicted(void **state)
+{
+    (void)state;
+    struct gs_device gpu = fake_gpu(64);
+    struct gs_prediction p;
+    struct gs_launch_result r = {0};
+    struct gs_verdict v = {0};
+    char why[240] = "x";
+    int held = 0, deviation = 1;
+    struct gs_launch l = launch_of(GS_K_ADD_INT_LOOP_LITERAL, (1ull << 31) + 5, 1056, 256);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_UNDEFINED);
+    assert_string_equal(gs_outcome_name(p.outcome), "undefined");
+    assert_non_null(strstr(p.why, "undefined: recorded, not predicted"));
+    r.accepted = 1;
+    v.diag = 1; /* wrong from 2^31 on: still not a failure */
+    v.first_wrong = 1ull << 31;
+    gs_judge(&p, &r, &v, &held, &deviation, why, sizeof why);
+    assert_true(held);
+    assert_false(deviation);
+    assert_string_equal(why, "");
+    l = launch_of(GS_K_ADD_INT_LOOP_LITERAL_O0, (1ull << 31) + 5, 1ull << 23, 256);
+    gs_predict(&gpu, &l, &p);
+    assert_int_equal(p.outcome, GS_OUT_NOT_LAUNCHED);
+}
+
 static void refused_launch_must_leave_output_untouched(void **state)
 {
     (void)state;
@@ -418,6 +446,7 @@ int main(void)
         cmocka_unit_test(endless_launch_is_predicted_not_launched),
         cmocka_unit_test(pitfall_counts_match_a_walk_over_the_threads),
         cmocka_unit_test(signed_int_loop_is_never_launched_past_2_31),
+        cmocka_unit_test(literal_int_loop_is_recorded_not_predicted),
         cmocka_unit_test(granted_launch_is_predicted_from_its_grant),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

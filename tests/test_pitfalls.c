@@ -31,7 +31,7 @@ static struct gs_device *dev;
 static struct gs_pitfalls *run(unsigned traps)
 {
     struct gs_pitfalls *p = calloc(1, sizeof *p);
-    const struct gs_pitfalls_plan plan = {traps, NULL};
+    const struct gs_pitfalls_plan plan = {traps, NULL, 0, 0};
     struct gs_err e = {0};
     assert_non_null(p);
     if (gs_pitfalls_run(dev, &plan, p, &e) != GS_OK)
@@ -126,7 +126,14 @@ static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
                          (1u << GS_TRAP_INT_LOOP) | (1u << GS_TRAP_BLOCK_COUNT);
     struct gs_pitfalls *p = run(big);
     assert_int_equal(p->failed, 0);
-    assert_int_equal(p->ncases, 7);
+    /* 7, and the int loop's literal text: -O0 beside the usual level where
+     * the kernels are C built by GCC, NVRTC's build beside nvcc's on CUDA
+     * (skipped here: it runs in check's worker, which a test is not) */
+    const int gcc = strcmp(dev->backend->name, "host") == 0 ||
+                    strcmp(dev->backend->name, "openmp") == 0;
+    const int cuda = strcmp(dev->backend->name, "cuda") == 0;
+    assert_int_equal(p->ncases, 8 + gcc + cuda);
+    int literal = 0;
     for (int i = 0; i < p->ncases; ++i) {
         const struct gs_trap_case *c = &p->cases[i];
         if (c->skipped)
@@ -138,7 +145,33 @@ static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
             assert_int_equal(c->pred.outcome, GS_OUT_NOT_LAUNCHED);
         if (c->launch.kernel == GS_K_ADD_INT_LOOP_SIGNED)
             assert_int_equal(c->pred.outcome, GS_OUT_NOT_LAUNCHED);
+        /* the literal text: recorded, never predicted, never a failure */
+        if (c->launch.kernel == GS_K_ADD_INT_LOOP_LITERAL ||
+            c->launch.kernel == GS_K_ADD_INT_LOOP_LITERAL_O0) {
+            ++literal;
+            assert_true(c->literal);
+            assert_int_equal(c->pred.outcome, GS_OUT_UNDEFINED);
+            assert_non_null(strstr(c->pred.why, "undefined: recorded, not predicted"));
+            assert_true(c->held && c->counts_held);
+            assert_non_null(strstr(c->label, "literal text"));
+        }
     }
+    assert_int_equal(literal, 1 + gcc);
+    free(p);
+}
+
+/* The early return above a barrier runs only in check's worker, which a
+ * test binary is not: skipped with the reason, recorded, never a failure. */
+static void early_return_is_skipped_outside_the_program(void **state)
+{
+    (void)state;
+    struct gs_pitfalls *p = run(1u << GS_TRAP_EARLY_RETURN);
+    assert_int_equal(p->failed, 0);
+    assert_int_equal(p->ncases, 1);
+    assert_int_equal(p->skipped, 1);
+    assert_true(p->cases[0].skipped);
+    assert_int_equal(p->cases[0].pred.outcome, GS_OUT_UNDEFINED);
+    assert_true(p->cases[0].skip_why[0] != '\0');
     free(p);
 }
 
@@ -152,6 +185,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tile_loop_on_a_short_grid_leaves_the_tail),
         cmocka_unit_test(y_grid_ceiling_is_predicted),
         cmocka_unit_test(big_traps_are_skipped_or_not_launched_with_a_reason),
+        cmocka_unit_test(early_return_is_skipped_outside_the_program),
     };
     const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
     gs_test_log_end("pitfalls", dev);

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "gs_check.h"
 #include "gs_defaults.h"
 #include "gs_parse.h"
 
@@ -46,6 +47,24 @@ static void sizes_merge_unions(void **state)
     assert_int_equal(n, 12);
     assert_int_equal(v[7], 2048);
     assert_int_equal(v[10], 270337);
+}
+
+/* check --sizes traps: 2^31 + 5 and 2^32 + 5 join the device grid's sizes
+ * (the T4 section keeps the course's), and each names its trap. */
+static void check_trap_sizes_join_the_device_grid(void **state)
+{
+    (void)state;
+    struct gs_check_plan plan = {0};
+    assert_int_equal(gs_check_max_n(&plan, 2048), 4194304);
+    plan.traps = 1;
+    assert_int_equal(gs_check_max_n(&plan, 2048), (1ull << 32) + 5);
+    const uint64_t mine[] = {611};
+    plan.sizes = mine;
+    plan.nsizes = 1;
+    assert_int_equal(gs_check_max_n(&plan, 2048), (1ull << 32) + 5);
+    assert_non_null(strstr(gs_check_size_trap((1ull << 31) + 5), "int"));
+    assert_non_null(strstr(gs_check_size_trap((1ull << 32) + 5), "32-bit"));
+    assert_string_equal(gs_check_size_trap(611), "");
 }
 
 static void parse_sizes_accepts_lists(void **state)
@@ -140,6 +159,7 @@ int main(void)
         cmocka_unit_test(default_sizes_deduplicate_and_sort),
         cmocka_unit_test(sizes_merge_unions),
         cmocka_unit_test(parse_sizes_accepts_lists),
+        cmocka_unit_test(check_trap_sizes_join_the_device_grid),
         cmocka_unit_test(parse_sizes_rejects_bad_input),
         cmocka_unit_test(split_list_refuses_every_empty_entry),
         cmocka_unit_test(parse_shape_accepts_gxb),

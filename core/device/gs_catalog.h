@@ -44,6 +44,10 @@
       GS_PARAM_NONE)                                                                          \
     X(ADD_INT_LOOP, gs_add_int_loop, "int-loop", GS_OP_ADD, 12, GS_RULE_INT_LOOP,              \
       GS_PARAM_NONE)                                                                          \
+    X(ADD_INT_LOOP_LITERAL, gs_add_int_loop_literal, "int-loop-literal", GS_OP_ADD, 12,      \
+      GS_RULE_UNDEFINED, GS_PARAM_NONE)                                                       \
+    X(ADD_INT_LOOP_LITERAL_O0, gs_add_int_loop_literal_o0, "int-loop-literal-O0", GS_OP_ADD,  \
+      12, GS_RULE_UNDEFINED, GS_PARAM_NONE)                                                   \
     X(ADD_INT_LOOP_SIGNED, gs_add_int_loop_signed_n, "int-loop-signed-n", GS_OP_ADD, 12,       \
       GS_RULE_INT_LOOP_SIGNED, GS_PARAM_NONE)                                                 \
     X(ADD_ROWS, gs_add_rows, "row-per-block", GS_OP_ADD, 12, GS_RULE_ROWS, GS_PARAM_WIDTH)     \
@@ -72,6 +76,7 @@ enum gs_rule {
     GS_RULE_INDEX32,         /* 32-bit index: threads past 2^32 rewrite the front */
     GS_RULE_INT_LOOP,        /* int index, unsigned n: stops at 2^31 */
     GS_RULE_INT_LOOP_SIGNED, /* int index, signed n: writes before the buffer past 2^31 */
+    GS_RULE_UNDEFINED,       /* the course's literal text: undefined past 2^31, recorded only */
     GS_RULE_ROWS,            /* one block per row along y: the launch's grid_y rows */
     GS_RULE_TILE             /* block-local tile loop: covers grid x tile elements */
 };

@@ -12,7 +12,7 @@
 
 const char *gs_outcome_name(enum gs_outcome o)
 {
-    static const char *const names[] = {"ok", "wrong", "refused", "not launched"};
+    static const char *const names[] = {"ok", "wrong", "refused", "not launched", "undefined"};
     return names[o];
 }
 
@@ -132,6 +132,8 @@ static uint64_t total_trips(const struct gs_kernel_info *k, const struct gs_laun
 {
     if (steps_by_t(k))
         return gs_model_trips(l->n, l->global, loop_stride(k, l, t_bits));
+    if (k->rule == GS_RULE_UNDEFINED) /* at most the widened loop's: every element once */
+        return gs_model_trips(l->n, l->global, l->global);
     if (k->rule == GS_RULE_BLOCK_STRIDE && l->block) {
         /* block b is a grid-stride loop of B threads over n - bB elements */
         const unsigned __int128 m = min_u64(l->grid, l->n / l->block + (l->n % l->block != 0));
@@ -154,7 +156,8 @@ static int cannot_finish(const struct gs_device *dev, const struct gs_kernel_inf
                  (unsigned long long)l->n, (unsigned long long)l->global);
         return 1;
     }
-    if ((k->rule == GS_RULE_INT_LOOP || k->rule == GS_RULE_INT_LOOP_SIGNED) &&
+    if ((k->rule == GS_RULE_INT_LOOP || k->rule == GS_RULE_INT_LOOP_SIGNED ||
+         k->rule == GS_RULE_UNDEFINED) &&
         l->global >= GS_2_31) {
         snprintf(why, size,
                  "T = %llu >= 2^31: the int stride is negative, a loop the suite does not "
@@ -223,6 +226,16 @@ void gs_predict(const struct gs_device *dev, const struct gs_launch *l,
     if (cannot_finish(dev, k, l, stop, sizeof stop)) {
         p->outcome = p->if_accepted = GS_OUT_NOT_LAUNCHED;
         snprintf(p->why, sizeof p->why, "%s", stop);
+        return;
+    }
+    if (k->rule == GS_RULE_UNDEFINED) {
+        /* The course's literal text: what its compiler made of the overflow
+         * is recorded, never predicted (kernels/gs_pitfalls.h). */
+        p->outcome = p->if_accepted = GS_OUT_UNDEFINED;
+        snprintf(p->why, sizeof p->why,
+                 "undefined: recorded, not predicted (an int index past 2^31 - 1 is signed "
+                 "overflow at n = %llu)",
+                 (unsigned long long)l->n);
         return;
     }
     if (accept == GS_REFUSES) {
@@ -327,6 +340,14 @@ void gs_judge(const struct gs_prediction *p, const struct gs_launch_result *r,
               const struct gs_verdict *v, int *held, int *deviation, char *why,
               unsigned why_size)
 {
+    if (p->outcome == GS_OUT_UNDEFINED) {
+        /* Recorded, not judged: whatever the compiler's code did holds. */
+        if (why_size)
+            why[0] = '\0';
+        *held = 1;
+        *deviation = 0;
+        return;
+    }
     const int holds = gs_prediction_holds(p, r, v, why, why_size);
     *held = holds != GS_FAILED;
     *deviation = holds == GS_DEVIATION;

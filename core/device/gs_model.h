@@ -28,7 +28,8 @@ enum gs_outcome {
     GS_OUT_OK,          /* accepted, every element right */
     GS_OUT_WRONG,       /* accepted, some element wrong or a guard overwritten */
     GS_OUT_REFUSED,     /* the API refused the launch */
-    GS_OUT_NOT_LAUNCHED /* never sent: it could not finish, or a cap of the suite's */
+    GS_OUT_NOT_LAUNCHED, /* never sent: it could not finish, or a cap of the suite's */
+    GS_OUT_UNDEFINED     /* predicted only: undefined behaviour, recorded, never judged */
 };
 
 struct gs_prediction {

@@ -112,7 +112,9 @@ static void text_cases(const struct gs_check_run *r, struct gs_str *o)
         }
         launch_label(&c->launch, shape, sizeof shape);
         case_cell(c, cell, sizeof cell);
-        gs_str_printf(o, "    %12llu  %-22s %s\n", (unsigned long long)c->launch.n, shape, cell);
+        const char *trap = gs_check_size_trap(c->launch.n);
+        gs_str_printf(o, "    %12llu  %-22s %s%s%s%s\n", (unsigned long long)c->launch.n, shape,
+                      cell, trap[0] ? " (" : "", trap, trap[0] ? ")" : "");
     }
 }
 
@@ -216,8 +218,10 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
             const struct gs_check_case *c = &r->cases[k];
             launch_label(&c->launch, shape, sizeof shape);
             case_cell(c, cell, sizeof cell);
-            gs_str_printf(o, "| %s | %llu | `%s` | %s |\n", section_names[c->section],
-                          (unsigned long long)c->launch.n, shape, cell);
+            const char *trap = gs_check_size_trap(c->launch.n);
+            gs_str_printf(o, "| %s | %llu | `%s` | %s%s%s%s |\n", section_names[c->section],
+                          (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
+                          trap, trap[0] ? ")" : "");
         }
         if (r->smallest >= 0) {
             struct gs_str part = {0};

@@ -8,12 +8,33 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The kernel's name: the catalogue's, or, for the early return (built at
+ * run time from kernels/gs_barrier.gs, not a catalogue kernel), its entry. */
+static const char *kernel_name(const struct gs_trap_case *c)
+{
+    if (c->trap == GS_TRAP_EARLY_RETURN)
+        return "gs_early_return_barrier";
+    return gs_kernel_info(c->launch.kernel)->name;
+}
+
+/* The observed outcome's name: check's class for a case run in its worker. */
+static const char *observed_name(const struct gs_trap_case *c)
+{
+    if (c->skipped)
+        return "skipped";
+    if (c->recorded_class)
+        return c->recorded_class;
+    return gs_outcome_name(gs_observed(&c->got, &c->verdict));
+}
+
 static const char *case_status(const struct gs_trap_case *c)
 {
     if (c->skipped)
         return "skipped";
     if (!c->held || !c->counts_held)
         return "FAILED";
+    if (c->pred.outcome == GS_OUT_UNDEFINED)
+        return "recorded";
     return c->deviation ? "deviation" : "held";
 }
 
@@ -24,17 +45,21 @@ static void observed_line(const struct gs_trap_case *c, char *buf, size_t size)
     const enum gs_outcome seen = gs_observed(&c->got, &c->verdict);
     if (c->skipped)
         snprintf(buf, size, "skipped: %s", c->skip_why);
+    else if (c->recorded[0])
+        snprintf(buf, size, "%s", c->recorded);
     else if (seen == GS_OUT_NOT_LAUNCHED)
         snprintf(buf, size, "not launched: %s", c->got.api_message);
     else if (seen == GS_OUT_REFUSED)
         snprintf(buf, size, "refused with %s (%ld): %s", c->got.api_error, c->got.api_code,
                  c->got.api_message);
+    else if (seen == GS_OUT_OK && c->literal)
+        snprintf(buf, size, "literal: right (the compiler widened the index)");
     else if (seen == GS_OUT_OK)
         snprintf(buf, size, "values ok");
     else {
         gs_diagnosis(&c->verdict, diag, sizeof diag);
-        snprintf(buf, size, "values wrong@%llu: %llu of %llu elements; %s",
-                 (unsigned long long)c->verdict.first_wrong,
+        snprintf(buf, size, "%s wrong@%llu: %llu of %llu elements; %s",
+                 c->literal ? "literal:" : "values", (unsigned long long)c->verdict.first_wrong,
                  (unsigned long long)c->verdict.wrong, (unsigned long long)c->verdict.n, diag);
     }
 }
@@ -145,13 +170,22 @@ static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o
             gs_str_printf(o, "   lesson: %s\n", info->lesson);
     }
     totals(in, &cases, &failed, &dev, &skipped);
+    int recorded = 0;
+    for (int i = 0; i < in->nruns; ++i)
+        for (int k = 0; k < in->runs[i]->ncases; ++k)
+            recorded += in->runs[i]->cases[k].pred.outcome == GS_OUT_UNDEFINED;
     gs_str_printf(o, "\n");
     if (failed)
         gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model\n", failed,
                       cases);
+    else if (cases == recorded)
+        gs_str_printf(o, "no case predicted: %d recorded, not predicted (%d skipped here)\n",
+                      recorded, skipped);
     else
-        gs_str_printf(o, "all %d cases agree with the model (%d skipped here, %d deviations)\n",
-                      cases, skipped, dev);
+        gs_str_printf(o,
+                      "all %d cases agree with the model (%d skipped here, %d recorded, not "
+                      "predicted, %d deviations)\n",
+                      cases - recorded, skipped, recorded, dev);
 }
 
 static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
@@ -199,11 +233,11 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
             gs_csv_field(o, gs_trap_info(c->trap)->name);
             gs_csv_field(o, c->label);
             gs_str_printf(o, "%s,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%s,",
-                          gs_kernel_info(l->kernel)->name, (unsigned long long)l->n,
+                          kernel_name(c), (unsigned long long)l->n,
                           (unsigned long long)l->grid, (unsigned long long)l->grid_y,
                           (unsigned long long)l->block, (unsigned long long)l->global,
                           gs_outcome_name(c->pred.outcome),
-                          c->skipped ? "skipped" : gs_outcome_name(gs_observed(&c->got, &c->verdict)),
+                          observed_name(c),
                           (unsigned long long)c->verdict.first_wrong,
                           (unsigned long long)c->verdict.wrong,
                           (unsigned long long)c->counts.total,
@@ -224,7 +258,7 @@ static void json_case(struct gs_jw *w, const struct gs_trap_case *c)
     gs_jw_object(w, NULL);
     gs_jw_str(w, "trap", gs_trap_info(c->trap)->name);
     gs_jw_str(w, "case", c->label);
-    gs_jw_str(w, "kernel", gs_kernel_info(l->kernel)->name);
+    gs_jw_str(w, "kernel", kernel_name(c));
     gs_jw_u64(w, "n", l->n);
     gs_jw_u64(w, "grid", l->grid);
     gs_jw_u64(w, "grid_y", l->grid_y);
@@ -234,8 +268,7 @@ static void json_case(struct gs_jw *w, const struct gs_trap_case *c)
     gs_json_predicted(w, l, &c->pred);
     observed_line(c, line, sizeof line);
     gs_jw_object(w, "observed");
-    gs_jw_str(w, "outcome",
-              c->skipped ? "skipped" : gs_outcome_name(gs_observed(&c->got, &c->verdict)));
+    gs_jw_str(w, "outcome", observed_name(c));
     gs_jw_u64(w, "first_wrong", c->verdict.first_wrong);
     gs_jw_u64(w, "wrong", c->verdict.wrong);
     gs_jw_str(w, "detail", line);

@@ -33,12 +33,30 @@ const char *gs_check_class_words(enum gs_check_class c)
 
 /* ---- the cases ----------------------------------------------------------- */
 
-static int sizes_for(const struct gs_check_plan *plan, uint64_t T, uint64_t out[GS_MAX_SIZES])
+/* The sizes of a section on T threads; traps: with the traps' sizes. */
+static int sizes_for(const struct gs_check_plan *plan, uint64_t T, int traps,
+                     uint64_t out[GS_MAX_SIZES])
 {
+    static const uint64_t trap_sizes[] = GS_CHECK_TRAP_SIZES;
+    int n = plan->nsizes;
     if (!plan->sizes)
-        return gs_default_sizes(T, out);
-    memcpy(out, plan->sizes, (size_t)plan->nsizes * sizeof *out);
-    return plan->nsizes;
+        n = gs_default_sizes(T, out);
+    else
+        memcpy(out, plan->sizes, (size_t)plan->nsizes * sizeof *out);
+    if (traps && plan->traps) {
+        const int merged = gs_sizes_merge(out, n, trap_sizes, 2);
+        n = merged < 0 ? n : merged; /* the defaults leave room: 10 + 2 of 64 */
+    }
+    return n;
+}
+
+const char *gs_check_size_trap(uint64_t n)
+{
+    if (n == (1ull << 31) + 5)
+        return "the int-index trap: an int i wraps past 2^31 - 1";
+    if (n == (1ull << 32) + 5)
+        return "the 32-bit index trap: an unsigned int index or product wraps at 2^32";
+    return "";
 }
 
 uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T)
@@ -46,7 +64,7 @@ uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T)
     uint64_t sizes[GS_MAX_SIZES], max = GS_SHAPE_N;
     const uint64_t grids[2] = {T, (uint64_t)GS_T4_GRID * GS_T4_BLOCK};
     for (int g = 0; g < 2; ++g) {
-        const int n = sizes_for(plan, grids[g], sizes);
+        const int n = sizes_for(plan, grids[g], g == 0, sizes);
         for (int i = 0; i < n; ++i)
             if (sizes[i] > max)
                 max = sizes[i];
@@ -81,12 +99,12 @@ static int plan_cases(struct gs_check_run *r, const struct gs_check_plan *plan)
     r->cases = calloc(2 * GS_MAX_SIZES + GS_MAX_SHAPES, sizeof *r->cases);
     if (!r->cases)
         return 0;
-    int n = sizes_for(plan, r->threads, sizes);
+    int n = sizes_for(plan, r->threads, 1, sizes);
     for (int i = 0; i < n; ++i)
         add_case(r, GS_CHK_SIZES, sizes[i], r->grid, r->block);
     for (int i = 0; i < nshapes; ++i)
         add_case(r, GS_CHK_SHAPES, GS_SHAPE_N, shapes[i].grid, shapes[i].block);
-    n = t4 ? sizes_for(plan, (uint64_t)GS_T4_GRID * GS_T4_BLOCK, sizes) : 0;
+    n = t4 ? sizes_for(plan, (uint64_t)GS_T4_GRID * GS_T4_BLOCK, 0, sizes) : 0;
     for (int i = 0; i < n; ++i)
         add_case(r, GS_CHK_T4, sizes[i], GS_T4_GRID, GS_T4_BLOCK);
     return 1;

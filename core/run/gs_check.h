@@ -66,6 +66,7 @@ struct gs_check_plan {
     uint64_t grid;                 /* 0: the device grid */
     const uint64_t *sizes;         /* NULL: the course's ten sizes for each grid's T */
     int nsizes;
+    int traps;                     /* on the device grid also the traps' sizes (GS_CHECK_TRAP_N) */
     const struct gs_shape *shapes; /* NULL: the course's four shapes */
     int nshapes;
 };
@@ -97,6 +98,11 @@ int gs_check_plan_device(struct gs_device *dev, const struct gs_grid_choice *g,
 enum gs_check_class gs_check_classify(const struct gs_launch_result *got,
                                       const struct gs_verdict *v);
 void gs_check_summarize(struct gs_check_run *run);
+
+/* `check --sizes traps`: the sizes where the course's index traps bite, and
+ * the trap each is for ("" for any other n). */
+#define GS_CHECK_TRAP_SIZES {(1ull << 31) + 5, (1ull << 32) + 5}
+const char *gs_check_size_trap(uint64_t n);
 
 /* The largest n the plan launches on a device grid of T threads. */
 uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T);

@@ -17,7 +17,8 @@
     X(INT_LOOP, "int-loop")                                                                    \
     X(BLOCK_COUNT, "int-block-count")                                                          \
     X(Y_GRID, "y-grid")                                                                        \
-    X(TILE, "tile-loop")
+    X(TILE, "tile-loop")                                                                       \
+    X(EARLY_RETURN, "early-return")
 
 enum gs_trap {
 #define GS_TRAP_ENUM(id, name) GS_TRAP_##id,
@@ -46,6 +47,9 @@ struct gs_trap_case {
     char label[128];          /* the launch in words: "<<<1056, 256>>> (the device grid)" */
     struct gs_launch launch;
     int counted;              /* the count build runs too */
+    int literal;              /* the course's literal text: undefined, recorded only */
+    char recorded[320];       /* a case run in check's worker: what it did, in words */
+    const char *recorded_class; /* and check's class of it ("ok", "did-not-finish") */
     int skipped;              /* not run here: skip_why says why (memory, the backend) */
     char skip_why[240];
     struct gs_prediction pred;
@@ -61,7 +65,15 @@ struct gs_trap_case {
 struct gs_pitfalls_plan {
     unsigned traps; /* bit per enum gs_trap */
     const struct gs_progress *progress;
+    /* 1 in the gridstride program, whose hidden mode is check's worker: the
+     * early-return trap runs there (gs_worker.h), each launch under
+     * barrier_timeout_s (0: GS_BARRIER_TIMEOUT_S). 0 elsewhere (a test
+     * binary): its cases are skipped with the reason. */
+    int isolated;
+    unsigned barrier_timeout_s;
 };
+
+#define GS_BARRIER_TIMEOUT_S 10u
 
 struct gs_pitfalls {
     struct gs_device *dev;

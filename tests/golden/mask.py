@@ -94,6 +94,7 @@ SWEEP_SENTENCE = [
 PIT_MEMORY = [
     re.compile(r"(this device has )[\d.]+( GB)"),
     re.compile(r"(buffers of at most )[\d.]+( GB)"),
+    re.compile(r"(which has )\d+( bytes available)"),
 ]
 LIST_MEMORY = re.compile(r"(blocks up to \d+ threads, )[\d.]+( [KMGT]iB, largest buffer )"
                          r"[\d.]+( [KMGT]iB)")
