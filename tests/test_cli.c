@@ -241,6 +241,10 @@ static void trace_writes_report_and_picture(void **state)
     assert_true(strncmp(svg, "<svg ", 5) == 0);
     assert_non_null(strstr(svg, "<title id=\"title\">"));
     assert_non_null(strstr(svg, "thread 0 writes 0, 1024, 2048 and 3072"));
+    /* a projector's frame, cells of 10 px at the default 4096 elements */
+    assert_non_null(strstr(svg, "width=\"1920\" height=\"1080\" viewBox=\"0 0 1920 1080\""));
+    assert_non_null(strstr(svg, "<pattern id=\"cells\" width=\"10.000\""));
+    assert_non_null(strstr(svg, "<desc id=\"desc\">"));
     assert_true(strcmp(svg + strlen(svg) - 7, "</svg>\n") == 0);
     free(text);
     free(svg);
