@@ -3,6 +3,7 @@
 """`gridstride lecture`'s deck, seen in a real browser (headless Chromium).
 
     tests/lecture_browser.py GRIDSTRIDE SOURCE_DIR WORK_DIR [--many]
+    tests/lecture_browser.py --deck DECK.html OUT_PREFIX
 
 Runs `gridstride lecture` from SOURCE_DIR (the exercise slide runs `check` on
 examples/grid_stride.gs) into WORK_DIR/lecture.html, within
@@ -25,6 +26,10 @@ twice and its basic one, --device all, beside the host), written to
 WORK_DIR/lecture-many.html, and every slide gets the screenshot and layout
 checks: the tables, keys and answers of a GPU machine's deck with several
 APIs must fit too. Without four such devices it exits 77.
+
+With --deck it checks a deck made elsewhere (a GPU machine's: it has no
+browser), writing each slide's screenshot to OUT_PREFIX-N.png, and exits 1
+when a slide does not fit.
 
 Installs nothing: without Chromium (Debian's `chromium`; .ci/run installs it)
 it says so and exits 77, which ctest reports as skipped."""
@@ -101,18 +106,19 @@ def layout(exe, html):
         return None
     rows = {}
     for line in m.group(1).strip().splitlines():
-        f = re.match(r'slide (\d+) overflow=(\d+) minpx=([\d.]+) min=(".*?") kinds="(.*?)" '
+        f = re.match(r'slide (\d+) overflow=(\d+) minpx=([\d.]+) min=(".*?")(?: kinds="(.*?)")? '
                      r'first=(".*")$',
                      line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
                      .replace("&gt;", ">"))
         if f:
             rows[int(f.group(1))] = (int(f.group(2)), float(f.group(3)), f.group(4),
-                                     f.group(5), f.group(6))
+                                     f.group(5) or "out of place", f.group(6))
     return rows
 
 
-def problems(exe, png_mod, html, slides, shots):
-    """Every problem of the deck at html, one string each."""
+def problems(exe, png_mod, html, slides, shots, prefix=None):
+    """Every problem of the deck at html, one string each; the screenshots
+    are html.slide-N.png, or PREFIX-N.png."""
     out = []
     rows = layout(exe, html)
     if rows is None:
@@ -128,7 +134,7 @@ def problems(exe, png_mod, html, slides, shots):
         if px < MIN_PX:
             out.append(f"slide {n}: text of {px:.1f} px ({what}), under {MIN_PX:.0f} px")
     for n in shots:
-        png = f"{html}.slide-{n}.png"
+        png = f"{prefix}-{n}.png" if prefix else f"{html}.slide-{n}.png"
         if os.path.exists(png):
             os.remove(png)
         chrome(exe, [f"--screenshot={png}", f"file://{html}#slide-{n}"])
@@ -159,8 +165,37 @@ MANY_POCL = "pthread pthread basic"
 MANY_DEVICES = 4
 
 
+def check_deck(html, prefix):
+    """A deck made elsewhere (a GPU machine has no browser): every slide
+    rendered to PREFIX-N.png and checked as the test checks its own deck."""
+    exe = browser()
+    if not exe:
+        sys.exit("lecture_browser: no Chromium on this machine (apt-get install "
+                 "--no-install-recommends chromium fonts-dejavu-core)")
+    html = os.path.abspath(html)
+    with open(html, encoding="utf-8") as f:
+        slides = len(re.findall(r'<section class="slide" id="slide-\d+">', f.read()))
+    rows = layout(exe, html) or {}
+    for n in sorted(rows):
+        over, px, what, kinds, first = rows[n]
+        print(f"slide {n}: {over} out of place{' (' + kinds + ')' if over else ''}, "
+              f"smallest text {px:.1f} px{', the first: ' + first if over else ''}")
+    found = problems(exe, load_png_module(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), html, slides, range(1, slides + 1),
+        os.path.abspath(prefix))
+    for p in found:
+        print(f"lecture_browser: {p}")
+    print(f"lecture_browser: {slides} slides rendered to {prefix}-1.png .. -{slides}.png; "
+          f"{'every slide fits' if not found else str(len(found)) + ' problem(s)'}")
+    sys.exit(1 if found else 0)
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--deck":
+        if len(args) != 3:
+            sys.exit("usage: tests/lecture_browser.py --deck DECK.html OUT_PREFIX")
+        check_deck(args[1], args[2])
     many = "--many" in args
     args = [a for a in args if a != "--many"]
     if len(args) != 3:
