@@ -217,6 +217,7 @@ static void the_picture_draws_each_distinct_map_once(void **state)
             assert_false(agreed);
             assert_int_equal(count_of(o.data, "<g transform="), 2 * p.nkernels);
             assert_non_null(strstr(o.data, "2 different maps, one column each"));
+            assert_non_null(strstr(o.data, "the maps differ, first at element 2000"));
         }
         gs_str_free(&o);
     }

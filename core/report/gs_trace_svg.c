@@ -585,9 +585,17 @@ static void side_panel(struct gs_str *o, const struct gs_trace_report_in *in, in
     gs_svg_text(o, LEFT, y + 48, 18, "fill=\"#444444\"", words.data ? words.data : "");
     gs_str_free(&words);
     double yy = y + 74;
-    /* one column: its facts here; several: under each map */
+    /* one column: its facts here; several: under each map, and here where
+     * the maps first differ */
     if (ncols == 1)
         yy = strip_facts(o, tk ? tk : k0, LEFT, yy) + 4;
+    else if (in->agree && !in->agree[k].equal && in->agree[k].compared > 1) {
+        char line[96];
+        snprintf(line, sizeof line, "the maps differ, first at element %llu",
+                 (unsigned long long)in->agree[k].first_difference);
+        gs_svg_text(o, LEFT, yy, 18, "fill=\"#c0392b\" font-weight=\"bold\"", line);
+        yy += 30;
+    }
     if (!tk || yy + 24 + WARP_ROW > y + h)
         return;
     gs_svg_text(o, LEFT, yy + 14, 18, "font-weight=\"bold\"",
