@@ -45,7 +45,7 @@ static const char style[] =
     ".tag{display:inline-block;min-width:1.25em;margin:0 3px;padding:0 6px;border-radius:14px;"
     "background:#12355b;color:#fff;font-weight:bold;text-align:center;line-height:1.25}\n"
     ".key .keyitem{white-space:nowrap;margin-right:18px}\n"
-    ".answer{margin:8px 0}\n"
+    ".answer{margin:8px 0;overflow-wrap:anywhere}\n"
     ".banner{font-size:32px;font-weight:bold;background:#fff1c2;color:#6b4200;"
     "border-left:12px solid #e0a000;padding:12px 24px;margin:8px 0 16px 0}\n"
     ".claimnum{font-weight:bold;color:#12355b}\n"
