@@ -73,8 +73,9 @@ static const struct opt options[OPT_COUNT] = {
                                      "                         - is stdout", 0, CMD_ALL, NULL},
     {OPT_BYTES, "--bytes", "SIZE", "bandwidth: bytes per buffer, e.g. 1073741824 or 1GiB, 64MiB (default: 4GiB on a GPU)", 0, CMD_BANDWIDTH, NULL},
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH, NULL},
-    {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, a bar chart (--sweep: time\n"
-                              "                         against n); trace, who wrote each element", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
+    {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, bar charts by lesson, 12\n"
+                              "                         bars at most a chart (--sweep: time against n);\n"
+                              "                         trace, who wrote each element, a 1920x1080 frame", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
     {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
     {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES | CMD_LECTURE, NULL},
     {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES | CMD_LECTURE, NULL},
@@ -233,9 +234,10 @@ static const struct {
     {OPT_KERNELS, CMD_TABLE, "monolithic (columns A, B), grid-stride (C), chunked (D); default all"},
     {OPT_KERNELS, CMD_TRACE, "any kernel of the catalogue by name, the pitfalls' too" IND
                              "(default: monolithic,grid-stride,chunked)"},
-    {OPT_SVG, CMD_BANDWIDTH, "also write a bar chart as SVG (--sweep: time against n;" IND
-                             "--spread: each SM's finish time)"},
-    {OPT_SVG, CMD_TRACE, "also write the picture as SVG: who wrote each element"},
+    {OPT_SVG, CMD_BANDWIDTH, "also write bar charts as SVG, by lesson, 12 bars at most a chart" IND
+                             "(--sweep: time against n; --spread: each SM's finish time)"},
+    {OPT_SVG, CMD_TRACE, "also write the picture as SVG: who wrote each element, in a" IND
+                         "1920x1080 frame"},
 };
 
 static const char *help_for(const struct opt *opt, unsigned cmds)

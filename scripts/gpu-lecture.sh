@@ -3,8 +3,11 @@
 # The lecture deck made on an NVIDIA machine: OUTDIR/h200-lecture.html (every
 # backend present: CUDA, OpenCL, OpenMP offload where built, and the host),
 # one PNG per slide when Chromium is installed there (OUTDIR/h200-lecture-N.png,
-# each checked by tests/lecture_browser.py's checks), and OUTDIR/h200-lecture.md
-# (the command, the device and driver line, the date and the wall time).
+# each checked by tests/lecture_browser.py's checks; where it is not, the
+# record says the command that makes them on another machine:
+#   python3 tests/lecture_browser.py --deck OUTDIR/h200-lecture.html OUTDIR/h200-lecture
+# ), and OUTDIR/h200-lecture.md (the command, the device and driver line, the
+# date and the wall time).
 #
 #   scripts/gpu-lecture.sh OUTDIR BUILD_DIR
 #
@@ -33,16 +36,10 @@ record "$f" "gridstride lecture on every backend of this machine (h200-lecture.h
 step "one PNG per slide"
 chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -n "$chrome" ] && [ -s "$html" ]; then
-  slides=$(grep -c '<section class="slide"' "$html")
-  for n in $(seq 1 "$slides"); do
-    run timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-      --window-size=1920,1080 --screenshot="$out/h200-lecture-$n.png" \
-      "file://$(realpath "$html")#slide-$n" || status=1
-  done
-  record "$f" "The deck's layout check at 1920x1080 in headless Chromium (per slide: elements outside it, the smallest text)" \
-    sh -c "timeout 120 '$chrome' --headless --no-sandbox --disable-gpu --window-size=1920,1080 --dump-dom 'file://$(realpath "$html")' | sed -n '/<pre id=\"gs-layout\">/,/<\/pre>/p'" || status=1
+  record "$f" "The slides at 1920x1080 in headless Chromium (h200-lecture-N.png) and the deck's own layout check (per slide: elements out of place, the smallest text)" \
+    timeout 600 python3 tests/lecture_browser.py --deck "$html" "$out/h200-lecture" || status=1
 else
-  msg="Chromium is not installed on this machine: no PNGs made. Make them elsewhere with tests/lecture_browser.py's commands on $html"
+  msg="Chromium is not installed on this machine: no PNGs made. On a machine with Debian's chromium, from the top of the checkout: python3 tests/lecture_browser.py --deck $html $out/h200-lecture (one PNG per slide, and the layout check; exit 1 when a slide does not fit)"
   echo "$msg" | relative | tee -a "$log"
   printf '# The slides as PNG\n\n%s\n' "$(echo "$msg" | relative)" >> "$f"
 fi

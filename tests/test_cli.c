@@ -235,6 +235,44 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* The bandwidth chart: lessons of at most 12 bars a chart, a title and a
+ * description, and no bar of a value above zero that reads "0". */
+static void bandwidth_chart_has_lessons_of_twelve_bars(void **state)
+{
+    (void)state;
+    char svg_path[300];
+    snprintf(svg_path, sizeof svg_path, "%s/bw.svg", tmpdir);
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+                          "--quiet", "--svg", svg_path, NULL};
+    struct result *r = calloc(1, sizeof *r);
+    run(r, args);
+    assert_int_equal(r->code, 0);
+    char *svg = slurp(svg_path);
+    assert_non_null(strstr(svg, "<title>"));
+    assert_non_null(strstr(svg, "<desc>"));
+    int charts = 0;
+    for (char *p = strstr(svg, "<g transform="); p; ++charts) {
+        char *next = strstr(p + 1, "<g transform=");
+        int bars = 0;
+        for (char *b = strstr(p, "<rect x=\"380\""); b && (!next || b < next);
+             b = strstr(b + 1, "<rect x=\"380\"")) {
+            /* the value beside the bar: a number above zero, as written */
+            const char *t = strstr(b, "<text");
+            assert_non_null(t);
+            t = strchr(t, '>');
+            assert_non_null(t);
+            assert_true(strtod(t + 1, NULL) > 0);
+            ++bars;
+        }
+        assert_in_range(bars, 1, 12);
+        p = next;
+    }
+    assert_true(charts >= 4);
+    free(svg);
+    unlink(svg_path);
+    free(r);
+}
+
 /* The seed's picture on the host: the report and the SVG, each whole. */
 static void trace_writes_report_and_picture(void **state)
 {
@@ -255,6 +293,10 @@ static void trace_writes_report_and_picture(void **state)
     assert_true(strncmp(svg, "<svg ", 5) == 0);
     assert_non_null(strstr(svg, "<title id=\"title\">"));
     assert_non_null(strstr(svg, "thread 0 writes 0, 1024, 2048 and 3072"));
+    /* a projector's frame, cells of 10 px at the default 4096 elements */
+    assert_non_null(strstr(svg, "width=\"1920\" height=\"1080\" viewBox=\"0 0 1920 1080\""));
+    assert_non_null(strstr(svg, "<pattern id=\"cells\" width=\"10.000\""));
+    assert_non_null(strstr(svg, "<desc id=\"desc\">"));
     assert_true(strcmp(svg + strlen(svg) - 7, "</svg>\n") == 0);
     free(text);
     free(svg);
@@ -955,6 +997,7 @@ static const struct cli_case cases[] = {
     BAD(spread_and_sweep, "are two modes of bandwidth", "bandwidth", "--sweep", "--spread", "--backend",
         "host"),
     FN(trace_writes_report_and_picture),
+    FN(bandwidth_chart_has_lessons_of_twelve_bars),
     /* One surface: every command has its own --help and -h, listing only what
      * it takes; an option it does not take is refused naming those that do. */
     HELP(table_help, "usage: gridstride [table]", "--traps", "table", "--help"),

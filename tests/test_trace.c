@@ -26,6 +26,7 @@
 #include "gs_select.h"
 #include "gs_test_log.h"
 #include "gs_trace.h"
+#include "gs_trace_report.h"
 
 #define MAX_RUNS 8
 
@@ -179,6 +180,51 @@ static void a_wrong_map_is_caught(void **state)
     drop(t);
 }
 
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        ++n;
+    return n;
+}
+
+/* The picture draws one map for runs whose maps are the same, element by
+ * element, and a column for each map that differs, with the frame's size
+ * and 10-pixel cells at the seed's 4096 elements when there is one map. */
+static void the_picture_draws_each_distinct_map_once(void **state)
+{
+    (void)state;
+    const struct gs_trace_plan p = plan_of(&shapes[0], 0);
+    struct gs_trace *a = trace(devs[0], &p), *b = trace(devs[0], &p);
+    const struct gs_trace *runs[2] = {a, b};
+    struct gs_trace_agreement agree[GS_KERNEL_COUNT];
+    for (int pass = 0; pass < 2; ++pass) {
+        const int agreed = gs_trace_agree(runs, 2, agree);
+        const struct gs_trace_report_in in = {runs, 2, agree, agreed, "0", "trace", "now", "cc"};
+        struct gs_str o = {0};
+        gs_trace_svg(&in, &o);
+        assert_false(o.failed);
+        assert_non_null(strstr(o.data, "<desc id=\"desc\">"));
+        assert_non_null(strstr(o.data, "width=\"1920\" height=\"1080\""));
+        if (pass == 0) {
+            assert_true(agreed);
+            assert_int_equal(count_of(o.data, "<g transform="), p.nkernels);
+            assert_non_null(strstr(o.data, "every API recorded this map"));
+            assert_non_null(strstr(o.data, "<pattern id=\"cells\" width=\"10.000\""));
+            /* the second run's grid-stride map, one element off */
+            b->k[1].cells[2000].writer += 1;
+        } else {
+            assert_false(agreed);
+            assert_int_equal(count_of(o.data, "<g transform="), 2 * p.nkernels);
+            assert_non_null(strstr(o.data, "2 different maps, one column each"));
+            assert_non_null(strstr(o.data, "the maps differ, first at element 2000"));
+        }
+        gs_str_free(&o);
+    }
+    drop(a);
+    drop(b);
+}
+
 /* ---- all backends ---------------------------------------------------------- */
 
 static void every_backend_records_the_same_map(void **state)
@@ -272,6 +318,7 @@ int main(int argc, char **argv)
             cmocka_unit_test(every_kernel_records_the_models_map),
             cmocka_unit_test(seed_picture_is_recorded),
             cmocka_unit_test(a_wrong_map_is_caught),
+            cmocka_unit_test(the_picture_draws_each_distinct_map_once),
         };
         const struct CMUnitTest every[] = {
             cmocka_unit_test(every_backend_records_the_same_map),

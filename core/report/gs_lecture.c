@@ -42,6 +42,10 @@ static const char style[] =
     ".lesson{background:#fff1c2;color:#7a4b00;font-weight:bold}\n"
     ".fail{background:#ffd9d9;color:#a00000;font-weight:bold}\n"
     ".refused{color:#1d4f9a;font-weight:bold}\n"
+    ".tag{display:inline-block;min-width:1.25em;margin:0 3px;padding:0 6px;border-radius:14px;"
+    "background:#12355b;color:#fff;font-weight:bold;text-align:center;line-height:1.25}\n"
+    ".key .keyitem{white-space:nowrap;margin-right:18px}\n"
+    ".answer{margin:8px 0;overflow-wrap:anywhere}\n"
     ".banner{font-size:32px;font-weight:bold;background:#fff1c2;color:#6b4200;"
     "border-left:12px solid #e0a000;padding:12px 24px;margin:8px 0 16px 0}\n"
     ".claimnum{font-weight:bold;color:#12355b}\n"
@@ -80,28 +84,36 @@ static const char script[] =
     "b.bottom>r.bottom+1;}\n"
     "function measure(){var out=[];deck.style.transform='none';\n"
     "slides.forEach(function(s,k){show(k);var r=s.getBoundingClientRect();"
-    "var over=0,first='',minpx=1e9,minwhat='';\n"
+    "var over=0,first='',kinds=[],minpx=1e9,minwhat='';\n"
+    "function bad(why,what){over++;if(kinds.indexOf(why)<0)kinds.push(why);"
+    "if(!first)first=what+' '+why;}\n"
+    "function at(el,b){return el.tagName+' at '+Math.round(b.left-r.left)+','+"
+    "Math.round(b.top-r.top)+' size '+Math.round(b.width)+'x'+Math.round(b.height);}\n"
+    "var foot=s.querySelector('footer'),fr=foot?foot.getBoundingClientRect():null;\n"
     "var els=s.querySelectorAll('*');\n"
     "for(var i=0;i<els.length;i++){var el=els[i];if(el.closest('.notes'))continue;\n"
     "var b=el.getBoundingClientRect();if(b.width===0&&b.height===0)continue;\n"
-    "if(outside(b,r)){over++;if(!first)first=el.tagName+' at '+Math.round(b.left-r.left)+','"
-    "+Math.round(b.top-r.top)+' size '+Math.round(b.width)+'x'+Math.round(b.height);}\n"
+    "var box=el.parentElement&&el.parentElement.closest('.box,.cols>*');\n"
+    "if(outside(b,r))bad('outside the slide',at(el,b));\n"
+    "else if(fr&&!el.closest('footer')&&b.bottom>fr.top+1)bad('into the footer',at(el,b));\n"
+    "else if(box&&outside(b,box.getBoundingClientRect()))bad('outside its box',at(el,b));\n"
     "var cs=getComputedStyle(el);if(el.tagName!=='svg'&&!(el instanceof SVGElement)&&"
     "(cs.overflowX!=='visible'||cs.overflowY!=='visible')&&(el.scrollWidth>el.clientWidth+1||"
-    "el.scrollHeight>el.clientHeight+1)){over++;if(!first)first=el.tagName+' clips its content';}}\n"
+    "el.scrollHeight>el.clientHeight+1))bad('clipped',el.tagName+' content');}\n"
     "var w=document.createTreeWalker(s,NodeFilter.SHOW_TEXT,null),t;\n"
     "while((t=w.nextNode())){if(!t.nodeValue.trim())continue;var p=t.parentElement;"
     "if(p.closest('.notes'))continue;\n"
     "var g=document.createRange();g.selectNodeContents(t);var rs=g.getClientRects();"
     "if(!rs.length)continue;\n"
-    "for(var q=0;q<rs.length;q++)if(outside(rs[q],r)){over++;"
-    "if(!first)first='text '+JSON.stringify(t.nodeValue.trim().slice(0,40));}\n"
+    "for(var q=0;q<rs.length;q++)if(outside(rs[q],r))"
+    "bad('outside the slide','text '+JSON.stringify(t.nodeValue.trim().slice(0,40)));\n"
     "var px=parseFloat(getComputedStyle(p).fontSize);\n"
     "if(p instanceof SVGElement&&p.getScreenCTM){var m=p.getScreenCTM();"
     "if(m)px*=Math.sqrt(m.a*m.a+m.b*m.b);}\n"
     "if(px<minpx){minpx=px;minwhat=t.nodeValue.trim().slice(0,40);}}\n"
     "out.push('slide '+(k+1)+' overflow='+over+' minpx='+minpx.toFixed(1)+' min='+"
-    "JSON.stringify(minwhat)+' first='+JSON.stringify(first));});\n"
+    "JSON.stringify(minwhat)+' kinds='+JSON.stringify(kinds.join(', '))+' first='+"
+    "JSON.stringify(first));});\n"
     "document.getElementById('gs-layout').textContent=out.join('\\n');}\n"
     "measure();fromHash();fit();\n"
     "})();\n";
@@ -194,6 +206,44 @@ static const char *case_class(const struct gs_case *c)
     }
 }
 
+/* With more than two devices a cell names them by number, and a key says
+ * which number is which device: "1 3 4 wrong@2048" stays one line of a
+ * column where "host, opencl [0:1], opencl [0:2] wrong@2048" would not. */
+static int tagged(const struct gs_lecture_in *in)
+{
+    return in->ndevs > 2;
+}
+
+static void who(const struct gs_lecture_in *in, int i, int first, struct gs_str *o)
+{
+    if (tagged(in))
+        gs_str_printf(o, "<span class=\"tag\">%d</span>", i + 1);
+    else {
+        gs_str_printf(o, "%s", first ? "" : ", ");
+        esc(o, dev_name(in->devs[i]));
+    }
+}
+
+/* The key of the numbers: "1 host T = 16384", one device a line. */
+static void device_key(const struct gs_lecture_in *in, int t4, int inline_, struct gs_str *o)
+{
+    if (!tagged(in))
+        return;
+    gs_str_printf(o, "<p class=\"small key\">");
+    for (int i = 0; i < in->ndevs; ++i) {
+        const struct gs_table *t = t4 ? in->devs[i]->t4 : in->devs[i]->table;
+        gs_str_printf(o, "%s<span class=\"keyitem\">", i ? (inline_ ? " " : "<br>") : "");
+        who(in, i, 1, o);
+        gs_str_printf(o, " ");
+        esc(o, dev_name(in->devs[i]));
+        if (t)
+            gs_str_printf(o, " <span class=\"mono\">T = %llu</span>",
+                          (unsigned long long)t->threads);
+        gs_str_printf(o, "</span>");
+    }
+    gs_str_printf(o, "</p>\n");
+}
+
 /* One cell of the table: the devices' results, once when they agree. */
 static void merged_cell(const struct gs_lecture_in *in, int t4, enum gs_section sec,
                         enum gs_column col, int row, struct gs_str *o)
@@ -210,7 +260,7 @@ static void merged_cell(const struct gs_lecture_in *in, int t4, enum gs_section 
         if (!any++) {
             snprintf(first, sizeof first, "%s", buf);
             cls = case_class(c);
-        } else if (strcmp(first, buf) != 0)
+        } else if (strcmp(first, buf) != 0 || strcmp(cls, case_class(c)) != 0)
             same = 0;
     }
     if (!any) {
@@ -222,7 +272,8 @@ static void merged_cell(const struct gs_lecture_in *in, int t4, enum gs_section 
         return;
     }
     /* The devices that gave the same answer share one line: "opencl, cuda
-     * ok" under "host wrong@16384", so a row is as tall as its answers. */
+     * ok" under "host wrong@16384" (or "2 3 ok" under "1 wrong@16384"), so
+     * a row is as tall as its answers. */
     gs_str_printf(o, "<td>");
     int done[GS_LECTURE_MAX_DEVICES] = {0}, lines = 0;
     for (int i = 0; i < in->ndevs && i < GS_LECTURE_MAX_DEVICES; ++i) {
@@ -231,8 +282,8 @@ static void merged_cell(const struct gs_lecture_in *in, int t4, enum gs_section 
         if (!c || done[i])
             continue;
         gs_table_case_cell(c, buf, sizeof buf);
-        gs_str_printf(o, "%s<span class=\"%s\">", lines++ ? "<br>" : "", case_class(c));
-        esc(o, dev_name(in->devs[i]));
+        gs_str_printf(o, "%s", lines++ ? "<br>" : "");
+        who(in, i, 1, o);
         for (int k = i + 1; k < in->ndevs && k < GS_LECTURE_MAX_DEVICES; ++k) {
             const struct gs_table *tk = t4 ? in->devs[k]->t4 : in->devs[k]->table;
             const struct gs_case *ck = tk ? gs_table_find(tk, sec, col, row) : NULL;
@@ -242,11 +293,10 @@ static void merged_cell(const struct gs_lecture_in *in, int t4, enum gs_section 
             gs_table_case_cell(ck, other, sizeof other);
             if (strcmp(other, buf) == 0 && strcmp(case_class(ck), case_class(c)) == 0) {
                 done[k] = 1;
-                gs_str_printf(o, ", ");
-                esc(o, dev_name(in->devs[k]));
+                who(in, k, 0, o);
             }
         }
-        gs_str_printf(o, " %s</span>", buf);
+        gs_str_printf(o, " <span class=\"%s\">%s</span>", case_class(c), buf);
     }
     gs_str_printf(o, "</td>");
 }
@@ -362,38 +412,108 @@ static void slide_claim(const struct gs_lecture_in *in, struct gs_str *o)
 
 /* ---- slide 2: the table ----------------------------------------------------------- */
 
+/* One API's answer to a launch of the zero-block or the ragged kind, in the
+ * words a slide shows. */
+static void answer_words(const struct gs_case *c, char *buf, unsigned size, const char **cls)
+{
+    if (c->got.accepted) {
+        snprintf(buf, size, "accepted, result %s",
+                 gs_observed(&c->got, &c->verdict) == GS_OUT_OK ? "right" : "wrong");
+        *cls = "ok";
+    } else if (c->got.not_sent) {
+        snprintf(buf, size, "not launched");
+        *cls = "refused";
+    } else {
+        snprintf(buf, size, "refused (%s)", c->got.api_error);
+        *cls = "refused";
+    }
+    if (!c->held)
+        *cls = "fail";
+}
+
+static int answer_case(const struct gs_case *c)
+{
+    return c->launch.grid == 0 || c->section == GS_SEC_RAGGED;
+}
+
+/* The same launch of the same column: one entry of the answers. */
+static int same_answer_launch(const struct gs_case *a, const struct gs_case *b)
+{
+    return a->section == b->section && a->column == b->column && a->launch.n == b->launch.n &&
+           (a->launch.grid == 0) == (b->launch.grid == 0);
+}
+
+/* Each API's answer to the zero-block and the ragged launches, grouped by
+ * launch, then by answer: "refused (...): host, cuda" on one line. */
 static void api_answers(const struct gs_lecture_in *in, struct gs_str *o)
 {
-    int shown = 0;
-    gs_str_printf(o, "<ul class=\"small\">\n");
-    for (int i = 0; i < in->ndevs; ++i) {
+    const int nd = in->ndevs < GS_LECTURE_MAX_DEVICES ? in->ndevs : GS_LECTURE_MAX_DEVICES;
+    int allheld = 1, any = 0;
+    for (int i = 0; i < nd; ++i) {
         const struct gs_table *t = in->devs[i]->table;
-        for (int k = 0; t && k < t->ncases && shown < 4; ++k) {
+        for (int k = 0; t && k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
-            const struct gs_launch *l = &c->launch;
-            if (!(l->grid == 0 || c->section == GS_SEC_RAGGED))
+            if (!answer_case(c))
+                continue;
+            /* the first device with this launch opens its entry */
+            int seen = 0;
+            for (int p = 0; p < i && !seen; ++p) {
+                const struct gs_table *tp = in->devs[p]->table;
+                for (int q = 0; tp && q < tp->ncases && !seen; ++q)
+                    seen = answer_case(&tp->cases[q]) && same_answer_launch(&tp->cases[q], c);
+            }
+            if (seen)
                 continue;
             char shape[96];
-            gs_launch_shape(l, shape, sizeof shape);
-            gs_str_printf(o, "<li><b>");
-            esc(o, dev_name(in->devs[i]));
-            gs_str_printf(o, "</b> %s at n = %llu, %s (%s): ", gs_column_letter(c->column),
-                          (unsigned long long)l->n, shape,
-                          c->section == GS_SEC_RAGGED ? "ragged: global = n" : "zero blocks");
-            if (c->got.accepted)
-                gs_str_printf(o, "<span class=\"ok\">accepted, result %s</span>",
-                              gs_observed(&c->got, &c->verdict) == GS_OUT_OK ? "right" : "wrong");
-            else if (c->got.not_sent)
-                gs_str_printf(o, "<span class=\"refused\">not launched</span>");
-            else {
-                gs_str_printf(o, "<span class=\"refused\">refused</span>, ");
-                esc(o, c->got.api_error);
+            gs_launch_shape(&c->launch, shape, sizeof shape);
+            if (c->section == GS_SEC_RAGGED)
+                gs_str_printf(o, "<p class=\"small answer\"><b>ragged</b>: %s at n = %llu, global "
+                                 "= n, local = %llu",
+                              gs_column_letter(c->column), (unsigned long long)c->launch.n,
+                              (unsigned long long)c->launch.block);
+            else
+                gs_str_printf(o, "<p class=\"small answer\"><b>zero blocks</b>: %s at n = %llu, "
+                                 "%s",
+                              gs_column_letter(c->column), (unsigned long long)c->launch.n, shape);
+            ++any;
+            /* every device's answer to it, devices of one answer on one line */
+            const struct gs_case *mine[GS_LECTURE_MAX_DEVICES] = {0};
+            for (int p = i; p < nd; ++p) {
+                const struct gs_table *tp = in->devs[p]->table;
+                for (int q = 0; tp && q < tp->ncases && !mine[p]; ++q)
+                    if (answer_case(&tp->cases[q]) && same_answer_launch(&tp->cases[q], c))
+                        mine[p] = &tp->cases[q];
             }
-            gs_str_printf(o, "%s</li>\n", c->held ? ", as predicted" : " <b>(NOT predicted)</b>");
-            ++shown;
+            int done[GS_LECTURE_MAX_DEVICES] = {0};
+            for (int p = i; p < nd; ++p) {
+                char words[300], other[300];
+                const char *cls, *ocls;
+                if (!mine[p] || done[p])
+                    continue;
+                answer_words(mine[p], words, sizeof words, &cls);
+                allheld &= mine[p]->held;
+                gs_str_printf(o, "<br>");
+                who(in, p, 1, o);
+                for (int r = p + 1; r < nd; ++r) {
+                    if (!mine[r] || done[r])
+                        continue;
+                    answer_words(mine[r], other, sizeof other, &ocls);
+                    if (strcmp(words, other) == 0 && strcmp(cls, ocls) == 0) {
+                        done[r] = 1;
+                        who(in, r, 0, o);
+                    }
+                }
+                gs_str_printf(o, "%s<span class=\"%s\">", tagged(in) ? " " : ": ", cls);
+                esc(o, words);
+                gs_str_printf(o, "</span>%s", mine[p]->held ? "" : " <b>(NOT predicted)</b>");
+            }
+            gs_str_printf(o, "</p>\n");
         }
     }
-    gs_str_printf(o, "</ul>\n");
+    if (any)
+        gs_str_printf(o, "<p class=\"small\">%s</p>\n",
+                      allheld ? "Every answer as predicted." : "An answer NOT predicted: see the "
+                                                               "text report.");
 }
 
 static void slide_table(const struct gs_lecture_in *in, struct gs_str *o)
@@ -432,11 +552,12 @@ static void slide_table(const struct gs_lecture_in *in, struct gs_str *o)
     gs_str_printf(o, "</h1>\n");
     gs_str_printf(o, "<div class=\"cols\"><div style=\"flex:0 0 auto\">\n");
     size_table(in, 0, cols, 4, o);
-    gs_str_printf(o, "</div><div><p class=\"small\"><span class=\"lesson\">wrong@T</span> is "
-                     "the lesson: predicted, and it held. <span class=\"fail\">red</span> would "
-                     "be a failed prediction; <span class=\"refused\">refused</span> is the "
-                     "API's own answer.</p>\n<p class=\"small\">Each API's answer to a zero-"
-                     "block and a ragged launch:</p>\n");
+    gs_str_printf(o, "</div><div>");
+    device_key(in, 0, 0, o);
+    gs_str_printf(o, "<p class=\"small\"><span class=\"lesson\">wrong@T</span>: the lesson, "
+                     "predicted; <span class=\"fail\">red</span>: a failed prediction; "
+                     "<span class=\"refused\">refused</span>: the API's own answer.</p>\n"
+                     "<p class=\"small\">Each API's answer:</p>\n");
     api_answers(in, o);
     gs_str_printf(o, "</div></div>\n");
     slide_close(in, o, "Read column B down: right up to T, wrong from T + 1, and the first wrong "
@@ -458,15 +579,24 @@ static void slide_t4(const struct gs_lecture_in *in, struct gs_str *o)
     const struct gs_table *own = lead->table, *t4 = lead->t4;
     held_count(in, 1, &cases, &held);
     slide_open(o, 3, "the T4's table, reproduced with --grid 160");
-    gs_str_printf(o, "<h1>The same kernels on a T4's grid (G = %llu, T = %llu): B moves its "
-                     "first wrong element to T; C does not care (%d of %d held)</h1>\n",
+    gs_str_printf(o, "<h1>On a T4's grid (G = %llu, T = %llu) B goes wrong at T; C does not "
+                     "care (%d of %d held)</h1>\n",
                   (unsigned long long)(t4 ? t4->grid : 0),
                   (unsigned long long)(t4 ? t4->threads : 0), held, cases);
+    /* One heading names the grid when every device has it; else the key
+     * gives each device's T. */
+    int one_grid = 1;
+    for (int i = 0; i < in->ndevs; ++i)
+        one_grid &= !own || !in->devs[i]->table || in->devs[i]->table->threads == own->threads;
+    device_key(in, 0, 1, o);
     gs_str_printf(o, "<div class=\"cols\"><div class=\"box\"><h2>");
-    esc(o, dev_name(lead));
-    gs_str_printf(o, ": G = %llu, T = %llu</h2>\n",
-                  (unsigned long long)(own ? own->grid : 0),
-                  (unsigned long long)(own ? own->threads : 0));
+    if (one_grid) {
+        esc(o, in->ndevs > 1 ? "every device" : dev_name(lead));
+        gs_str_printf(o, ": G = %llu, T = %llu</h2>\n",
+                      (unsigned long long)(own ? own->grid : 0),
+                      (unsigned long long)(own ? own->threads : 0));
+    } else
+        gs_str_printf(o, "each device's own grid (its T above)</h2>\n");
     size_table(in, 0, cols, 2, o);
     gs_str_printf(o, "</div><div class=\"box\"><h2>a T4's grid: G = %llu, T = %llu</h2>\n",
                   (unsigned long long)(t4 ? t4->grid : 0),

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The picture of `gridstride trace`: seed 000's index-tracer, drawn from the
- * maps the devices recorded. One strip per kernel per API, side by side,
- * one cell per element (or per bin of elements when n is too large to
- * draw cell by cell): coloured by block, shaded by pass, hollow where
- * nothing was written, hatched where an element was written more than
- * once. Below, the first warp's first steps: the elements its 32 lanes
- * wrote, and the 128-byte segments they fall in. Sized for a projector:
- * large type, a legend, the API and device names on it, and a caption and
- * alt text that say what the picture shows. */
+ * maps the devices recorded, laid out for a 1920 x 1080 projector frame.
+ * One row per kernel: on the left its name, its launch, what its map shows
+ * and the first warp's passes (the elements its 32 lanes wrote, and the
+ * 128-byte segments they fall in); on the right the map, one cell per
+ * element (or per bin of elements when n is over 4096): coloured by block,
+ * shaded by pass, hollow where nothing was written, hatched where an element
+ * was written more than once, thread 0's elements outlined. The APIs whose
+ * maps are the same element by element share one map, as wide as the frame
+ * allows (at the default 4096 elements, cells of 10 px); APIs whose maps
+ * differ get a column each. The title and a legend on top; the caption is
+ * the alt text (<desc>). */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,16 +18,22 @@
 #include "gs_trace_report.h"
 
 #define FONT "DejaVu Sans, Arial, Helvetica, sans-serif"
+#define FRAME_W 1920.0
+#define FRAME_H 1080.0
 #define LEFT 20.0
-#define LABEL_W 250.0  /* the kernels' names */
-#define PANEL_W 560.0  /* one strip */
-#define GAP 40.0       /* between strips */
+#define SIDE_W 600.0   /* each kernel's words and warp view, left of its map */
+#define AREA_W 1280.0  /* the maps: FRAME_W - LEFT - SIDE_W - 20 */
+#define GAP 30.0       /* between columns of maps */
+#define ROW_GAP 10.0   /* between kernels */
 #define MIN_COLS 8u
 #define MAX_COLS 128u
-#define MAX_CELLS 8192u /* cells a strip draws; beyond, elements are binned */
-#define WARP_W 720.0    /* the warp view's address axis */
-#define WARP_ROW 30.0
-#define LINE 24.0
+#define MAX_CELLS 4096u /* cells a map draws; beyond, elements are binned */
+#define MAX_CELL 40.0
+#define WARP_X (LEFT + 76.0) /* the warp bars, right of their "pass N" */
+#define WARP_W 200.0
+#define WARP_ROW 26.0
+#define MAX_MAPS 8 /* columns of distinct maps drawn */
+#define MAX_RUNS 64 /* runs drawn */
 
 /* Tableau's categorical colours, which stay apart in print and for most
  * colour-blind readers. */
@@ -34,24 +43,33 @@ static const unsigned palette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2,
 
 struct geometry {
     uint64_t n, bin, cells, cols, rows;
-    double cell, height, width;
+    double cell, height, width; /* of one map */
 };
 
-/* About four times as wide as high, in powers of two, so that seed 000's
- * cells 0, 1024, 2048 and 3072 line up in one column at n = 4096. */
-static void geometry_of(uint64_t n, int panels, struct geometry *g)
+/* The largest cells that fit a map into w x h: columns in powers of two, so
+ * that seed 000's cells 0, 1024, 2048 and 3072 line up in one column. */
+static void geometry_of(uint64_t n, double w, double h, struct geometry *g)
 {
     g->n = n;
     g->bin = (n + MAX_CELLS - 1) / MAX_CELLS;
     g->cells = (n + g->bin - 1) / g->bin;
+    g->cell = 0;
     g->cols = MIN_COLS;
-    while (g->cols < MAX_COLS && g->cols * g->cols < 4 * g->cells)
-        g->cols *= 2;
-    g->rows = (g->cells + g->cols - 1) / g->cols;
-    g->cell = PANEL_W / (double)g->cols;
-    const double strips = LEFT + LABEL_W + panels * (PANEL_W + GAP);
-    const double warp = LEFT + LABEL_W + WARP_W + 620.0; /* and its words */
-    g->width = strips > warp ? strips : warp;
+    g->rows = (g->cells + MIN_COLS - 1) / MIN_COLS;
+    for (uint64_t cols = MIN_COLS; cols <= MAX_COLS; cols *= 2) {
+        const uint64_t rows = (g->cells + cols - 1) / cols;
+        double c = w / (double)cols;
+        if (h / (double)rows < c)
+            c = h / (double)rows;
+        if (c > MAX_CELL)
+            c = MAX_CELL;
+        if (c > g->cell + 1e-9) {
+            g->cell = c;
+            g->cols = cols;
+            g->rows = rows;
+        }
+    }
+    g->width = (double)g->cols * g->cell;
     g->height = (double)g->rows * g->cell;
 }
 
@@ -203,12 +221,12 @@ static void draw_strip(struct gs_str *o, const struct gs_trace_kernel *k,
                       (double)g->cols * g->cell, g->height);
         mark_thread0(o, k, g);
     } else {
-        gs_str_printf(o, "<rect width=\"%.1f\" height=\"%.2f\" fill=\"#f2f2f2\"/>\n", PANEL_W,
+        gs_str_printf(o, "<rect width=\"%.1f\" height=\"%.2f\" fill=\"#f2f2f2\"/>\n", g->width,
                       g->height);
     }
     gs_str_printf(o, "<rect width=\"%.1f\" height=\"%.2f\" fill=\"none\" stroke=\"#555555\" "
                      "stroke-width=\"1\"/>\n</g>\n",
-                  PANEL_W, g->height);
+                  g->width, g->height);
 }
 
 /* Two lines under a strip: what was written, and thread 0. */
@@ -255,6 +273,32 @@ static void warp_window(const struct gs_warp_step *w, uint64_t *lo, uint64_t *hi
     *hi = (w->last / GS_TRACE_SEGMENT + 1) * GS_TRACE_SEGMENT;
 }
 
+/* A warp's pass in few words, beside its bar: "0-124: 4 apart, 4
+ * segments" (the text report's words without the lanes and the bytes,
+ * which the heading says once). */
+static void warp_words(const struct gs_warp_step *w, struct gs_str *o)
+{
+    char a[32];
+    if (w->elements == 0) {
+        gs_str_printf(o, "no element");
+        return;
+    }
+    gs_str_printf(o, "%llu", (unsigned long long)w->first);
+    if (w->last != w->first)
+        gs_str_printf(o, "-%llu", (unsigned long long)w->last);
+    const uint64_t per_lane = w->lanes ? w->elements / w->lanes : 0;
+    if (w->lanes > 1 && w->apart == 1)
+        gs_str_printf(o, ": adjacent");
+    else if (w->lanes > 1 && w->apart == per_lane && w->elements == per_lane * w->lanes)
+        gs_str_printf(o, ": %llu a lane", (unsigned long long)per_lane);
+    else if (w->lanes > 1 && w->apart > 1)
+        gs_str_printf(o, ": %s apart", gs_trace_num(w->apart, ",", a));
+    else if (w->lanes > 1)
+        gs_str_printf(o, ": uneven");
+    gs_str_printf(o, ", %s segment%s", gs_trace_num(w->segments, ",", a),
+                  w->segments == 1 ? "" : "s");
+}
+
 /* cw: the width of one element, the same for every kernel, so that 32
  * adjacent elements and 32 elements C apart are drawn to one scale. */
 static void warp_row(struct gs_str *o, const struct gs_trace_kernel *k, int s, double cw,
@@ -276,17 +320,17 @@ static void warp_row(struct gs_str *o, const struct gs_trace_kernel *k, int s, d
                           x + (double)(i - lo) * cw, y, cw > 1.5 ? cw : 1.5, h, colour);
     }
     /* segment boundaries: a warp's access costs one transaction per segment */
-    for (uint64_t b = lo; b <= hi && (hi - lo) / GS_TRACE_SEGMENT <= 256; b += GS_TRACE_SEGMENT)
+    for (uint64_t b = lo; b <= hi && (hi - lo) / GS_TRACE_SEGMENT <= 64; b += GS_TRACE_SEGMENT)
         gs_str_printf(o, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#333333\" "
                          "stroke-width=\"1\"/>",
                       x + (double)(b - lo) * cw, y - 3, x + (double)(b - lo) * cw, y + h + 3);
     gs_str_printf(o, "\n");
     char label[32];
     snprintf(label, sizeof label, "pass %d", s);
-    gs_svg_text(o, x - 12, y + h - 4, 16, "text-anchor=\"end\"", label);
+    gs_svg_text(o, x - 10, y + h - 3, 16, "text-anchor=\"end\"", label);
     struct gs_str words = {0};
-    gs_trace_warp_words(w, ",", &words);
-    gs_svg_text(o, x + WARP_W + 16, y + h - 4, 16, "", words.data ? words.data : "");
+    warp_words(w, &words);
+    gs_svg_text(o, x + WARP_W + 12, y + h - 3, 16, "", words.data ? words.data : "");
     gs_str_free(&words);
 }
 
@@ -316,35 +360,7 @@ static double warp_scale(const struct gs_trace_report_in *in)
                 widest = hi - lo;
         }
     }
-    return WARP_W / (double)widest < 24.0 ? WARP_W / (double)widest : 24.0;
-}
-
-static double warp_view(struct gs_str *o, const struct gs_trace_report_in *in, double y)
-{
-    const struct gs_trace *t0 = in->runs[0];
-    const double cw = warp_scale(in);
-    gs_svg_text(o, LEFT, y, 22, "font-weight=\"bold\"",
-            "Warp 0 (threads 0-31 of block 0), first passes: the elements its lanes wrote");
-    y += 26;
-    gs_svg_text(o, LEFT, y, 16, "fill=\"#333333\"",
-            "Read off the recorded map; vertical lines are 128-byte segment boundaries (32 "
-            "floats): one memory transaction per segment touched.");
-    y += 30;
-    for (int k = 0; k < t0->nkernels; ++k) {
-        const char *api = "";
-        const struct gs_trace_kernel *tk = recorded(in, k, &api);
-        if (!tk)
-            continue;
-        char head[160];
-        snprintf(head, sizeof head, "%s (recorded on %s)", gs_kernel_info(tk->launch.kernel)->name,
-                 api);
-        gs_svg_text(o, LEFT, y + 16, 18, "font-weight=\"bold\"", head);
-        y += 26;
-        for (int s = 0; s < tk->nsteps; ++s, y += WARP_ROW)
-            warp_row(o, tk, s, cw, LEFT + LABEL_W, y);
-        y += 12;
-    }
-    return y;
+    return WARP_W / (double)widest < 6.0 ? WARP_W / (double)widest : 6.0;
 }
 
 /* ---- frame: title, legend, headers, caption ------------------------------ */
@@ -420,55 +436,76 @@ static double text_width(const char *s, double size)
 }
 
 /* The legend in rows that fit the picture's width: an entry that would
- * pass the right edge starts the next row. */
+ * pass the right edge starts the next row. Returns the last row's y. */
+struct flow {
+    double x, y, width;
+};
+
+static void flow_room(struct flow *f, double w)
+{
+    if (f->x > LEFT && f->x + w > f->width - LEFT) {
+        f->x = LEFT;
+        f->y += 28;
+    }
+}
+
+static void swatch(struct gs_str *o, const struct flow *f, double dx, unsigned rgb,
+                   const char *extra)
+{
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"18\" fill=\"#%06x\" %s/>",
+                  f->x + dx, f->y - 15, rgb, extra);
+}
+
+static void entry_text(struct gs_str *o, struct flow *f, double dx, const char *words)
+{
+    gs_svg_text(o, f->x + dx, f->y, 17, "", words);
+    f->x += dx + text_width(words, 17) + 26;
+}
+
 static double legend(struct gs_str *o, const struct gs_trace_report_in *in, double width,
                      double y)
 {
     const struct gs_trace *t0 = in->runs[0];
     uint64_t passes = 1;
-    double x = LEFT;
+    struct flow f = {LEFT, y, width};
     char label[32];
     for (int k = 0; k < t0->nkernels; ++k)
         if (t0->k[k].passes > passes)
             passes = t0->k[k].passes;
     const uint64_t blocks = t0->plan.grid < COLOURS ? t0->plan.grid : COLOURS;
-    for (uint64_t b = 0; b < blocks; ++b, x += 104) {
-        gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
-                      x, y - 16, palette[b]);
+    for (uint64_t b = 0; b < blocks; ++b) {
         snprintf(label, sizeof label, "block %llu", (unsigned long long)b);
-        gs_svg_text(o, x + 26, y, 17, "", label);
+        flow_room(&f, 24 + text_width(label, 17));
+        swatch(o, &f, 0, palette[b], "");
+        entry_text(o, &f, 24, label);
     }
-    if (t0->plan.grid > COLOURS)
-        gs_svg_text(o, x, y, 17, "", "(colours repeat every 8 blocks)"), x += 270;
+    if (t0->plan.grid > COLOURS) {
+        flow_room(&f, text_width("(colours repeat every 8 blocks)", 17));
+        entry_text(o, &f, 0, "(colours repeat every 8 blocks)");
+    }
     const int ramp = passes < 4 ? (int)passes : 4;
-    const char *ramp_words = passes > 1 ? "each kernel's passes, first (light) to last (dark)"
-                                        : "one pass";
-    x += 20;
-    if (x + ramp * 24 + 4 + text_width(ramp_words, 17) > width - LEFT) {
-        y += 32;
-        x = LEFT;
-    }
-    for (int s = 0; s < ramp; ++s, x += 24)
-        gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>",
-                      x, y - 16, shade(palette[0], ramp > 1 ? (passes - 1) * (uint64_t)s / (uint64_t)(ramp - 1) : 0, passes));
-    gs_svg_text(o, x + 4, y, 17, "", ramp_words);
-    y += 32;
-    x = LEFT;
-    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"white\" "
+    const char *ramp_words = passes > 1 ? "passes: first (light) to last (dark)" : "one pass";
+    flow_room(&f, ramp * 22 + 4 + text_width(ramp_words, 17));
+    for (int s = 0; s < ramp; ++s)
+        swatch(o, &f, s * 22,
+               shade(palette[0], ramp > 1 ? (passes - 1) * (uint64_t)s / (uint64_t)(ramp - 1) : 0,
+                     passes),
+               "");
+    entry_text(o, &f, ramp * 22 + 4, ramp_words);
+    flow_room(&f, 24 + text_width("never written", 17));
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"18\" fill=\"white\" "
                      "stroke=\"#888888\"/>",
-                  x, y - 16);
-    gs_svg_text(o, x + 26, y, 17, "", "never written (hollow)");
-    x += 250;
-    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\"/>"
-                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"url(#twice)\"/>",
-                  x, y - 16, palette[0], x, y - 16);
-    gs_svg_text(o, x + 26, y, 17, "", "written more than once (hatched)");
-    x += 340;
-    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"20\" fill=\"#%06x\" "
-                     "stroke=\"#000000\" stroke-width=\"2.5\"/>",
-                  x, y - 16, palette[0]);
-    gs_svg_text(o, x + 26, y, 17, "", "written by thread 0 (outlined)");
-    return y;
+                  f.x, f.y - 15);
+    entry_text(o, &f, 24, "never written");
+    flow_room(&f, 24 + text_width("written twice or more", 17));
+    swatch(o, &f, 0, palette[0], "");
+    gs_str_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"18\" fill=\"url(#twice)\"/>",
+                  f.x, f.y - 15);
+    entry_text(o, &f, 24, "written twice or more");
+    flow_room(&f, 24 + text_width("thread 0's elements", 17));
+    swatch(o, &f, 0, palette[0], "stroke=\"#000000\" stroke-width=\"2.5\"");
+    entry_text(o, &f, 24, "thread 0's elements");
+    return f.y;
 }
 
 static void defs(struct gs_str *o, const struct geometry *g)
@@ -482,40 +519,90 @@ static void defs(struct gs_str *o, const struct geometry *g)
                      "fill=\"#111111\" fill-opacity=\"0.6\"/></pattern>\n</defs>\n");
 }
 
-static double headers(struct gs_str *o, const struct gs_trace_report_in *in, double y)
+/* ---- the maps: one column per distinct map ----------------------------- */
+
+/* Runs a and b recorded the same map of every kernel, element by element. */
+static int same_maps(const struct gs_trace *a, const struct gs_trace *b)
 {
-    for (int r = 0; r < in->nruns; ++r) {
-        const struct gs_device *d = in->runs[r]->dev;
-        const double x = LEFT + LABEL_W + r * (PANEL_W + GAP);
-        char line[200];
-        gs_svg_text(o, x, y, 24, "font-weight=\"bold\"", d->backend->name);
-        snprintf(line, sizeof line, "%.52s", d->name);
-        gs_svg_text(o, x, y + 24, 18, "", line);
-        snprintf(line, sizeof line, "%.68s", d->api_version);
-        gs_svg_text(o, x, y + 45, 14, "fill=\"#444444\"", line);
+    for (int k = 0; k < a->nkernels && k < b->nkernels; ++k) {
+        const struct gs_trace_kernel *x = &a->k[k], *y = &b->k[k];
+        if (!x->cells != !y->cells)
+            return 0;
+        if (!x->cells)
+            continue;
+        if (!gs_trace_same_launch(&x->launch, &y->launch) ||
+            memcmp(x->cells, y->cells, x->launch.n * sizeof *x->cells) != 0)
+            return 0;
     }
-    return y + 70;
+    return 1;
 }
 
-static double kernel_row(struct gs_str *o, const struct gs_trace_report_in *in, int k,
-                         const struct geometry *g, double y)
+/* col[r]: the column of run r; returns the number of columns. Runs past
+ * MAX_MAPS distinct maps share the last column's header, never drawn. */
+static int map_columns(const struct gs_trace_report_in *in, int *col, int *lead)
 {
-    const struct gs_trace_kernel *k0 = &in->runs[0]->k[k];
-    struct gs_str words = {0};
-    gs_svg_text(o, LEFT, y + 22, 22, "font-weight=\"bold\"", gs_kernel_info(k0->launch.kernel)->name);
-    gs_trace_launch_words(&k0->launch, ",", &words);
-    wrapped(o, LEFT, y + 46, 15, "fill=\"#444444\"", words.data ? words.data : "", 24);
-    gs_str_free(&words);
-    double bottom = y;
+    int ncols = 0;
     for (int r = 0; r < in->nruns; ++r) {
-        const struct gs_trace_kernel *tk = &in->runs[r]->k[k];
-        const double x = LEFT + LABEL_W + r * (PANEL_W + GAP);
-        draw_strip(o, tk, g, x, y);
-        const double b = strip_facts(o, tk, x, y + g->height + 22);
-        if (b > bottom)
-            bottom = b;
+        col[r] = -1;
+        for (int c = 0; c < ncols && col[r] < 0; ++c)
+            if (same_maps(in->runs[lead[c]], in->runs[r]))
+                col[r] = c;
+        if (col[r] < 0 && ncols < MAX_MAPS) {
+            lead[ncols] = r;
+            col[r] = ncols++;
+        }
     }
-    return bottom + 26;
+    return ncols;
+}
+
+/* "host and opencl": the backends of column c (every run when c < 0). */
+static void column_apis(const struct gs_trace_report_in *in, const int *col, int c,
+                        struct gs_str *o)
+{
+    int n = 0, total = 0;
+    for (int r = 0; r < in->nruns; ++r)
+        total += c < 0 || col[r] == c;
+    for (int r = 0; r < in->nruns; ++r) {
+        if (c >= 0 && col[r] != c)
+            continue;
+        gs_str_printf(o, "%s%s", n == 0 ? "" : n + 1 == total ? " and " : ", ",
+                      in->runs[r]->dev->backend->name);
+        ++n;
+    }
+}
+
+/* ---- each kernel's words and warp, left of its maps --------------------- */
+
+static void side_panel(struct gs_str *o, const struct gs_trace_report_in *in, int k,
+                       int ncols, double cw, double y, double h)
+{
+    const char *api = "";
+    const struct gs_trace_kernel *k0 = &in->runs[0]->k[k], *tk = recorded(in, k, &api);
+    struct gs_str words = {0};
+    gs_svg_text(o, LEFT, y + 24, 26, "font-weight=\"bold\"",
+                gs_kernel_info(k0->launch.kernel)->name);
+    gs_trace_launch_words(&k0->launch, ",", &words);
+    gs_svg_text(o, LEFT, y + 48, 18, "fill=\"#444444\"", words.data ? words.data : "");
+    gs_str_free(&words);
+    double yy = y + 74;
+    /* one column: its facts here; several: under each map, and here where
+     * the maps first differ */
+    if (ncols == 1)
+        yy = strip_facts(o, tk ? tk : k0, LEFT, yy) + 4;
+    else if (in->agree && !in->agree[k].equal && in->agree[k].compared > 1) {
+        char line[96];
+        snprintf(line, sizeof line, "the maps differ, first at element %llu",
+                 (unsigned long long)in->agree[k].first_difference);
+        gs_svg_text(o, LEFT, yy, 18, "fill=\"#c0392b\" font-weight=\"bold\"", line);
+        yy += 30;
+    }
+    if (!tk || yy + 24 + WARP_ROW > y + h)
+        return;
+    gs_svg_text(o, LEFT, yy + 14, 18, "font-weight=\"bold\"",
+                "warp 0 (lanes 0-31), by pass:");
+    yy += 24;
+    for (int s = 0; s < tk->nsteps && yy + WARP_ROW <= y + h + 4; ++s, yy += WARP_ROW)
+        warp_row(o, tk, s, cw, WARP_X, yy);
 }
 
 void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
@@ -524,35 +611,78 @@ void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
         return;
     const struct gs_trace *t0 = in->runs[0];
     struct geometry g;
-    struct gs_str body = {0}, caption = {0}, title = {0};
+    struct gs_str body = {0}, caption = {0}, title = {0}, sub = {0};
+    int col[MAX_RUNS], lead[MAX_MAPS];
     char a[32];
-    geometry_of(t0->plan.n, in->nruns, &g);
-    const size_t chars = (size_t)((g.width - 2 * LEFT) / 9.6);
+    const int nruns = in->nruns < MAX_RUNS ? in->nruns : MAX_RUNS;
+    const struct gs_trace_report_in cut = {in->runs, nruns, in->agree, in->agreed, in->version,
+                                           in->command, in->date, in->toolkit};
+    const int ncols = map_columns(&cut, col, lead);
+    const int nk = t0->nkernels > 0 ? t0->nkernels : 1;
 
-    /* the body first: its height sizes the picture */
-    double y = 40;
+    /* the top: title, the APIs and what they agree on, the legend */
+    double y = 30;
     gs_str_printf(&title, "Who wrote each element: <<<%llu, %llu>>> over %s elements, recorded "
                           "on the device",
                   (unsigned long long)t0->plan.grid, (unsigned long long)t0->plan.block,
                   gs_trace_num(t0->plan.n, ",", a));
-    gs_svg_text(&body, LEFT, y, 30, "font-weight=\"bold\"", title.data ? title.data : "");
-    y += 32;
-    gs_svg_text(&body, LEFT, y, 18, "fill=\"#333333\"",
-            "Each kernel's trace build records, per element, its writes, the lowest-numbered "
-            "thread that wrote it and that thread's pass.");
-    y += 44;
-    y = legend(&body, in, g.width, y) + 44;
-    y = headers(&body, in, y);
-    for (int k = 0; k < t0->nkernels; ++k)
-        y = kernel_row(&body, in, k, &g, y);
-    y = warp_view(&body, in, y + 10) + 16;
-    caption_text(in, &g, &caption);
-    y = wrapped(&body, LEFT, y, 18, "", caption.data ? caption.data : "", chars) + 10;
+    gs_svg_text(&body, LEFT, y, 26, "font-weight=\"bold\"", title.data ? title.data : "");
+    y += 26;
+    gs_str_printf(&sub, "Recorded through ");
+    column_apis(&cut, col, -1, &sub);
+    if (ncols == 1)
+        gs_str_printf(&sub, nruns > 1 ? ": every API recorded this map, element by element" : "");
+    else
+        gs_str_printf(&sub, ": %d different maps, one column each", ncols);
+    gs_str_printf(&sub, all_held(&cut) ? "; each map is the model's at every element."
+                                       : "; SOME MAPS DIFFER from the model: see the text report.");
+    const uint64_t bin = (t0->plan.n + MAX_CELLS - 1) / MAX_CELLS;
+    if (bin > 1)
+        gs_str_printf(&sub, " One cell: %s elements, coloured by the first written, filled in "
+                            "proportion to those written.",
+                      gs_trace_num(bin, ",", a));
+    y = wrapped(&body, LEFT, y, 18, all_held(&cut) && ncols == 1 ? "fill=\"#333333\""
+                                                                : "fill=\"#c0392b\"",
+                sub.data ? sub.data : "", (size_t)((FRAME_W - 2 * LEFT) / 10.5)) + 2;
+    y = legend(&body, &cut, FRAME_W, y) + 10;
+
+    /* the rows: the frame's height shared by the kernels */
+    const double heads = ncols > 1 ? 30.0 : 0.0;
+    const double facts = ncols > 1 ? 50.0 : 0.0;
+    double row_h = (FRAME_H - 6 - y - heads - (nk - 1) * ROW_GAP) / nk;
+    if (row_h < 240)
+        row_h = 240; /* many kernels: a taller picture, shown smaller */
+    const double col_w = (AREA_W - (ncols - 1) * GAP) / ncols;
+    geometry_of(t0->plan.n, col_w, row_h - facts, &g);
+    const double x0 = LEFT + SIDE_W;
+    if (ncols > 1) {
+        for (int c = 0; c < ncols; ++c) {
+            struct gs_str h = {0};
+            column_apis(&cut, col, c, &h);
+            gs_svg_text(&body, x0 + c * (col_w + GAP), y + 20, 22, "font-weight=\"bold\"",
+                        h.data ? h.data : "");
+            gs_str_free(&h);
+        }
+        y += heads;
+    }
+    const double cw = warp_scale(&cut);
+    for (int k = 0; k < t0->nkernels; ++k, y += row_h + ROW_GAP) {
+        side_panel(&body, &cut, k, ncols, cw, y, row_h);
+        for (int c = 0; c < ncols; ++c) {
+            const struct gs_trace_kernel *tk = &in->runs[lead[c]]->k[k];
+            const double x = x0 + c * (col_w + GAP);
+            draw_strip(&body, tk, &g, x, y);
+            if (ncols > 1)
+                strip_facts(&body, tk, x, y + g.height + 20);
+        }
+    }
+    const double height = y - ROW_GAP + 6 > FRAME_H ? y - ROW_GAP + 6 : FRAME_H;
+    caption_text(&cut, &g, &caption);
 
     gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                      "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
                      "aria-labelledby=\"title desc\">\n<title id=\"title\">",
-                  g.width, y, g.width, y, FONT);
+                  FRAME_W, height, FRAME_W, height, FONT);
     gs_str_xml(o, title.data ? title.data : "");
     gs_str_printf(o, "</title>\n<desc id=\"desc\">");
     gs_str_xml(o, caption.data ? caption.data : "");
@@ -560,9 +690,10 @@ void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
     defs(o, &g);
     gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
                   body.data ? body.data : "");
-    if (body.failed || caption.failed || title.failed)
+    if (body.failed || caption.failed || title.failed || sub.failed)
         o->failed = 1;
     gs_str_free(&body);
     gs_str_free(&caption);
     gs_str_free(&title);
+    gs_str_free(&sub);
 }
