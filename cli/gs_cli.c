@@ -18,7 +18,7 @@ enum opt_id {
     OPT_BACKEND, OPT_DEVICE, OPT_LIST, OPT_SIZES, OPT_SHAPE, OPT_GRID, OPT_BLOCK, OPT_KERNELS,
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
-    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML,
+    OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_NO_SPEED, OPT_MIN_SPEED,
     OPT_COUNT
 };
 
@@ -94,6 +94,10 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK, NULL},
     {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
                                     "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK, NULL},
+    {OPT_NO_SPEED, "--no-speed", NULL, "check: no timing after the cases (default: once every case is right,\n"
+                                      "                         the kernel is timed beside the suite's grid-stride loop)", 0, CMD_CHECK, NULL},
+    {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"
+                                       "                         the suite's grid-stride loop's on grid G, e.g. 0.8", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop (default: all)", 0, CMD_PITFALLS, NULL},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
@@ -495,6 +499,19 @@ static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max
     return rc;
 }
 
+/* --min-speed 0.8: a ratio above 0, at most 1. */
+static int parse_ratio(const char *v, double *dst, struct gs_err *e)
+{
+    char *end = NULL;
+    const double r = strtod(v, &end);
+    if (!*v || end == v || *end || !(r > 0 && r <= 1))
+        return gs_err_set(e, GS_USAGE, "--min-speed: '%.*s%s' is not a ratio above 0 and at most "
+                                       "1; give one like 0.8 (80%% of the suite's loop)",
+                          GS_ECHO(v));
+    *dst = r;
+    return GS_OK;
+}
+
 /* --tolerance 10% (or 10): a fraction above 0 and below 1. */
 static int parse_percent(const char *v, double *out, struct gs_err *e)
 {
@@ -574,6 +591,8 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_HTML: rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e); break;
     case OPT_TIMEOUT: rc = set_unsigned(&c->timeout, v, 1, 86400, o->name, e); break;
     case OPT_TOLERANCE: rc = parse_percent(v, &c->tolerance, e); break;
+    case OPT_NO_SPEED: c->no_speed = 1; break;
+    case OPT_MIN_SPEED: rc = parse_ratio(v, &c->min_speed, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;

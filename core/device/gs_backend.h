@@ -345,10 +345,12 @@ struct gs_backend {
      * dialect (e says why). info->compiler is filled whenever a compiler ran. */
     int (*user_build)(struct gs_device *dev, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
-    /* launch() for l->user, with arguments (a, b, out, n), untimed.
+    /* launch() for l->user, with arguments (a, b, out, n); timed (only
+     * asked of a device with GS_CAP_TIMING): r->ms by the same device timer
+     * as launch()'s, so that a user kernel and the suite's time alike.
      * One outcome more: a kernel that faulted (an illegal address) is GS_FAULT
      * with the API's error in e, and the device may refuse every later call. */
-    int (*user_launch)(struct gs_device *dev, const struct gs_launch *l,
+    int (*user_launch)(struct gs_device *dev, const struct gs_launch *l, int timed,
                        struct gs_launch_result *r, struct gs_err *e);
     /* Free what user_build() made; accepts NULL. */
     void (*user_free)(struct gs_device *dev, struct gs_user_kernel *k);

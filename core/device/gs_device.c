@@ -280,9 +280,9 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
     if (l->user) {
-        if (timed || !d->backend->user_launch)
-            return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
-        return d->backend->user_launch(d, l, r, e);
+        if (!d->backend->user_launch)
+            return unsupported(d, "user kernels", e);
+        return d->backend->user_launch(d, l, timed, r, e);
     }
     if ((unsigned)l->kernel >= GS_KERNEL_COUNT)
         return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)l->kernel);

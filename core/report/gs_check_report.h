@@ -51,7 +51,12 @@ void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str
  * failing backend's smallest failing case. */
 const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns);
 
-/* 1 when every case of every run is right. */
+/* 1 when every case of every run is right, and no timed output was wrong or
+ * impossibly fast (gs_speed.h). */
 int gs_check_all_ok(const struct gs_check_run *runs, int nruns);
+/* 1 when a run's speed is below --min-speed (exit 1, verdict "slow"). */
+int gs_check_too_slow(const struct gs_check_run *runs, int nruns);
+/* "ok", "wrong" (a case, or the timed output, wrong or impossibly fast) or "slow". */
+const char *gs_check_verdict_name(const struct gs_check_run *runs, int nruns);
 
 #endif

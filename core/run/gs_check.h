@@ -10,6 +10,7 @@
 #ifndef GS_CHECK_H
 #define GS_CHECK_H
 
+#include "gs_speed.h"
 #include "gs_table.h"
 #include "gs_verify.h"
 
@@ -68,6 +69,8 @@ struct gs_check_plan {
     int nsizes;
     const struct gs_shape *shapes; /* NULL: the course's four shapes */
     int nshapes;
+    int no_speed;     /* --no-speed: no timing after the cases */
+    double min_speed; /* --min-speed: a ratio below it fails; 0: none */
 };
 
 struct gs_check_run {
@@ -80,6 +83,7 @@ struct gs_check_run {
     struct gs_check_case *cases;
     int count[GS_CHECK_CLASSES];
     int smallest; /* the failing case with the smallest n (then T), or -1 */
+    struct gs_speed speed; /* timed once every case is right (gs_speed.h) */
 };
 
 /* A user's kernel is built and run only in a worker process
