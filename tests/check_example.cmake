@@ -2,7 +2,14 @@
 # One example of examples/ through `gridstride check`, judged against the
 # verdict its own header states in an "expect:" line:
 #
-#   expect: ok                                    exit 0, every case right
+#   expect: ok [speed=measured]                   exit 0, every case right; speed=measured:
+#                                                 the speed pass ran (gs_speed.h), its rule
+#                                                 stated, the user's timed output verified
+#                                                 (no row wrong or impossible) and a class
+#                                                 as-fast, slower or too-slow. Asserted by
+#                                                 rule, never by time: which class depends
+#                                                 on the device, and ctest has no timing
+#                                                 thresholds
 #   expect: CLASS [n=N] [shape=GxB|Gx256] [first=I]
 #                                                 exit 1; the smallest failing case
 #                                                 has CLASS, n, shape (G: the device
@@ -169,6 +176,32 @@ endif()
 if(class STREQUAL "ok")
   if(NOT code EQUAL 0 OR NOT verdict STREQUAL "ok")
     fail("expected verdict ok and exit 0")
+  endif()
+  if(expect MATCHES " speed=measured")
+    string(JSON measured GET "${out}" backends 0 speed measured)
+    string(JSON speed_class GET "${out}" backends 0 speed class)
+    string(JSON rule GET "${out}" backends 0 speed rule)
+    string(JSON speed_n GET "${out}" backends 0 speed n)
+    string(JSON nrows LENGTH "${out}" backends 0 speed rows)
+    if(NOT measured OR NOT speed_class MATCHES "^(as-fast|slower|too-slow)$" OR
+       NOT rule MATCHES "suite's grid-stride loop" OR speed_n LESS 1 OR nrows LESS 6)
+      fail("expected the speed pass measured with its rule (class ${speed_class})")
+    endif()
+    math(EXPR last "${nrows} - 1")
+    foreach(k RANGE ${last})
+      string(JSON kernel GET "${out}" backends 0 speed rows ${k} kernel)
+      string(JSON state GET "${out}" backends 0 speed rows ${k} state)
+      string(JSON nsamples LENGTH "${out}" backends 0 speed rows ${k} samples_ms)
+      if(state MATCHES "^(wrong|impossible)$")
+        fail("the timed row ${kernel} is ${state}")
+      endif()
+      if(kernel STREQUAL "user" AND NOT state MATCHES "^(timed|too-slow)$")
+        fail("the user's row is ${state}, not timed")
+      endif()
+      if(state STREQUAL "timed" AND nsamples LESS 20)
+        fail("the timed row ${kernel} has ${nsamples} samples, fewer than 20")
+      endif()
+    endforeach()
   endif()
   return()
 endif()
