@@ -295,7 +295,12 @@ static void check_usage(struct gs_str *o)
         "gives the verdict (docs/check.md): a launch that runs past --timeout seconds is\n"
         "killed (did not finish), a crash is reported as faulted, and the next case runs in\n"
         "a fresh worker; on the host backend the worker has no privileges, resource limits\n"
-        "and a system-call filter. What it prints never reaches the report.\n");
+        "and a system-call filter. What it prints never reaches the report.\n\n"
+        "Once every case is right, the worker times your kernel beside the suite's own\n"
+        "grid-stride loop on the same launches (1 GiB per buffer on a GPU, 1 MiB on a CPU\n"
+        "device; median of 20 device-timed launches) and the report says how fast it is, in\n"
+        "the lesson's words; a time faster than the device can move the bytes is impossible,\n"
+        "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n");
 }
 
 static void usage_footer(int backends, struct gs_str *o)

@@ -29,7 +29,7 @@ _gridstride()
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --device|--sizes|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
-        --watchdog|--traps|--n|--tolerance)
+        --watchdog|--traps|--n|--tolerance|--min-speed)
             return ;;
     esac
     if [[ $cur == -* ]]; then

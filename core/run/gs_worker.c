@@ -946,8 +946,8 @@ static int speed_pass(struct iso *x, struct gs_err *e)
                      (unsigned long long)r->block, why);
             continue;
         }
-        if (r == user_n && user_g->state == GS_SPD_TOO_SLOW && lost) {
-            snprintf(r->why, sizeof r->why, "not timed: too slow on grid G already");
+        if (r == user_n && user_g->state == GS_SPD_TOO_SLOW) {
+            snprintf(r->why, sizeof r->why, "too slow on grid G already");
             continue;
         }
         if (!speed_restart(x, r, e, &rc))
