@@ -364,5 +364,6 @@ const struct gs_backend gs_backend_host = {
     .user_dialects = 1u << GS_DIALECT_PORTABLE,
     .user_build = host_user_build,
     .user_launch = host_user_launch,
+    .user_count = host_user_count,
     .user_free = host_user_free,
 };

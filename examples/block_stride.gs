@@ -5,7 +5,7 @@
  * cases are right, and check's speed pass shows the cost beside the suite's
  * grid-stride loop on the same launch.
  *
- * expect: ok speed=measured
+ * expect: ok speed=measured work=block-stride
  *
  * Its test stops at n = 65536, as block_stride.cl's does: at the default
  * n = 4194304 on a T4's grid every element is written up to 160 times.

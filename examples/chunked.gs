@@ -6,7 +6,7 @@
  * are C elements apart at every step (uncoalesced); on a CPU each core
  * streams its own chunk, and the pattern is fast.
  *
- * expect: ok speed=measured
+ * expect: ok speed=measured work=once
  */
 GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,
                      GS_GLOBAL float *out, gs_size n)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* check's speed rules on made-up timings (core/run/gs_speed.h): the floor
  * that no kernel can beat, the statistics, and the verdict in the lesson's
- * words. Nothing here is timed. */
+ * words; and the words of a made-up count of who wrote what
+ * (gs_check_work_judge). Nothing here is timed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "gs_check.h"
 #include "gs_speed.h"
 
 #define H200_PEAK 4800000000000ull /* bytes per second */
@@ -151,6 +153,47 @@ static void verdicts_in_words(void **state)
     assert_string_equal(gs_speed_class_name(s.cls), "not-measured");
 }
 
+/* Who wrote what, as the host's count leaves it, made up: a block stride
+ * of B = 4 over 2 blocks (element i by thread i, and by thread i - 4 for
+ * i >= 4), then the same elements each by one thread. */
+static void work_in_words(void **state)
+{
+    enum { n = 8 };
+    uint32_t count[n], first[n], last[n];
+    struct gs_check_work w;
+    (void)state;
+    for (unsigned i = 0; i < n; ++i) {
+        count[i] = i >= 4 ? 2 : 1;
+        first[i] = i >= 4 ? i - 4 : i;
+        last[i] = i;
+    }
+    memset(&w, 0, sizeof w);
+    w.n = n;
+    w.grid = 2;
+    w.block = 4;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_BLOCK_STRIDE);
+    assert_int_equal(w.min, 1);
+    assert_int_equal(w.max, 2);
+    assert_int_equal(w.total, 12);
+    assert_int_equal(w.first_repeated, 4);
+    assert_int_equal(w.first_writer, 0);
+    assert_int_equal(w.last_writer, 4);
+    assert_non_null(strstr(w.words, "steps by the block, not the grid (pitfall 1)"));
+    assert_string_equal(gs_work_class_name(w.cls), "block-stride");
+    /* Writers 3 apart with blocks of 4: repeated, not the block stride. */
+    first[4] = 1;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_REPEATED);
+    /* Each element once. */
+    for (unsigned i = 0; i < n; ++i)
+        count[i] = 1, first[i] = last[i] = i;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_ONCE);
+    assert_int_equal(w.first_repeated, -1);
+    assert_int_equal(w.total, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +201,7 @@ int main(void)
         cmocka_unit_test(far_above_the_copy_is_impossible),
         cmocka_unit_test(stats_of_samples),
         cmocka_unit_test(verdicts_in_words),
+        cmocka_unit_test(work_in_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

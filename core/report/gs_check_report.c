@@ -92,6 +92,56 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
                       s->below_min ? "below it (exit 1)" : "met");
 }
 
+static void text_work(const struct gs_check_work *k, struct gs_str *o)
+{
+    if (k->cls == GS_WORK_NOT_COUNTED) {
+        gs_str_printf(o, "  work: %s\n", k->why);
+        return;
+    }
+    gs_str_printf(o, "  work at n = %llu <<<%llu, %llu>>>, counted one thread at a time, each on "
+                     "a poisoned output: writers per element min %u, max %u, %llu writes for n "
+                     "= %llu\n",
+                  (unsigned long long)k->n, (unsigned long long)k->grid,
+                  (unsigned long long)k->block, k->min, k->max, (unsigned long long)k->total,
+                  (unsigned long long)k->n);
+    gs_str_printf(o, "  work: %s\n", k->words);
+}
+
+static void json_work(struct gs_jw *w, const struct gs_check_work *k)
+{
+    const int counted = k->cls != GS_WORK_NOT_COUNTED;
+    gs_jw_space(w, "\n      ");
+    gs_jw_object(w, "work");
+    gs_jw_bool(w, "counted", counted);
+    gs_jw_str(w, "class", gs_work_class_name(k->cls));
+    gs_jw_str(w, "words", counted ? k->words : k->why);
+    gs_jw_str(w, "rule", k->rule);
+    gs_jw_u64(w, "n", counted ? k->n : 0);
+    gs_jw_u64(w, "grid", k->grid);
+    gs_jw_u64(w, "block", k->block);
+    if (counted) {
+        gs_jw_u64(w, "min", k->min);
+        gs_jw_u64(w, "max", k->max);
+        gs_jw_u64(w, "total", k->total);
+    } else {
+        gs_jw_null(w, "min");
+        gs_jw_null(w, "max");
+        gs_jw_null(w, "total");
+    }
+    if (counted && k->first_repeated >= 0) {
+        gs_jw_u64(w, "first_repeated", (uint64_t)k->first_repeated);
+        gs_jw_u64(w, "repeated_count", k->repeated_count);
+        gs_jw_u64(w, "first_writer", k->first_writer);
+        gs_jw_u64(w, "last_writer", k->last_writer);
+    } else {
+        gs_jw_null(w, "first_repeated");
+        gs_jw_null(w, "repeated_count");
+        gs_jw_null(w, "first_writer");
+        gs_jw_null(w, "last_writer");
+    }
+    gs_jw_end(w, "");
+}
+
 static void json_speed(struct gs_jw *w, const struct gs_speed *s)
 {
     gs_jw_space(w, "\n      ");
@@ -287,6 +337,7 @@ static void text_run(const struct gs_check_run *r, struct gs_str *o)
         if (i >= 0 && i != r->smallest)
             text_failure(r, i, "smallest case of another class", o);
     }
+    text_work(&r->work, o);
     text_speed(&r->speed, o);
 }
 
@@ -303,6 +354,11 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
         for (int i = 0; i < in->nruns; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", in->runs[i].dev->backend->name);
         gs_str_printf(o, "\n");
+        for (int i = 0; i < in->nruns; ++i)
+            if (in->runs[i].work.cls == GS_WORK_BLOCK_STRIDE ||
+                in->runs[i].work.cls == GS_WORK_REPEATED)
+                gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name,
+                              in->runs[i].work.words);
         for (int i = 0; i < in->nruns; ++i)
             if (in->runs[i].speed.measured)
                 gs_str_printf(o, "  %s: %s%s\n", in->runs[i].dev->backend->name,
@@ -437,6 +493,7 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
     gs_jw_u64(w, "T", r->threads);
     gs_jw_int(w, "cases_right", r->count[GS_CHECK_OK]);
     gs_jw_int(w, "cases", r->ncases);
+    json_work(w, &r->work);
     json_speed(w, &r->speed);
     gs_jw_space(w, "\n      ");
     if (r->smallest >= 0)

@@ -33,7 +33,7 @@ extern char **environ;
 #define WK_SHM 4
 #define WK_MAX_PAYLOAD (8u << 20)
 
-enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE };
+enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT };
 
 struct msg_head {
     uint32_t magic, type, seq, len;
@@ -278,6 +278,36 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
     send_msg(WK_CHAN, MSG_SPEED_DONE, seq, &d, sizeof d, NULL, 0);
 }
 
+/* The count of who writes what (gs_dev_user_count) into shared memory:
+ * count, first and last writer, n 32-bit words each; answered as a case. */
+static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
+                        void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
+{
+    struct msg_done d;
+    struct gs_err e = {0};
+    struct gs_launch l;
+    memset(&d, 0, sizeof d);
+    memset(&l, 0, sizeof l);
+    l.kernel = GS_K_ADD_GS;
+    l.n = mc->n;
+    l.grid = mc->grid;
+    l.block = mc->block;
+    l.global = mc->global;
+    d.phase = PHASE_LAUNCH;
+    if (l.n > w->n || 12 * l.n > shm_bytes) {
+        d.phase = PHASE_POISON;
+        d.status = gs_err_set(&e, GS_USAGE, "a count of n = %llu in a worker for %llu",
+                              (unsigned long long)l.n, (unsigned long long)w->n);
+    } else {
+        gs_workspace_bind(w, &l);
+        l.user = k;
+        uint32_t *words = shm;
+        d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
+    }
+    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
+    send_msg(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
+}
+
 int gs_worker_serve(const struct gs_backend *b)
 {
     struct msg_head h;
@@ -343,6 +373,13 @@ int gs_worker_serve(const struct gs_backend *b)
     while (rc == GS_OK) {
         struct msg_head mh;
         char *m = read_msg(WK_CHAN, &mh);
+        if (m && mh.type == MSG_COUNT && mh.len == sizeof(struct msg_case)) {
+            struct msg_case mc;
+            memcpy(&mc, m, sizeof mc);
+            free(m);
+            serve_count(dev, &w, k, shm, hello.shm_bytes, &mc, mh.seq);
+            continue;
+        }
         if (m && mh.type == MSG_SPEED && mh.len == sizeof(struct msg_speed)) {
             struct msg_speed ms;
             memcpy(&ms, m, sizeof ms);
@@ -971,6 +1008,93 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     return rc;
 }
 
+/* Who writes what, where the backend counts it: in the live worker, its
+ * answer read from the shared memory (the worker's word, like its times:
+ * the count runs the user's code). */
+static int count_pass(struct iso *x, struct gs_err *e)
+{
+    struct gs_check_work *w = &x->run->work;
+    const uint64_t T = x->run->threads;
+    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block};
+    struct gs_check_case shown;
+    memset(&shown, 0, sizeof shown);
+    shown.launch.n = w->n;
+    shown.launch.grid = w->grid;
+    shown.launch.block = w->block;
+    const uint32_t seq = ++x->seq;
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0, status = 0;
+    (void)T;
+    memset(x->shm, 0xFF, (size_t)(12 * w->n)); /* no count before the answer */
+    const double t0 = now_s();
+    int r = send_msg(x->c.chan, MSG_COUNT, seq, &mc, sizeof mc, NULL, 0) == 0
+                ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, &shown, &malformed)
+                : RX_LOST;
+    if (r == RX_OK && len != sizeof(struct msg_done)) {
+        r = RX_LOST;
+        malformed = 1;
+    }
+    if (r != RX_OK) {
+        char words[400];
+        free(body);
+        end_worker(x, 0, &status);
+        if (r == RX_TIMEOUT)
+            snprintf(w->why, sizeof w->why, "not counted: one thread at a time ran past %u s",
+                     x->timeout_s);
+        else {
+            lost_words(x, status, malformed, "", words, sizeof words);
+            snprintf(w->why, sizeof w->why, "not counted: its process ended: %.300s", words);
+        }
+        return GS_OK;
+    }
+    struct msg_done d;
+    memcpy(&d, body, sizeof d);
+    free(body);
+    d.msg[sizeof d.msg - 1] = '\0';
+    if (d.status != GS_OK) {
+        if (d.phase == PHASE_POISON)
+            return gs_err_set(e, d.status, "%s", d.msg);
+        snprintf(w->why, sizeof w->why, "not counted: %.380s", d.msg);
+        end_worker(x, 0, NULL);
+        return GS_OK;
+    }
+    const uint32_t *words = (const uint32_t *)x->shm;
+    gs_check_work_judge(w, words, words + w->n, words + 2 * w->n);
+    return GS_OK;
+}
+
+/* The counted launch: the device grid, at n = 2T (every block's start and
+ * past it, so that a block stride shows on every element it repeats), at
+ * most 2^26 thread-elements of work (each thread runs on a poisoned output
+ * scanned whole) and what the shared memory holds. */
+static void count_plan(struct iso *x, const struct gs_check_plan *plan)
+{
+    struct gs_check_work *w = &x->run->work;
+    memset(w, 0, sizeof *w);
+    w->first_repeated = -1;
+    w->grid = x->run->grid;
+    w->block = x->run->block;
+    (void)plan;
+    if (!x->dev->backend->user_count) {
+        struct gs_err e = {0};
+        struct gs_launch l;
+        memset(&l, 0, sizeof l);
+        gs_dev_user_count(x->dev, &l, NULL, NULL, NULL, &e);
+        snprintf(w->why, sizeof w->why, "not counted: %.380s", e.msg);
+        return;
+    }
+    const uint64_t T = x->run->threads;
+    uint64_t n = 2 * T;
+    if (n * T > (1ull << 26))
+        n = (1ull << 26) / T;
+    if (n < GS_SHAPE_N)
+        n = GS_SHAPE_N;
+    if (12 * n > gs_buffer_bytes(x->max_n))
+        n = gs_buffer_bytes(x->max_n) / 12;
+    w->n = n;
+}
+
 /* Whether and at what size the speed pass runs, before the worker starts
  * (its buffers and the shared memory are sized for it). */
 static void speed_plan(struct iso *x, const struct gs_check_plan *plan)
@@ -1022,6 +1146,8 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
             x->max_n = run->cases[i].launch.n;
     if (rc == GS_OK)
         speed_plan(x, plan);
+    if (rc == GS_OK)
+        count_plan(x, plan);
     if (rc == GS_OK) {
         x->shm_bytes = gs_buffer_bytes(x->max_n);
         x->adopted = adopt(dev->backend, &x->c, &x->shm_fd);
@@ -1044,6 +1170,11 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     int right = rc == GS_OK;
     for (int i = 0; right && i < run->ncases; ++i)
         right = run->cases[i].cls == GS_CHECK_OK;
+    if (rc == GS_OK && run->work.n && right && x->live)
+        rc = count_pass(x, e);
+    else if (rc == GS_OK && run->work.n)
+        snprintf(run->work.why, sizeof run->work.why,
+                 "not counted: the writes are counted once every case is right");
     if (rc == GS_OK && run->speed.n && right)
         rc = speed_pass(x, e);
     else if (rc == GS_OK && run->speed.n)
