@@ -92,6 +92,19 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
                       s->below_min ? "below it (exit 1)" : "met");
 }
 
+/* Why no hardware counter is read (none is, yet), by the device's API: one
+ * line, never a silent absence. */
+static const char *counters_why(const struct gs_check_run *r)
+{
+    const char *b = r->dev->backend->name;
+    if (strcmp(b, "opencl") == 0)
+        return "none: OpenCL exposes no hardware counters; timing only";
+    if (!r->dev->is_gpu)
+        return "none on a CPU device";
+    return "not read: check reads no hardware counters yet (a .cu kernel's requests and sectors "
+           "need Nsight Compute or CUPTI); timing only";
+}
+
 static void text_work(const struct gs_check_work *k, struct gs_str *o)
 {
     if (k->cls == GS_WORK_NOT_COUNTED) {
@@ -339,6 +352,7 @@ static void text_run(const struct gs_check_run *r, struct gs_str *o)
     }
     text_work(&r->work, o);
     text_speed(&r->speed, o);
+    gs_str_printf(o, "  counters: %s\n", counters_why(r));
 }
 
 static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
@@ -495,6 +509,11 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
     gs_jw_int(w, "cases", r->ncases);
     json_work(w, &r->work);
     json_speed(w, &r->speed);
+    gs_jw_space(w, "\n      ");
+    gs_jw_object(w, "counters");
+    gs_jw_bool(w, "read", 0);
+    gs_jw_str(w, "why", counters_why(r));
+    gs_jw_end(w, "");
     gs_jw_space(w, "\n      ");
     if (r->smallest >= 0)
         json_case(w, "smallest", &r->cases[r->smallest]);
