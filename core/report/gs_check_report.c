@@ -578,6 +578,15 @@ const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns)
     for (int i = 0; i < nruns; ++i)
         if (runs[i].count[GS_CHECK_OK] != runs[i].ncases)
             return gs_check_class_name(GS_CHECK_NOT_RUN);
+    /* Every case right: what the speed pass found. */
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].speed.cls == GS_SPEED_WRONG)
+            return "timed-wrong";
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].speed.cls == GS_SPEED_IMPOSSIBLE)
+            return "impossible-time";
+    if (gs_check_too_slow(runs, nruns))
+        return "slow";
     return gs_check_class_name(GS_CHECK_OK);
 }
 

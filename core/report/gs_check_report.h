@@ -48,7 +48,9 @@ struct gs_check_failure_in {
 void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str *out);
 
 /* The class of a whole run for graders: "ok", else the class of the first
- * failing backend's smallest failing case. */
+ * failing backend's smallest failing case; with every case right, what the
+ * speed pass found: "timed-wrong" (a timed output wrong), "impossible-time"
+ * (under the floor), "slow" (below --min-speed). */
 const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns);
 
 /* 1 when every case of every run is right, and no timed output was wrong or

@@ -69,13 +69,21 @@ struct msg_speed {
     uint32_t who, warmup, reps, read_back;
     uint64_t n, grid, block;
     double limit_ms;
+    uint64_t seed; /* where the user's launches are sampled (SPEED_SAMPLES a launch) */
 };
+
+/* Elements of each of the user's timed launches read back and compared with
+ * the closed form, at places the parent's seed chooses: a kernel that skips
+ * the work of some launches leaves poison there. (Only the last launch's
+ * whole output is compared, by the parent.) */
+#define SPEED_SAMPLES 8
 
 struct msg_speed_done {
     int status;
     int phase;
     int nsamples;
     int stopped; /* the first launch ran past limit_ms: samples_ms[0] is its time */
+    int sample_wrong; /* a sampled element of a timed launch was not a + b (msg says which) */
     double samples_ms[GS_SPEED_MAX_REPS];
     char api_error[64];
     char msg[640];
@@ -259,7 +267,21 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
             }
             t = r.ms;
         }
-        if (d.status != GS_OK)
+        for (unsigned s = 0; d.status == GS_OK && l.user && l.n && s < SPEED_SAMPLES; ++s) {
+            uint64_t h = ms->seed ^ ((uint64_t)i << 32 | s);
+            h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ull;
+            const uint64_t at = s == 0 ? l.n - 1 : (h ^ (h >> 29)) % l.n;
+            float got = 0, want = gs_expected_at(GS_OP_ADD, at);
+            d.phase = PHASE_READ;
+            d.status = gs_dev_read(dev, w->dout, at * sizeof(float), &got, sizeof got, &e);
+            if (d.status == GS_OK && memcmp(&got, &want, sizeof got) != 0) {
+                d.sample_wrong = 1;
+                gs_err_set(&e, GS_OK, "launch %u of %u left out[%llu] = %g, not %g", i + 1,
+                           total, (unsigned long long)at, (double)got, (double)want);
+                break;
+            }
+        }
+        if (d.status != GS_OK || d.sample_wrong)
             break;
         if (i == 0 && ms->limit_ms > 0 && t > ms->limit_ms) {
             d.samples_ms[0] = t;
@@ -847,7 +869,8 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
 {
     const int user = r->who == GS_SPD_USER;
     const struct msg_speed ms = {(uint32_t)r->who, GS_SPEED_WARMUP, GS_SPEED_REPS,
-                                 (uint32_t)user, r->n, r->grid, r->block, limit_ms};
+                                 (uint32_t)user, r->n, r->grid, r->block, limit_ms,
+                                 (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 40)};
     struct gs_check_case shown;
     memset(&shown, 0, sizeof shown);
     shown.launch.n = r->n;
@@ -899,6 +922,11 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
         gs_strlcpy(r->why, d.msg, sizeof r->why);
         end_worker(x, 0, NULL);
         *lost = 1;
+        return GS_OK;
+    }
+    if (d.sample_wrong) {
+        r->state = user ? GS_SPD_WRONG : GS_SPD_NOT_TIMED;
+        snprintf(r->why, sizeof r->why, "a timed launch's output is wrong: %.360s", d.msg);
         return GS_OK;
     }
     r->nsamples = d.nsamples < 0 ? 0 : d.nsamples > GS_SPEED_MAX_REPS ? GS_SPEED_MAX_REPS
