@@ -430,7 +430,9 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
             gs_str_printf(o, "| %s | %llu | `%s` | %s |\n", section_names[c->section],
                           (unsigned long long)c->launch.n, shape, cell);
         }
-        gs_str_printf(o, "\n- speed: %s\n", r->speed.words);
+        gs_str_printf(o, "\n- work: %s\n- speed: %s\n- counters: %s\n",
+                      r->work.cls == GS_WORK_NOT_COUNTED ? r->work.why : r->work.words,
+                      r->speed.words, counters_why(r));
         if (r->smallest >= 0) {
             struct gs_str part = {0};
             text_failure(r, r->smallest, "smallest failing case", &part);
