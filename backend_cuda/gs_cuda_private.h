@@ -88,7 +88,7 @@ int cuda_user_compile(const struct gs_user_source *src, const char *target,
                       struct gs_build_info *info, struct gs_err *e);
 int cuda_user_build(struct gs_device *dev, const struct gs_user_source *src,
                     struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
-int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
+int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                      struct gs_launch_result *r, struct gs_err *e);
 void cuda_user_free(struct gs_device *dev, struct gs_user_kernel *k);
 

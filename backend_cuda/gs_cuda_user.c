@@ -236,7 +236,7 @@ int cuda_user_build(struct gs_device *dev, const struct gs_user_source *src,
 
 /* launch() for a user kernel, with one difference: a kernel that faults is
  * GS_FAULT, the runtime's error in e (the context is then lost). */
-int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
+int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                      struct gs_launch_result *r, struct gs_err *e)
 {
     struct cuda_device *d = (struct cuda_device *)dev;
@@ -249,16 +249,26 @@ int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l,
     unsigned long long n = l->n; /* size_t on every 64-bit CUDA platform */
     void *args[] = {&a, &b, &out, &n};
     const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};
+    /* Timed by the events of launch() (cuda_launch): the same device timer. */
+    if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->start, d->stream))) != GS_OK)
+        return s;
     cudaError_t rc = cudaLaunchKernel((const void *)l->user->kernel, grid, block, args, 0,
                                       d->stream);
     if (rc != cudaSuccess)
         return cuda_refused(d, rc, r, e);
+    if (timed && (s = CUDA_CHECK(e, cudaEventRecord(d->stop, d->stream))) != GS_OK)
+        return s;
     rc = cudaStreamSynchronize(d->stream);
     s = cuda_check(rc, "cudaStreamSynchronize(stream) after the kernel", __FILE__, __LINE__, e);
     if (s != GS_OK && cuda_is_sticky(rc)) {
         s = GS_FAULT; /* e keeps the runtime's words */
         if (e)
             e->status = GS_FAULT;
+    }
+    if (s == GS_OK && timed) {
+        float ms = 0.0f;
+        s = CUDA_CHECK(e, cudaEventElapsedTime(&ms, d->start, d->stop));
+        r->ms = (double)ms;
     }
     r->accepted = s == GS_OK;
     return s;

@@ -25,7 +25,10 @@ int host_predicts_accept(const struct gs_device *dev, const struct gs_launch *l,
                          unsigned why_size);
 int host_user_build(struct gs_device *dev, const struct gs_user_source *src,
                     struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
-int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
+/* user_count(): one thread at a time on a poisoned output (check's worker only). */
+int host_user_count(struct gs_device *dev, const struct gs_launch *l, uint32_t *count,
+                    uint32_t *first, uint32_t *last, struct gs_err *e);
+int host_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                      struct gs_launch_result *r, struct gs_err *e);
 void host_user_free(struct gs_device *dev, struct gs_user_kernel *k);
 

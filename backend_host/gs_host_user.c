@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gs_common.h"
 #include "gs_host_kernels.h"
 #include "gs_host_private.h"
 #include "gs_proc.h"
@@ -298,7 +299,39 @@ static int host_user_wait(pid_t pid, struct gs_err *e)
     return GS_OK;
 }
 
-int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
+/* The poison of the count: a NaN that no sum of the inputs is. */
+#define HOST_COUNT_POISON 0x7FC0DEADu
+
+int host_user_count(struct gs_device *dev, const struct gs_launch *l, uint32_t *count,
+                    uint32_t *first, uint32_t *last, struct gs_err *e)
+{
+    char why[160];
+    if (!host_predicts_accept(dev, l, why, sizeof why))
+        return gs_err_set(e, GS_USAGE, "host: the count's launch is refused: %s", why);
+    if (!gs_proc_sandboxed())
+        return gs_err_set(e, GS_UNSUPPORTED, "host: a user kernel's writes are counted only in "
+                                             "check's sandboxed worker");
+    uint32_t *out = data_of(l->out);
+    struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+    memset(count, 0, (size_t)l->n * sizeof *count);
+    for (uint64_t g = 0; g < l->grid * l->block; ++g) {
+        for (uint64_t i = 0; i < l->n; ++i)
+            out[i] = HOST_COUNT_POISON;
+        t.block_idx = (unsigned)(g / l->block);
+        t.thread_idx = (unsigned)(g % l->block);
+        l->user->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n);
+        for (uint64_t i = 0; i < l->n; ++i) {
+            if (out[i] == HOST_COUNT_POISON)
+                continue;
+            if (count[i]++ == 0)
+                first[i] = (uint32_t)g;
+            last[i] = (uint32_t)g;
+        }
+    }
+    return GS_OK;
+}
+
+int host_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                             struct gs_launch_result *r, struct gs_err *e)
 {
     char why[160];
@@ -308,15 +341,18 @@ int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
         gs_strlcpy(r->api_message, why, sizeof r->api_message);
         return GS_OK;
     }
+    /* Timed by the clock of host_launch(), around the threads' work only. */
     if (gs_proc_sandboxed()) {
         /* check's worker is the sandbox: the kernel runs in it, and a fault
          * ends it, which check reports. */
         struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
+        const double t0 = timed ? gs_common_clock_ms() : 0.0;
         for (uint64_t g = 0; g < l->grid * l->block; ++g) {
             t.block_idx = (unsigned)(g / l->block);
             t.thread_idx = (unsigned)(g % l->block);
             l->user->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n);
         }
+        r->ms = timed ? gs_common_clock_ms() - t0 : 0.0;
         r->accepted = 1;
         return GS_OK;
     }
@@ -326,6 +362,7 @@ int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
         return gs_err_set(e, GS_NOMEM, "host: cannot map %zu bytes: %s", bytes, strerror(errno));
     memcpy(shared, data_of(l->out), (size_t)l->out->bytes);
     const pid_t parent = getpid();
+    const double t0 = timed ? gs_common_clock_ms() : 0.0;
     const pid_t pid = fork();
     if (pid == 0) {
         host_user_run(l, shared, parent);
@@ -334,6 +371,7 @@ int host_user_launch(struct gs_device *dev, const struct gs_launch *l,
     int st = pid < 0 ? gs_err_set(e, GS_API, "host: fork: %s", strerror(errno))
                      : host_user_wait(pid, e);
     if (st == GS_OK) {
+        r->ms = timed ? gs_common_clock_ms() - t0 : 0.0; /* with the fork, unlike launch() */
         memcpy(data_of(l->out), shared, (size_t)l->out->bytes);
         r->accepted = 1;
     }

@@ -166,7 +166,9 @@ int ocl_probe_grid(struct gs_device *dev, struct gs_grid_probe *p, struct gs_err
 
 int ocl_user_build(struct gs_device *dev, const struct gs_user_source *src,
                    struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
-int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
+/* A finished launch's or copy's duration by its profiling event. */
+int ocl_event_ms(cl_event ev, double *ms, struct gs_err *e);
+int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                     struct gs_launch_result *r, struct gs_err *e);
 void ocl_user_free(struct gs_device *dev, struct gs_user_kernel *k);
 

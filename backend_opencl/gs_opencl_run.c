@@ -122,7 +122,7 @@ void ocl_free(struct gs_device *dev, struct gs_buf *buf)
 /* ---- Launch and copy ----------------------------------------------------- */
 
 /* The command's duration by the device's clock. */
-static int event_ms(cl_event ev, double *ms, struct gs_err *e)
+int ocl_event_ms(cl_event ev, double *ms, struct gs_err *e)
 {
     cl_ulong start = 0, end = 0;
     int st;
@@ -233,7 +233,7 @@ int ocl_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
     if (st == GS_OK)
         st = OCL(e, clFinish(d->queue));
     if (st == GS_OK && timed)
-        st = event_ms(ev, &r->ms, e);
+        st = ocl_event_ms(ev, &r->ms, e);
     if (ev)
         clReleaseEvent(ev);
     if (st == GS_OK)
@@ -379,7 +379,7 @@ int ocl_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *src,
     if (st == GS_OK)
         st = OCL(e, clWaitForEvents(1, &ev));
     if (st == GS_OK)
-        st = event_ms(ev, ms, e);
+        st = ocl_event_ms(ev, ms, e);
     if (ev)
         clReleaseEvent(ev);
     return st;

@@ -130,7 +130,7 @@ static int user_wait(struct ocl_device *d, struct gs_err *e)
     return st == GS_API ? GS_FAULT : st;
 }
 
-int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
+int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                     struct gs_launch_result *r, struct gs_err *e)
 {
     struct ocl_device *d = (struct ocl_device *)dev;
@@ -146,7 +146,9 @@ int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
         return st;
     if (local == 0) /* undefined in OpenCL (see ocl_launch); --shape never asks for it */
         return gs_err_set(e, GS_USAGE, "opencl: a user kernel needs a local size of 1 or more");
-    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    cl_event ev = NULL;
+    const cl_int rc = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL,
+                                             timed ? &ev : NULL);
     if (rc != CL_SUCCESS && is_refusal(rc)) {
         record_refusal(rc, global, local, r);
         return GS_OK;
@@ -154,6 +156,11 @@ int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l,
     st = OCL(e, rc);
     if (st == GS_OK)
         st = user_wait(d, e);
+    /* The profiling event of launch() (ocl_launch): the same device clock. */
+    if (st == GS_OK && timed)
+        st = ocl_event_ms(ev, &r->ms, e);
+    if (ev)
+        clReleaseEvent(ev);
     r->accepted = st == GS_OK;
     return st;
 }

@@ -19,6 +19,7 @@ enum opt_id {
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_FLEET, OPT_K,
+    OPT_NO_SPEED, OPT_MIN_SPEED,
     OPT_COUNT
 };
 
@@ -96,6 +97,10 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK, NULL},
     {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
                                     "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK, NULL},
+    {OPT_NO_SPEED, "--no-speed", NULL, "check: no timing after the cases (default: once every case is right,\n"
+                                      "                         the kernel is timed beside the suite's grid-stride loop)", 0, CMD_CHECK, NULL},
+    {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"
+                                       "                         the suite's grid-stride loop's on grid G, e.g. 0.8", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop, early-return (default: all)", 0, CMD_PITFALLS, NULL},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
@@ -298,7 +303,12 @@ static void check_usage(struct gs_str *o)
         "gives the verdict (docs/check.md): a launch that runs past --timeout seconds is\n"
         "killed (did not finish), a crash is reported as faulted, and the next case runs in\n"
         "a fresh worker; on the host backend the worker has no privileges, resource limits\n"
-        "and a system-call filter. What it prints never reaches the report.\n");
+        "and a system-call filter. What it prints never reaches the report.\n\n"
+        "Once every case is right, the worker times your kernel beside the suite's own\n"
+        "grid-stride loop on the same launches (1 GiB per buffer on a GPU, 1 MiB on a CPU\n"
+        "device; median of 20 device-timed launches) and the report says how fast it is, in\n"
+        "the lesson's words; a time faster than the device can move the bytes is impossible,\n"
+        "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n");
 }
 
 static void usage_footer(int backends, struct gs_str *o)
@@ -502,6 +512,19 @@ static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max
     return rc;
 }
 
+/* --min-speed 0.8: a ratio above 0, at most 1. */
+static int parse_ratio(const char *v, double *dst, struct gs_err *e)
+{
+    char *end = NULL;
+    const double r = strtod(v, &end);
+    if (!*v || end == v || *end || !(r > 0 && r <= 1))
+        return gs_err_set(e, GS_USAGE, "--min-speed: '%.*s%s' is not a ratio above 0 and at most "
+                                       "1; give one like 0.8 (80%% of the suite's loop)",
+                          GS_ECHO(v));
+    *dst = r;
+    return GS_OK;
+}
+
 /* --tolerance 10% (or 10): a fraction above 0 and below 1. */
 static int parse_percent(const char *v, double *out, struct gs_err *e)
 {
@@ -600,6 +623,8 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
             c->fleet_k = k;
         break;
     }
+    case OPT_NO_SPEED: c->no_speed = 1; break;
+    case OPT_MIN_SPEED: rc = parse_ratio(v, &c->min_speed, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;
     default: break;

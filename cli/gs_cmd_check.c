@@ -266,6 +266,11 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     c->plan.traps = cli->sizes_traps;
     c->plan.shapes = cli->nshapes ? cli->shapes : NULL;
     c->plan.nshapes = cli->nshapes;
+    c->plan.no_speed = cli->no_speed;
+    c->plan.min_speed = cli->min_speed;
+    if (cli->no_speed && cli->min_speed > 0)
+        return gs_err_set(e, GS_USAGE, "--min-speed needs the timing that --no-speed leaves out; "
+                                       "give one of them");
     c->watch.seconds = cli->watchdog ? cli->watchdog : CHECK_WATCHDOG_S;
     for (int i = 0; i < gs_registry_count(); ++i) {
         const struct gs_backend *b = gs_registry_at(i);
@@ -393,7 +398,8 @@ static int check_finish(struct gs_job *j, struct gs_err *e)
 
 static int check_failed(const struct gs_job *j)
 {
-    return !gs_check_all_ok(gs_job_slot(j, 0), j->ndone);
+    return !gs_check_all_ok(gs_job_slot(j, 0), j->ndone) ||
+           gs_check_too_slow(gs_job_slot(j, 0), j->ndone);
 }
 
 static void check_render(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)

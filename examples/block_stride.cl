@@ -3,7 +3,7 @@
  * block_stride.cu: every group walks the array from its own start, so the
  * work is done many times over, with the same values.
  *
- * expect: ok
+ * expect: ok speed=measured
  *
  * Its test (tests/check_example.cmake) stops at n = 65536: at the default
  * n = 4194304 on a T4's grid every element is written up to 160 times, a

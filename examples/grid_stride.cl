@@ -7,7 +7,7 @@
  *
  *   gridstride check examples/grid_stride.cl
  *
- * expect: ok
+ * expect: ok speed=measured
  */
 __kernel void solve(__global const float *a, __global const float *b, __global float *out,
                     ulong n)

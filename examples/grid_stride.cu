@@ -7,7 +7,7 @@
  *
  *   gridstride check examples/grid_stride.cu
  *
- * expect: ok
+ * expect: ok speed=measured
  */
 __global__ void solve(const float *a, const float *b, float *out, size_t n)
 {

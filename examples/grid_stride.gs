@@ -5,7 +5,7 @@
  *
  *   gridstride check examples/grid_stride.gs
  *
- * expect: ok
+ * expect: ok speed=measured work=once
  */
 GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,
                      GS_GLOBAL float *out, gs_size n)

@@ -32,7 +32,7 @@ _gridstride()
             [ "$cmd" = check ] && COMPREPLY=($(compgen -W "traps" -- "$cur"))
             return ;;
         --device|--shape|--grid|--block|--kernels|--bytes|--reps|--entry|--arch|\
-        --watchdog|--timeout|--traps|--n|--tolerance|--k)
+        --watchdog|--timeout|--traps|--n|--tolerance|--k|--min-speed)
             return ;;
     esac
     if [[ $cur == -* ]]; then

@@ -2,7 +2,19 @@
 # One example of examples/ through `gridstride check`, judged against the
 # verdict its own header states in an "expect:" line:
 #
-#   expect: ok                                    exit 0, every case right
+#   expect: ok [speed=measured]                   exit 0, every case right; speed=measured:
+#                                                 the speed pass ran (gs_speed.h), its rule
+#                                                 stated, the user's timed output verified
+#                                                 (no row wrong or impossible) and a class
+#                                                 as-fast, slower or too-slow. Asserted by
+#                                                 rule, never by time: which class depends
+#                                                 on the device, and ctest has no timing
+#                                                 thresholds
+#   expect: ok ... [work=once|block-stride]        where the backend counts who writes
+#                                                 what (the host, .gs files): the count's
+#                                                 class (every element by one thread, or
+#                                                 by threads whole blocks apart); elsewhere
+#                                                 the JSON must say why it was not counted
 #   expect: CLASS [n=N] [shape=GxB|Gx256] [first=I]
 #                                                 exit 1; the smallest failing case
 #                                                 has CLASS, n, shape (G: the device
@@ -169,6 +181,47 @@ endif()
 if(class STREQUAL "ok")
   if(NOT code EQUAL 0 OR NOT verdict STREQUAL "ok")
     fail("expected verdict ok and exit 0")
+  endif()
+  if(expect MATCHES " work=([a-z-]+)")
+    set(want_work ${CMAKE_MATCH_1})
+    string(JSON counted GET "${out}" backends 0 work counted)
+    string(JSON work_class GET "${out}" backends 0 work class)
+    string(JSON work_words GET "${out}" backends 0 work words)
+    if(counted AND NOT work_class STREQUAL want_work)
+      fail("expected the writes counted as ${want_work}, got ${work_class}: ${work_words}")
+    endif()
+    if(NOT counted AND (BACKEND STREQUAL "host" OR NOT work_words MATCHES "^not counted: .+"))
+      fail("expected the writes counted, or why not: ${work_words}")
+    endif()
+  endif()
+  if(expect MATCHES " speed=measured")
+    string(JSON measured GET "${out}" backends 0 speed measured)
+    string(JSON speed_class GET "${out}" backends 0 speed class)
+    string(JSON rule GET "${out}" backends 0 speed rule)
+    string(JSON speed_n GET "${out}" backends 0 speed n)
+    string(JSON nrows LENGTH "${out}" backends 0 speed rows)
+    if(NOT measured OR NOT speed_class MATCHES "^(as-fast|slower|too-slow)$" OR
+       NOT rule MATCHES "suite's grid-stride loop" OR speed_n LESS 1 OR nrows LESS 6)
+      fail("expected the speed pass measured with its rule (class ${speed_class})")
+    endif()
+    math(EXPR last "${nrows} - 1")
+    foreach(k RANGE ${last})
+      string(JSON kernel GET "${out}" backends 0 speed rows ${k} kernel)
+      string(JSON state GET "${out}" backends 0 speed rows ${k} state)
+      string(JSON nsamples LENGTH "${out}" backends 0 speed rows ${k} samples_ms)
+      string(JSON why GET "${out}" backends 0 speed rows ${k} why)
+      if(state MATCHES "^(wrong|impossible)$")
+        fail("the timed row ${kernel} is ${state}")
+      endif()
+      # The grid sized to n is left out after a kernel too slow on grid G.
+      if(kernel STREQUAL "user" AND NOT state MATCHES "^(timed|too-slow)$" AND
+         NOT (speed_class STREQUAL "too-slow" AND why STREQUAL "too slow on grid G already"))
+        fail("the user's row is ${state}, not timed: ${why}")
+      endif()
+      if(state STREQUAL "timed" AND nsamples LESS 20)
+        fail("the timed row ${kernel} has ${nsamples} samples, fewer than 20")
+      endif()
+    endforeach()
   endif()
   return()
 endif()

@@ -42,11 +42,12 @@ static int no_build(struct gs_device *dev, const struct gs_user_source *src,
     return gs_err_set(e, GS_UNSUPPORTED, "not in this test");
 }
 
-static int no_launch(struct gs_device *dev, const struct gs_launch *l,
+static int no_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
                      struct gs_launch_result *r, struct gs_err *e)
 {
     (void)dev;
     (void)l;
+    (void)timed;
     (void)r;
     return gs_err_set(e, GS_UNSUPPORTED, "not in this test");
 }

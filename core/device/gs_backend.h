@@ -345,13 +345,26 @@ struct gs_backend {
      * dialect (e says why). info->compiler is filled whenever a compiler ran. */
     int (*user_build)(struct gs_device *dev, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
-    /* launch() for l->user, with arguments (a, b, out, n), untimed.
+    /* launch() for l->user, with arguments (a, b, out, n); timed (only
+     * asked of a device with GS_CAP_TIMING): r->ms by the same device timer
+     * as launch()'s, so that a user kernel and the suite's time alike.
      * One outcome more: a kernel that faulted (an illegal address) is GS_FAULT
      * with the API's error in e, and the device may refuse every later call. */
-    int (*user_launch)(struct gs_device *dev, const struct gs_launch *l,
+    int (*user_launch)(struct gs_device *dev, const struct gs_launch *l, int timed,
                        struct gs_launch_result *r, struct gs_err *e);
     /* Free what user_build() made; accepts NULL. */
     void (*user_free)(struct gs_device *dev, struct gs_user_kernel *k);
+    /* Optional: who writes what, for l->user's launch, counted without any
+     * change to the user's stores: the launch's threads one at a time, each
+     * on a freshly poisoned output, and for every element i < l->n the
+     * number of threads that wrote it (count[i]) and the first and last of
+     * them in launch order (first[i], last[i]; linear thread ids, which stay
+     * below 2^32: the core asks for no larger launch). Only a backend that
+     * can run one thread of a launch alone has it (the host's sequential
+     * threads); NULL: check says the writes of a user kernel are not counted
+     * there. A fault is GS_FAULT, as in user_launch(). */
+    int (*user_count)(struct gs_device *dev, const struct gs_launch *l, uint32_t *count,
+                      uint32_t *first, uint32_t *last, struct gs_err *e);
     /* Compile src for a named target ("sm_75") with no device or
      * driver, and discard the result: proves the compile path where no GPU
      * is. Statuses as user_build(). */

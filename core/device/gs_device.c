@@ -280,9 +280,9 @@ int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
     if (timed && !(d->caps & GS_CAP_TIMING))
         return unsupported(d, "timed launches", e);
     if (l->user) {
-        if (timed || !d->backend->user_launch)
-            return unsupported(d, timed ? "timed user kernels" : "user kernels", e);
-        return d->backend->user_launch(d, l, r, e);
+        if (!d->backend->user_launch)
+            return unsupported(d, "user kernels", e);
+        return d->backend->user_launch(d, l, timed, r, e);
     }
     if ((unsigned)l->kernel >= GS_KERNEL_COUNT)
         return gs_err_set(e, GS_USAGE, "%s: unknown kernel %d", d->backend->name, (int)l->kernel);
@@ -448,6 +448,20 @@ int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
     if (!gs_backend_has_user_kernels(d->backend))
         return unsupported(d, "user kernels", e);
     return d->backend->user_build(d, src, k, info, e);
+}
+
+int gs_dev_user_count(struct gs_device *d, const struct gs_launch *l, uint32_t *count,
+                      uint32_t *first, uint32_t *last, struct gs_err *e)
+{
+    if (!d->backend->user_count)
+        return gs_err_set(e, GS_UNSUPPORTED, "%s cannot run one thread of a launch alone, so it "
+                                             "does not count a user kernel's writes; the host "
+                                             "backend does (--backend host, a .gs file)",
+                          d->backend->name);
+    if (!l->user || l->grid * l->block > 0xFFFFFFFFull)
+        return gs_err_set(e, GS_USAGE, "%s: counting writes needs a user kernel of fewer than "
+                                       "2^32 threads", d->backend->name);
+    return d->backend->user_count(d, l, count, first, last, e);
 }
 
 void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k)

@@ -98,6 +98,9 @@ int gs_dev_probe_grid(struct gs_device *d, const struct gs_grid_probe **p, struc
 int gs_dev_user_build(struct gs_device *d, const struct gs_user_source *src,
                       struct gs_user_kernel **k, struct gs_build_info *info, struct gs_err *e);
 void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k);
+/* user_count(): GS_UNSUPPORTED, naming the backend, where it is NULL. */
+int gs_dev_user_count(struct gs_device *d, const struct gs_launch *l, uint32_t *count,
+                      uint32_t *first, uint32_t *last, struct gs_err *e);
 /* No device needed: the backend's compiler alone, for a named target. */
 int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
                             const char *target, struct gs_build_info *info, struct gs_err *e);

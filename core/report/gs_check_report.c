@@ -13,9 +13,203 @@ static const char *const section_names[] = {"sizes", "shapes", "t4"};
 int gs_check_all_ok(const struct gs_check_run *runs, int nruns)
 {
     for (int i = 0; i < nruns; ++i)
-        if (runs[i].count[GS_CHECK_OK] != runs[i].ncases)
+        if (runs[i].count[GS_CHECK_OK] != runs[i].ncases ||
+            runs[i].speed.cls == GS_SPEED_WRONG || runs[i].speed.cls == GS_SPEED_IMPOSSIBLE)
             return 0;
     return 1;
+}
+
+int gs_check_too_slow(const struct gs_check_run *runs, int nruns)
+{
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].speed.below_min)
+            return 1;
+    return 0;
+}
+
+const char *gs_check_verdict_name(const struct gs_check_run *runs, int nruns)
+{
+    return !gs_check_all_ok(runs, nruns) ? "wrong" : gs_check_too_slow(runs, nruns) ? "slow"
+                                                                                   : "ok";
+}
+
+/* ---- the speed pass ------------------------------------------------------ */
+
+static const char *who_words(enum gs_speed_who w)
+{
+    switch (w) {
+    case GS_SPD_COPY: return "the API's own copy";
+    case GS_SPD_SUITE_GS: return "the suite's grid-stride loop";
+    case GS_SPD_SUITE_MONO: return "the suite's monolithic add";
+    default: return "your kernel";
+    }
+}
+
+static const char *who_name(enum gs_speed_who w)
+{
+    switch (w) {
+    case GS_SPD_COPY: return "copy";
+    case GS_SPD_SUITE_GS: return "suite-grid-stride";
+    case GS_SPD_SUITE_MONO: return "suite-monolithic";
+    default: return "user";
+    }
+}
+
+static const char *state_name(enum gs_speed_state s)
+{
+    static const char *const names[] = {"timed", "too-slow", "not-timed", "wrong", "impossible"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+static void text_speed(const struct gs_speed *s, struct gs_str *o)
+{
+    if (!s->measured) {
+        gs_str_printf(o, "  speed: %s\n", s->words);
+        return;
+    }
+    gs_str_printf(o, "  speed at n = %llu (%s), the device timer's median of %d launches after "
+                     "%d warm-up, each on a poisoned output:\n",
+                  (unsigned long long)s->n, s->size_rule, GS_SPEED_REPS, GS_SPEED_WARMUP);
+    for (int i = 0; i < s->nrows; ++i) {
+        const struct gs_speed_row *r = &s->rows[i];
+        char shape[64];
+        if (r->who == GS_SPD_COPY)
+            snprintf(shape, sizeof shape, "%llu bytes", (unsigned long long)(r->bytes / 2));
+        else
+            snprintf(shape, sizeof shape, "<<<%llu, %llu>>>", (unsigned long long)r->grid,
+                     (unsigned long long)r->block);
+        if (r->state == GS_SPD_TIMED)
+            gs_str_printf(o, "    %-29s %-22s %9.1f GB/s  %.4g ms (%.4g..%.4g, spread %.1f%%)\n",
+                          who_words(r->who), shape, r->gbps, r->med_ms, r->min_ms, r->max_ms,
+                          r->spread_pct);
+        else
+            gs_str_printf(o, "    %-29s %-22s %s: %s\n", who_words(r->who), shape,
+                          state_name(r->state), r->why);
+    }
+    gs_str_printf(o, "  speed: %s\n  (rule: %s)\n", s->words, s->rule);
+    if (s->min_speed > 0)
+        gs_str_printf(o, "  --min-speed %.2f: %s\n", s->min_speed,
+                      s->below_min ? "below it (exit 1)" : "met");
+}
+
+/* Why no hardware counter is read (none is, yet), by the device's API: one
+ * line, never a silent absence. */
+static const char *counters_why(const struct gs_check_run *r)
+{
+    const char *b = r->dev->backend->name;
+    if (strcmp(b, "opencl") == 0)
+        return "none: OpenCL exposes no hardware counters; timing only";
+    if (!r->dev->is_gpu)
+        return "none on a CPU device";
+    return "not read: check reads no hardware counters yet (a .cu kernel's requests and sectors "
+           "need Nsight Compute or CUPTI); timing only";
+}
+
+static void text_work(const struct gs_check_work *k, struct gs_str *o)
+{
+    if (k->cls == GS_WORK_NOT_COUNTED) {
+        gs_str_printf(o, "  work: %s\n", k->why);
+        return;
+    }
+    gs_str_printf(o, "  work at n = %llu <<<%llu, %llu>>>, counted one thread at a time, each on "
+                     "a poisoned output: writers per element min %u, max %u, %llu writes for n "
+                     "= %llu\n",
+                  (unsigned long long)k->n, (unsigned long long)k->grid,
+                  (unsigned long long)k->block, k->min, k->max, (unsigned long long)k->total,
+                  (unsigned long long)k->n);
+    gs_str_printf(o, "  work: %s\n", k->words);
+}
+
+static void json_work(struct gs_jw *w, const struct gs_check_work *k)
+{
+    const int counted = k->cls != GS_WORK_NOT_COUNTED;
+    gs_jw_space(w, "\n      ");
+    gs_jw_object(w, "work");
+    gs_jw_bool(w, "counted", counted);
+    gs_jw_str(w, "class", gs_work_class_name(k->cls));
+    gs_jw_str(w, "words", counted ? k->words : k->why);
+    gs_jw_str(w, "rule", k->rule);
+    gs_jw_u64(w, "n", counted ? k->n : 0);
+    gs_jw_u64(w, "grid", k->grid);
+    gs_jw_u64(w, "block", k->block);
+    if (counted) {
+        gs_jw_u64(w, "min", k->min);
+        gs_jw_u64(w, "max", k->max);
+        gs_jw_u64(w, "total", k->total);
+    } else {
+        gs_jw_null(w, "min");
+        gs_jw_null(w, "max");
+        gs_jw_null(w, "total");
+    }
+    if (counted && k->first_repeated >= 0) {
+        gs_jw_u64(w, "first_repeated", (uint64_t)k->first_repeated);
+        gs_jw_u64(w, "repeated_count", k->repeated_count);
+        gs_jw_u64(w, "first_writer", k->first_writer);
+        gs_jw_u64(w, "last_writer", k->last_writer);
+    } else {
+        gs_jw_null(w, "first_repeated");
+        gs_jw_null(w, "repeated_count");
+        gs_jw_null(w, "first_writer");
+        gs_jw_null(w, "last_writer");
+    }
+    gs_jw_end(w, "");
+}
+
+static void json_speed(struct gs_jw *w, const struct gs_speed *s)
+{
+    gs_jw_space(w, "\n      ");
+    gs_jw_object(w, "speed");
+    gs_jw_bool(w, "measured", s->measured);
+    gs_jw_str(w, "class", gs_speed_class_name(s->cls));
+    gs_jw_str(w, "words", s->words);
+    gs_jw_str(w, "rule", s->rule);
+    gs_jw_u64(w, "n", s->n);
+    gs_jw_str(w, "size_rule", s->size_rule);
+    gs_jw_int(w, "reps", GS_SPEED_REPS);
+    gs_jw_int(w, "warmup", GS_SPEED_WARMUP);
+    if (s->ratio > 0)
+        gs_jw_fixed(w, "ratio", 4, s->ratio);
+    else
+        gs_jw_null(w, "ratio");
+    if (s->min_speed > 0)
+        gs_jw_fixed(w, "min_speed", 4, s->min_speed);
+    else
+        gs_jw_null(w, "min_speed");
+    gs_jw_bool(w, "below_min_speed", s->below_min);
+    gs_jw_space(w, "\n        ");
+    gs_jw_array(w, "rows");
+    for (int i = 0; i < s->nrows; ++i) {
+        const struct gs_speed_row *r = &s->rows[i];
+        gs_jw_space(w, "\n          ");
+        gs_jw_object(w, NULL);
+        gs_jw_str(w, "kernel", who_name(r->who));
+        gs_jw_u64(w, "n", r->n);
+        gs_jw_u64(w, "grid", r->grid);
+        gs_jw_u64(w, "block", r->block);
+        gs_jw_u64(w, "bytes", r->bytes);
+        gs_jw_str(w, "state", state_name(r->state));
+        gs_jw_str(w, "why", r->why);
+        if (r->state == GS_SPD_TIMED || r->state == GS_SPD_IMPOSSIBLE) {
+            gs_jw_fixed(w, "median_ms", 6, r->med_ms);
+            gs_jw_fixed(w, "min_ms", 6, r->min_ms);
+            gs_jw_fixed(w, "max_ms", 6, r->max_ms);
+            gs_jw_fixed(w, "spread_pct", 3, r->spread_pct);
+            gs_jw_fixed(w, "gbps", 3, r->gbps);
+        } else {
+            gs_jw_null(w, "median_ms");
+            gs_jw_null(w, "min_ms");
+            gs_jw_null(w, "max_ms");
+            gs_jw_null(w, "spread_pct");
+            gs_jw_null(w, "gbps");
+        }
+        gs_jw_array(w, "samples_ms");
+        for (int k = 0; k < r->nsamples; ++k)
+            gs_jw_fixed(w, NULL, 6, r->samples_ms[k]);
+        gs_jw_end(w, "");
+        gs_jw_end(w, "");
+    }
+    gs_jw_end(w, s->nrows ? "\n        " : "");
+    gs_jw_end(w, "");
 }
 
 static void launch_label(const struct gs_launch *l, char *buf, unsigned size)
@@ -158,6 +352,9 @@ static void text_run(const struct gs_check_run *r, struct gs_str *o)
         if (i >= 0 && i != r->smallest)
             text_failure(r, i, "smallest case of another class", o);
     }
+    text_work(&r->work, o);
+    text_speed(&r->speed, o);
+    gs_str_printf(o, "  counters: %s\n", counters_why(r));
 }
 
 static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
@@ -168,13 +365,27 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
     for (int i = 0; i < in->nskipped; ++i)
         gs_str_printf(o, "\nnot run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
     if (gs_check_all_ok(in->runs, in->nruns)) {
-        gs_str_printf(o, "\nverdict: ok: all %d cases right on", cases);
+        gs_str_printf(o, "\nverdict: %s: all %d cases right on",
+                      gs_check_too_slow(in->runs, in->nruns) ? "slow" : "ok", cases);
         for (int i = 0; i < in->nruns; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", in->runs[i].dev->backend->name);
         gs_str_printf(o, "\n");
+        for (int i = 0; i < in->nruns; ++i)
+            if (in->runs[i].work.cls == GS_WORK_BLOCK_STRIDE ||
+                in->runs[i].work.cls == GS_WORK_REPEATED)
+                gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name,
+                              in->runs[i].work.words);
+        for (int i = 0; i < in->nruns; ++i)
+            if (in->runs[i].speed.measured)
+                gs_str_printf(o, "  %s: %s%s\n", in->runs[i].dev->backend->name,
+                              in->runs[i].speed.words,
+                              in->runs[i].speed.below_min ? " (below --min-speed)" : "");
         return;
     }
     gs_str_printf(o, "\nverdict: wrong\n");
+    for (int i = 0; i < in->nruns; ++i)
+        if (in->runs[i].speed.cls == GS_SPEED_WRONG || in->runs[i].speed.cls == GS_SPEED_IMPOSSIBLE)
+            gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name, in->runs[i].speed.words);
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_check_run *r = &in->runs[i];
         if (r->smallest < 0)
@@ -204,7 +415,7 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
     gs_user_signature(in->src->dialect, in->src->entry, sig, sizeof sig);
     gs_str_printf(o, "# gridstride check `%s`\n\n- kernel: `%s` (%s)\n- contract: `%s`\n",
                   in->src->path, in->src->entry, gs_dialect_name(in->src->dialect), sig);
-    gs_str_printf(o, "- verdict: **%s**\n", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong");
+    gs_str_printf(o, "- verdict: **%s**\n", gs_check_verdict_name(in->runs, in->nruns));
     for (int i = 0; i < in->nskipped; ++i)
         gs_str_printf(o, "- not run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
     for (int i = 0; i < in->nruns; ++i) {
@@ -223,6 +434,9 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
                           trap, trap[0] ? ")" : "");
         }
+        gs_str_printf(o, "\n- work: %s\n- speed: %s\n- counters: %s\n",
+                      r->work.cls == GS_WORK_NOT_COUNTED ? r->work.why : r->work.words,
+                      r->speed.words, counters_why(r));
         if (r->smallest >= 0) {
             struct gs_str part = {0};
             text_failure(r, r->smallest, "smallest failing case", &part);
@@ -299,6 +513,13 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
     gs_jw_u64(w, "T", r->threads);
     gs_jw_int(w, "cases_right", r->count[GS_CHECK_OK]);
     gs_jw_int(w, "cases", r->ncases);
+    json_work(w, &r->work);
+    json_speed(w, &r->speed);
+    gs_jw_space(w, "\n      ");
+    gs_jw_object(w, "counters");
+    gs_jw_bool(w, "read", 0);
+    gs_jw_str(w, "why", counters_why(r));
+    gs_jw_end(w, "");
     gs_jw_space(w, "\n      ");
     if (r->smallest >= 0)
         json_case(w, "smallest", &r->cases[r->smallest]);
@@ -325,7 +546,7 @@ static void report_json(const struct gs_check_report_in *in, struct gs_str *o)
     gs_jw_str(&w, "file", in->src->path);
     gs_jw_str(&w, "entry", in->src->entry);
     gs_jw_str(&w, "dialect", gs_dialect_name(in->src->dialect));
-    gs_jw_str(&w, "verdict", gs_check_all_ok(in->runs, in->nruns) ? "ok" : "wrong");
+    gs_jw_str(&w, "verdict", gs_check_verdict_name(in->runs, in->nruns));
     gs_jw_str(&w, "class", gs_check_overall_class(in->runs, in->nruns));
     gs_jw_space(&w, "\n  ");
     gs_jw_array(&w, "skipped");
@@ -363,6 +584,15 @@ const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns)
     for (int i = 0; i < nruns; ++i)
         if (runs[i].count[GS_CHECK_OK] != runs[i].ncases)
             return gs_check_class_name(GS_CHECK_NOT_RUN);
+    /* Every case right: what the speed pass found. */
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].speed.cls == GS_SPEED_WRONG)
+            return "timed-wrong";
+    for (int i = 0; i < nruns; ++i)
+        if (runs[i].speed.cls == GS_SPEED_IMPOSSIBLE)
+            return "impossible-time";
+    if (gs_check_too_slow(runs, nruns))
+        return "slow";
     return gs_check_class_name(GS_CHECK_OK);
 }
 

@@ -48,10 +48,17 @@ struct gs_check_failure_in {
 void gs_report_check_failure(const struct gs_check_failure_in *in, struct gs_str *out);
 
 /* The class of a whole run for graders: "ok", else the class of the first
- * failing backend's smallest failing case. */
+ * failing backend's smallest failing case; with every case right, what the
+ * speed pass found: "timed-wrong" (a timed output wrong), "impossible-time"
+ * (under the floor), "slow" (below --min-speed). */
 const char *gs_check_overall_class(const struct gs_check_run *runs, int nruns);
 
-/* 1 when every case of every run is right. */
+/* 1 when every case of every run is right, and no timed output was wrong or
+ * impossibly fast (gs_speed.h). */
 int gs_check_all_ok(const struct gs_check_run *runs, int nruns);
+/* 1 when a run's speed is below --min-speed (exit 1, verdict "slow"). */
+int gs_check_too_slow(const struct gs_check_run *runs, int nruns);
+/* "ok", "wrong" (a case, or the timed output, wrong or impossibly fast) or "slow". */
+const char *gs_check_verdict_name(const struct gs_check_run *runs, int nruns);
 
 #endif

@@ -2,6 +2,7 @@
 #include "gs_check.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +181,57 @@ void gs_check_run_free(struct gs_check_run *run)
     free(run->cases);
     run->cases = NULL;
     run->ncases = 0;
+}
+
+/* ---- who wrote what -------------------------------------------------------- */
+
+const char *gs_work_class_name(enum gs_work_class c)
+{
+    static const char *const names[] = {"not-counted", "once", "repeated", "block-stride"};
+    return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
+void gs_check_work_judge(struct gs_check_work *w, const uint32_t *count, const uint32_t *first,
+                         const uint32_t *last)
+{
+    w->min = w->n ? UINT32_MAX : 0;
+    w->max = 0;
+    w->total = 0;
+    w->first_repeated = -1;
+    for (uint64_t i = 0; i < w->n; ++i) {
+        const uint32_t c = count[i];
+        w->min = c < w->min ? c : w->min;
+        w->max = c > w->max ? c : w->max;
+        w->total += c;
+        if (c > 1 && w->first_repeated < 0) {
+            w->first_repeated = (int64_t)i;
+            w->repeated_count = c;
+            w->first_writer = first[i];
+            w->last_writer = last[i];
+        }
+    }
+    snprintf(w->rule, sizeof w->rule,
+             "every element written by one thread: once; an element written by several threads "
+             "whose first and last are a whole number of blocks (%llu threads) apart: the block "
+             "stride of pitfall 1; other repeats: repeated",
+             (unsigned long long)w->block);
+    if (w->first_repeated < 0) {
+        w->cls = GS_WORK_ONCE;
+        snprintf(w->words, sizeof w->words, "every element written once (%llu writes for n = "
+                 "%llu)", (unsigned long long)w->total, (unsigned long long)w->n);
+        return;
+    }
+    const uint32_t apart = w->last_writer - w->first_writer;
+    w->cls = w->block && apart % w->block == 0 ? GS_WORK_BLOCK_STRIDE : GS_WORK_REPEATED;
+    snprintf(w->words, sizeof w->words,
+             "right, but elements were written up to %u times (%llu writes for n = %llu; element "
+             "%lld first, by %u threads, thread %u first and thread %u last)%s",
+             w->max, (unsigned long long)w->total, (unsigned long long)w->n,
+             (long long)w->first_repeated, w->repeated_count, w->first_writer, w->last_writer,
+             w->cls == GS_WORK_BLOCK_STRIDE
+                 ? ": its writers are whole blocks apart, so the loop steps by the block, not "
+                   "the grid (pitfall 1)"
+                 : ": several threads store the same elements");
 }
 
 /* ---- the file ------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #ifndef GS_CHECK_H
 #define GS_CHECK_H
 
+#include "gs_speed.h"
 #include "gs_table.h"
 #include "gs_verify.h"
 
@@ -69,7 +70,31 @@ struct gs_check_plan {
     int traps;                     /* on the device grid also the traps' sizes (GS_CHECK_TRAP_N) */
     const struct gs_shape *shapes; /* NULL: the course's four shapes */
     int nshapes;
+    int no_speed;     /* --no-speed: no timing after the cases */
+    double min_speed; /* --min-speed: a ratio below it fails; 0: none */
 };
+
+/* Who wrote what (gs_dev_user_count): once every case is right, where the
+ * backend can run one thread of a launch alone (the host, .gs files). */
+enum gs_work_class { GS_WORK_NOT_COUNTED, GS_WORK_ONCE, GS_WORK_REPEATED, GS_WORK_BLOCK_STRIDE };
+
+struct gs_check_work {
+    enum gs_work_class cls;
+    char why[400];               /* not counted: why */
+    uint64_t n, grid, block;     /* the counted launch */
+    uint32_t min, max;           /* writers per element */
+    uint64_t total;              /* writes of all elements */
+    int64_t first_repeated;      /* the first element written more than once, or -1 */
+    uint32_t repeated_count, first_writer, last_writer; /* its writers */
+    char words[500];             /* the verdict in the lesson's words */
+    char rule[300];
+};
+
+/* The class and words of a count (pure): elements 0..n-1 with count[],
+ * first[] and last[] as user_count() leaves them. */
+void gs_check_work_judge(struct gs_check_work *w, const uint32_t *count, const uint32_t *first,
+                         const uint32_t *last);
+const char *gs_work_class_name(enum gs_work_class c); /* "once", "block-stride" */
 
 struct gs_check_run {
     struct gs_device *dev;
@@ -81,6 +106,8 @@ struct gs_check_run {
     struct gs_check_case *cases;
     int count[GS_CHECK_CLASSES];
     int smallest; /* the failing case with the smallest n (then T), or -1 */
+    struct gs_speed speed; /* timed once every case is right (gs_speed.h) */
+    struct gs_check_work work; /* counted once every case is right */
 };
 
 /* A user's kernel is built and run only in a worker process

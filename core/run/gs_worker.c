@@ -19,6 +19,7 @@
 
 #include "gs_device.h"
 #include "gs_io.h"
+#include "gs_plan_run.h"
 #include "gs_proc.h"
 #include "gs_seccomp.h"
 #include "gs_select.h"
@@ -33,7 +34,7 @@ extern char **environ;
 #define WK_SHM 4
 #define WK_MAX_PAYLOAD (8u << 20)
 
-enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT };
+enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT };
 
 struct msg_head {
     uint32_t magic, type, seq, len;
@@ -61,6 +62,33 @@ struct msg_case {
 };
 
 enum { PHASE_POISON, PHASE_LAUNCH, PHASE_READ };
+
+/* One timed row (gs_speed.h): warmup + reps launches of `who`, each on a
+ * poisoned output; the first one stops the row when it runs past limit_ms
+ * (0: never); read_back copies the last output into shared memory. */
+struct msg_speed {
+    uint32_t who, warmup, reps, read_back;
+    uint64_t n, grid, block;
+    double limit_ms;
+    uint64_t seed; /* where the user's launches are sampled (SPEED_SAMPLES a launch) */
+};
+
+/* Elements of each of the user's timed launches read back and compared with
+ * the closed form, at places the parent's seed chooses: a kernel that skips
+ * the work of some launches leaves poison there. (Only the last launch's
+ * whole output is compared, by the parent.) */
+#define SPEED_SAMPLES 8
+
+struct msg_speed_done {
+    int status;
+    int phase;
+    int nsamples;
+    int stopped; /* the first launch ran past limit_ms: samples_ms[0] is its time */
+    int sample_wrong; /* a sampled element of a timed launch was not a + b (msg says which) */
+    double samples_ms[GS_SPEED_MAX_REPS];
+    char api_error[64];
+    char msg[640];
+};
 
 struct msg_done {
     int status;
@@ -168,6 +196,110 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
     send_msg(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
 }
 
+static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
+                        void *shm, uint64_t shm_bytes, const struct msg_speed *ms, uint32_t seq)
+{
+    struct msg_speed_done d;
+    struct gs_err e = {0};
+    struct gs_launch l;
+    memset(&d, 0, sizeof d);
+    memset(&l, 0, sizeof l);
+    l.kernel = ms->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS;
+    l.n = ms->n;
+    l.grid = ms->grid;
+    l.block = ms->block;
+    l.global = ms->grid * ms->block;
+    const uint64_t bytes = gs_buffer_bytes(l.n);
+    unsigned total = ms->warmup + ms->reps;
+    if (l.n > w->n || bytes > shm_bytes || ms->reps > GS_SPEED_MAX_REPS) {
+        d.status = gs_err_set(&e, GS_USAGE, "a timed row of n = %llu in a worker for %llu",
+                              (unsigned long long)l.n, (unsigned long long)w->n);
+        total = 0;
+    }
+    gs_workspace_bind(w, &l);
+    l.user = ms->who == GS_SPD_USER ? k : NULL;
+    for (unsigned i = 0; d.status == GS_OK && i < total; ++i) {
+        struct gs_launch_result r = {0};
+        double t = 0;
+        d.phase = PHASE_POISON;
+        d.status = gs_workspace_poison(w, l.n, &e);
+        if (d.status != GS_OK)
+            break;
+        d.phase = PHASE_LAUNCH;
+        if (ms->who == GS_SPD_COPY) {
+            d.status = gs_dev_copy(dev, w->dout, w->da, l.n * sizeof(float), &t, &e);
+        } else {
+            d.status = gs_dev_launch(dev, &l, 1, &r, &e);
+            if (d.status == GS_OK && !r.accepted) {
+                gs_strlcpy(d.api_error, r.api_error, sizeof d.api_error);
+                d.status = gs_err_set(&e, GS_API, "the launch was refused: %s: %s", r.api_error,
+                                      r.api_message);
+            }
+            t = r.ms;
+        }
+        for (unsigned s = 0; d.status == GS_OK && l.user && l.n && s < SPEED_SAMPLES; ++s) {
+            uint64_t h = ms->seed ^ ((uint64_t)i << 32 | s);
+            h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ull;
+            const uint64_t at = s == 0 ? l.n - 1 : (h ^ (h >> 29)) % l.n;
+            float got = 0, want = gs_expected_at(GS_OP_ADD, at);
+            d.phase = PHASE_READ;
+            d.status = gs_dev_read(dev, w->dout, at * sizeof(float), &got, sizeof got, &e);
+            if (d.status == GS_OK && memcmp(&got, &want, sizeof got) != 0) {
+                d.sample_wrong = 1;
+                gs_err_set(&e, GS_OK, "launch %u of %u left out[%llu] = %g, not %g", i + 1,
+                           total, (unsigned long long)at, (double)got, (double)want);
+                break;
+            }
+        }
+        if (d.status != GS_OK || d.sample_wrong)
+            break;
+        if (i == 0 && ms->limit_ms > 0 && t > ms->limit_ms) {
+            d.samples_ms[0] = t;
+            d.nsamples = 1;
+            d.stopped = 1;
+            break;
+        }
+        if (i >= ms->warmup)
+            d.samples_ms[d.nsamples++] = t;
+    }
+    if (d.status == GS_OK && ms->read_back) {
+        d.phase = PHASE_READ;
+        d.status = gs_dev_read(dev, w->dout, 0, shm, bytes, &e);
+    }
+    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
+    send_msg(WK_CHAN, MSG_SPEED_DONE, seq, &d, sizeof d, NULL, 0);
+}
+
+/* The count of who writes what (gs_dev_user_count) into shared memory:
+ * count, first and last writer, n 32-bit words each; answered as a case. */
+static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
+                        void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
+{
+    struct msg_done d;
+    struct gs_err e = {0};
+    struct gs_launch l;
+    memset(&d, 0, sizeof d);
+    memset(&l, 0, sizeof l);
+    l.kernel = GS_K_ADD_GS;
+    l.n = mc->n;
+    l.grid = mc->grid;
+    l.block = mc->block;
+    l.global = mc->global;
+    d.phase = PHASE_LAUNCH;
+    if (l.n > w->n || 12 * l.n > shm_bytes) {
+        d.phase = PHASE_POISON;
+        d.status = gs_err_set(&e, GS_USAGE, "a count of n = %llu in a worker for %llu",
+                              (unsigned long long)l.n, (unsigned long long)w->n);
+    } else {
+        gs_workspace_bind(w, &l);
+        l.user = k;
+        uint32_t *words = shm;
+        d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
+    }
+    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
+    send_msg(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
+}
+
 int gs_worker_serve(const struct gs_backend *b)
 {
     struct msg_head h;
@@ -233,6 +365,20 @@ int gs_worker_serve(const struct gs_backend *b)
     while (rc == GS_OK) {
         struct msg_head mh;
         char *m = read_msg(WK_CHAN, &mh);
+        if (m && mh.type == MSG_COUNT && mh.len == sizeof(struct msg_case)) {
+            struct msg_case mc;
+            memcpy(&mc, m, sizeof mc);
+            free(m);
+            serve_count(dev, &w, k, shm, hello.shm_bytes, &mc, mh.seq);
+            continue;
+        }
+        if (m && mh.type == MSG_SPEED && mh.len == sizeof(struct msg_speed)) {
+            struct msg_speed ms;
+            memcpy(&ms, m, sizeof ms);
+            free(m);
+            serve_speed(dev, &w, k, shm, hello.shm_bytes, &ms, mh.seq);
+            continue;
+        }
         if (!m || mh.type != MSG_CASE || mh.len != sizeof(struct msg_case)) {
             free(m);
             break;
@@ -643,6 +789,332 @@ static int run_all(struct iso *x, struct gs_err *e)
     return rc;
 }
 
+/* ---- the speed pass (gs_speed.h) --------------------------------------- */
+
+static struct gs_speed_row *speed_add(struct gs_speed *s, enum gs_speed_who who, uint64_t grid)
+{
+    struct gs_speed_row *r = &s->rows[s->nrows++];
+    memset(r, 0, sizeof *r);
+    r->who = who;
+    r->n = s->n;
+    r->grid = grid;
+    r->block = who == GS_SPD_COPY ? 1 : s->block;
+    r->bytes = (who == GS_SPD_COPY ? 8 : 12) * s->n; /* floats: read + written */
+    r->state = GS_SPD_NOT_TIMED;
+    return r;
+}
+
+/* The size of the speed pass on dev: 1 GiB per buffer on a GPU where it
+ * fits, the bandwidth command's cache-leaving CPU size elsewhere. 0 and
+ * why when there is none. */
+static uint64_t speed_n(struct gs_device *dev, char *why, size_t size)
+{
+    struct gs_err e = {0};
+    uint64_t n = 0;
+    struct gs_device *devs[1] = {dev};
+    if (gs_plan_bandwidth_n(devs, 1, GS_TYPE_FLOAT, 0, GS_SPEED_GPU_BYTES, &n, why, size, &e) !=
+        GS_OK) {
+        gs_strlcpy(why, e.msg, size);
+        return 0;
+    }
+    if (dev->is_gpu) {
+        snprintf(why, size, "%llu MiB per buffer (%s)", (unsigned long long)(n * 4 >> 20),
+                 n * 4 >= GS_SPEED_GPU_BYTES ? "1 GiB: at least 4x the last-level cache of "
+                                               "the course's GPUs"
+                                             : "as much as the device's memory allows, under "
+                                               "1 GiB");
+    } else if (n * 4 > GS_SPEED_CPU_BYTES) {
+        n = GS_SPEED_CPU_BYTES / 4;
+        snprintf(why, size, "1 MiB per buffer on a CPU device, so that check stays fast; it may "
+                            "stay in the cache: a CPU's figures say what the kernel's work "
+                            "costs beside the suite's loop, not the memory's speed");
+    }
+    return n;
+}
+
+/* One row in the live worker. GS_OK when the row has a state (*lost: it
+ * ended the worker); other statuses are the harness's own failures. */
+static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, unsigned deadline,
+                     int *lost, struct gs_err *e)
+{
+    const int user = r->who == GS_SPD_USER;
+    const struct msg_speed ms = {(uint32_t)r->who, GS_SPEED_WARMUP, GS_SPEED_REPS,
+                                 (uint32_t)user, r->n, r->grid, r->block, limit_ms,
+                                 (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 40)};
+    struct gs_check_case shown;
+    memset(&shown, 0, sizeof shown);
+    shown.launch.n = r->n;
+    shown.launch.grid = r->grid;
+    shown.launch.block = r->block;
+    const uint32_t seq = ++x->seq;
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0, status = 0;
+    *lost = 0;
+    if (user)
+        gs_poison(x->shm, r->n);
+    const double t0 = now_s();
+    int rx_rc = send_msg(x->c.chan, MSG_SPEED, seq, &ms, sizeof ms, NULL, 0) == 0
+                    ? rx_msg(x, MSG_SPEED_DONE, seq, &body, &len, t0, deadline,
+                             user ? &shown : NULL, &malformed)
+                    : RX_LOST;
+    if (rx_rc == RX_OK && len != sizeof(struct msg_speed_done)) {
+        rx_rc = RX_LOST;
+        malformed = 1;
+    }
+    if (rx_rc != RX_OK) {
+        free(body);
+        end_worker(x, 0, &status);
+        *lost = 1;
+        if (rx_rc == RX_TIMEOUT && user) {
+            r->state = GS_SPD_TOO_SLOW;
+            r->limit_ms = deadline * 1e3;
+            snprintf(r->why, sizeof r->why, "its launches ran past %u s and were stopped",
+                     deadline);
+        } else if (rx_rc == RX_TIMEOUT) {
+            snprintf(r->why, sizeof r->why, "the suite's launches ran past %u s", deadline);
+        } else {
+            char words[400];
+            lost_words(x, status, malformed, "", words, sizeof words);
+            r->state = user ? GS_SPD_WRONG : GS_SPD_NOT_TIMED;
+            snprintf(r->why, sizeof r->why, "its process ended while timed: %.360s", words);
+        }
+        return GS_OK;
+    }
+    struct msg_speed_done d;
+    memcpy(&d, body, sizeof d);
+    free(body);
+    d.msg[sizeof d.msg - 1] = '\0';
+    if (d.status != GS_OK) {
+        if (d.phase == PHASE_POISON)
+            return gs_err_set(e, d.status, "%s", d.msg);
+        r->state = user ? GS_SPD_WRONG : GS_SPD_NOT_TIMED;
+        gs_strlcpy(r->why, d.msg, sizeof r->why);
+        end_worker(x, 0, NULL);
+        *lost = 1;
+        return GS_OK;
+    }
+    if (d.sample_wrong) {
+        r->state = user ? GS_SPD_WRONG : GS_SPD_NOT_TIMED;
+        snprintf(r->why, sizeof r->why, "a timed launch's output is wrong: %.360s", d.msg);
+        return GS_OK;
+    }
+    r->nsamples = d.nsamples < 0 ? 0 : d.nsamples > GS_SPEED_MAX_REPS ? GS_SPEED_MAX_REPS
+                                                                       : d.nsamples;
+    memcpy(r->samples_ms, d.samples_ms, sizeof r->samples_ms);
+    if (d.stopped) {
+        r->state = GS_SPD_TOO_SLOW;
+        r->limit_ms = limit_ms;
+        snprintf(r->why, sizeof r->why, "its first launch took %.4g ms, over the limit of "
+                 "%.4g ms; not repeated", r->samples_ms[0], limit_ms);
+    } else if (r->nsamples > 0) {
+        r->state = GS_SPD_TIMED;
+        gs_speed_stats(r);
+    } else {
+        snprintf(r->why, sizeof r->why, "no sample came back");
+    }
+    if (user) {
+        /* The worker's word is not taken: its last output, verified here. */
+        struct gs_launch l;
+        struct gs_verdict v;
+        memset(&l, 0, sizeof l);
+        l.kernel = GS_K_ADD_GS;
+        l.n = r->n;
+        l.grid = r->grid;
+        l.block = r->block;
+        l.global = r->grid * r->block;
+        gs_verify(x->shm, NULL, &l, &v);
+        if (v.diag != 0) {
+            char diag[300];
+            gs_diagnosis(&v, diag, sizeof diag);
+            r->state = GS_SPD_WRONG;
+            snprintf(r->why, sizeof r->why, "the output of its timed launches is wrong: %s",
+                     diag);
+        }
+    }
+    return GS_OK;
+}
+
+/* Start again after a row ended the worker: 1 when live. */
+static int speed_restart(struct iso *x, struct gs_speed_row *r, struct gs_err *e, int *rc)
+{
+    enum gs_check_class cls;
+    char why[640];
+    if (x->live)
+        return 1;
+    *rc = start(x, 0, &cls, why, sizeof why, e);
+    if (*rc == GS_OK && cls != GS_CHECK_OK)
+        snprintf(r->why, sizeof r->why, "a fresh worker could not start: %.360s", why);
+    return *rc == GS_OK && cls == GS_CHECK_OK;
+}
+
+static double med_of(const struct gs_speed_row *r)
+{
+    return r && r->state == GS_SPD_TIMED ? r->med_ms : 0;
+}
+
+static int speed_pass(struct iso *x, struct gs_err *e)
+{
+    struct gs_speed *s = &x->run->speed;
+    const uint64_t gn = (s->n + s->block - 1) / s->block; /* the grid sized to n */
+    char why[160];
+    int rc = GS_OK, lost = 0;
+    speed_add(s, GS_SPD_COPY, 1);
+    struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, s->grid);
+    struct gs_speed_row *loop_n = speed_add(s, GS_SPD_SUITE_GS, gn);
+    speed_add(s, GS_SPD_SUITE_MONO, gn);
+    struct gs_speed_row *user_g = speed_add(s, GS_SPD_USER, s->grid);
+    struct gs_speed_row *user_n = speed_add(s, GS_SPD_USER, gn);
+    for (int i = 0; rc == GS_OK && i < s->nrows; ++i) {
+        struct gs_speed_row *r = &s->rows[i];
+        struct gs_launch l;
+        memset(&l, 0, sizeof l);
+        l.kernel = r->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS;
+        l.n = r->n;
+        l.grid = r->grid;
+        l.block = r->block;
+        l.global = r->grid * r->block;
+        if (r->who != GS_SPD_COPY &&
+            gs_dev_predicts_accept(x->dev, &l, why, sizeof why) != GS_ACCEPTS) {
+            snprintf(r->why, sizeof r->why, "%s does not take <<<%llu, %llu>>>: %s",
+                     x->dev->backend->name, (unsigned long long)r->grid,
+                     (unsigned long long)r->block, why);
+            continue;
+        }
+        if (r == user_n && user_g->state == GS_SPD_TOO_SLOW) {
+            snprintf(r->why, sizeof r->why, "too slow on grid G already");
+            continue;
+        }
+        if (!speed_restart(x, r, e, &rc))
+            continue;
+        double limit = 0;
+        unsigned deadline = x->timeout_s;
+        if (r->who == GS_SPD_USER) {
+            const double ref = med_of(r == user_g ? loop_g : loop_n);
+            limit = ref > 0 ? GS_SPEED_SLOW_FACTOR * ref : 0;
+            /* Room for every launch at the limit, and for the read-back. */
+            const double need = 2.0 + 1.5 * limit * (GS_SPEED_WARMUP + GS_SPEED_REPS + 1) / 1e3;
+            if (limit > 0 && need < deadline)
+                deadline = (unsigned)need + 1;
+        }
+        rc = speed_row(x, r, limit, deadline, &lost, e);
+    }
+    if (rc == GS_OK) {
+        s->measured = 1;
+        gs_speed_judge(s, x->dev->peak_bytes_per_s, x->dev->is_gpu);
+    }
+    return rc;
+}
+
+/* Who writes what, where the backend counts it: in the live worker, its
+ * answer read from the shared memory (the worker's word, like its times:
+ * the count runs the user's code). */
+static int count_pass(struct iso *x, struct gs_err *e)
+{
+    struct gs_check_work *w = &x->run->work;
+    const uint64_t T = x->run->threads;
+    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block};
+    struct gs_check_case shown;
+    memset(&shown, 0, sizeof shown);
+    shown.launch.n = w->n;
+    shown.launch.grid = w->grid;
+    shown.launch.block = w->block;
+    const uint32_t seq = ++x->seq;
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0, status = 0;
+    (void)T;
+    memset(x->shm, 0xFF, (size_t)(12 * w->n)); /* no count before the answer */
+    const double t0 = now_s();
+    int r = send_msg(x->c.chan, MSG_COUNT, seq, &mc, sizeof mc, NULL, 0) == 0
+                ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, &shown, &malformed)
+                : RX_LOST;
+    if (r == RX_OK && len != sizeof(struct msg_done)) {
+        r = RX_LOST;
+        malformed = 1;
+    }
+    if (r != RX_OK) {
+        char words[400];
+        free(body);
+        end_worker(x, 0, &status);
+        if (r == RX_TIMEOUT)
+            snprintf(w->why, sizeof w->why, "not counted: one thread at a time ran past %u s",
+                     x->timeout_s);
+        else {
+            lost_words(x, status, malformed, "", words, sizeof words);
+            snprintf(w->why, sizeof w->why, "not counted: its process ended: %.300s", words);
+        }
+        return GS_OK;
+    }
+    struct msg_done d;
+    memcpy(&d, body, sizeof d);
+    free(body);
+    d.msg[sizeof d.msg - 1] = '\0';
+    if (d.status != GS_OK) {
+        if (d.phase == PHASE_POISON)
+            return gs_err_set(e, d.status, "%s", d.msg);
+        snprintf(w->why, sizeof w->why, "not counted: %.380s", d.msg);
+        end_worker(x, 0, NULL);
+        return GS_OK;
+    }
+    const uint32_t *words = (const uint32_t *)x->shm;
+    gs_check_work_judge(w, words, words + w->n, words + 2 * w->n);
+    return GS_OK;
+}
+
+/* The counted launch: the device grid, at n = 2T (every block's start and
+ * past it, so that a block stride shows on every element it repeats), at
+ * most 2^26 thread-elements of work (each thread runs on a poisoned output
+ * scanned whole) and what the shared memory holds. */
+static void count_plan(struct iso *x, const struct gs_check_plan *plan)
+{
+    struct gs_check_work *w = &x->run->work;
+    memset(w, 0, sizeof *w);
+    w->first_repeated = -1;
+    w->grid = x->run->grid;
+    w->block = x->run->block;
+    (void)plan;
+    if (!x->dev->backend->user_count) {
+        struct gs_err e = {0};
+        struct gs_launch l;
+        memset(&l, 0, sizeof l);
+        gs_dev_user_count(x->dev, &l, NULL, NULL, NULL, &e);
+        snprintf(w->why, sizeof w->why, "not counted: %.380s", e.msg);
+        return;
+    }
+    const uint64_t T = x->run->threads;
+    uint64_t n = 2 * T;
+    if (n * T > (1ull << 26))
+        n = (1ull << 26) / T;
+    if (n < GS_SHAPE_N)
+        n = GS_SHAPE_N;
+    if (12 * n > gs_buffer_bytes(x->max_n))
+        n = gs_buffer_bytes(x->max_n) / 12;
+    w->n = n;
+}
+
+/* Whether and at what size the speed pass runs, before the worker starts
+ * (its buffers and the shared memory are sized for it). */
+static void speed_plan(struct iso *x, const struct gs_check_plan *plan)
+{
+    struct gs_speed *s = &x->run->speed;
+    memset(s, 0, sizeof *s);
+    s->block = x->run->block;
+    s->grid = x->run->grid;
+    s->min_speed = plan->min_speed;
+    if (plan->no_speed)
+        snprintf(s->words, sizeof s->words, "not measured (--no-speed)");
+    else if (!(x->dev->caps & GS_CAP_TIMING) || !(x->dev->caps & GS_CAP_COPY))
+        snprintf(s->words, sizeof s->words, "not measured: %s has no device timer or copy to "
+                 "time against", x->dev->backend->name);
+    else
+        s->n = speed_n(x->dev, s->size_rule, sizeof s->size_rule);
+    if (!plan->no_speed && s->n == 0 && !s->words[0])
+        snprintf(s->words, sizeof s->words, "not measured: %s", s->size_rule);
+    if (s->n > x->max_n)
+        x->max_n = s->n;
+}
+
 int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice *g,
                              const struct gs_user_source *src, const struct gs_check_plan *plan,
                              const struct gs_worker_opts *opts, struct gs_check_run *run,
@@ -670,6 +1142,10 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     for (int i = 0; rc == GS_OK && i < run->ncases; ++i)
         if (run->cases[i].launch.n > x->max_n)
             x->max_n = run->cases[i].launch.n;
+    if (rc == GS_OK)
+        speed_plan(x, plan);
+    if (rc == GS_OK)
+        count_plan(x, plan);
     if (rc == GS_OK) {
         x->shm_bytes = gs_buffer_bytes(x->max_n);
         x->adopted = adopt(dev->backend, &x->c, &x->shm_fd);
@@ -689,6 +1165,19 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
         gs_proc_install_cleanup();
         rc = run_all(x, e);
     }
+    int right = rc == GS_OK;
+    for (int i = 0; right && i < run->ncases; ++i)
+        right = run->cases[i].cls == GS_CHECK_OK;
+    if (rc == GS_OK && run->work.n && right && x->live)
+        rc = count_pass(x, e);
+    else if (rc == GS_OK && run->work.n)
+        snprintf(run->work.why, sizeof run->work.why,
+                 "not counted: the writes are counted once every case is right");
+    if (rc == GS_OK && run->speed.n && right)
+        rc = speed_pass(x, e);
+    else if (rc == GS_OK && run->speed.n)
+        snprintf(run->speed.words, sizeof run->speed.words,
+                 "not measured: a kernel is timed once every case is right");
     end_worker(x, 1, NULL);
     if (rc == GS_OK)
         gs_check_summarize(run);

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+#include "gs_speed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+void gs_speed_stats(struct gs_speed_row *r)
+{
+    double s[GS_SPEED_MAX_REPS];
+    const int n = r->nsamples < GS_SPEED_MAX_REPS ? r->nsamples : GS_SPEED_MAX_REPS;
+    if (n <= 0)
+        return;
+    memcpy(s, r->samples_ms, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    r->min_ms = s[0];
+    r->max_ms = s[n - 1];
+    r->med_ms = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    r->spread_pct = r->med_ms > 0 ? 100.0 * (r->max_ms - r->min_ms) / r->med_ms : 0;
+    r->gbps = r->med_ms > 0 ? (double)r->bytes / (r->med_ms * 1e-3) / 1e9 : 0;
+}
+
+enum gs_floor gs_speed_floor(uint64_t bytes, double ms, uint64_t peak_bytes_per_s,
+                             double copy_gbps, double margin, char *why, size_t why_size)
+{
+    const double floor_ms = peak_bytes_per_s ? (double)bytes / (double)peak_bytes_per_s * 1e3
+                                             : 0;
+    const double gbps = ms > 0 ? (double)bytes / (ms * 1e-3) / 1e9 : 0;
+    if (why && why_size)
+        why[0] = '\0';
+    if (ms <= 0 || (peak_bytes_per_s && ms < floor_ms)) {
+        if (why && why_size)
+            snprintf(why, why_size, "impossible: %.4g ms for %llu bytes is under the floor of "
+                                    "%.4g ms that the device's peak of %.0f GB/s allows; the "
+                                    "timed launch did not produce the output",
+                     ms, (unsigned long long)bytes, floor_ms, (double)peak_bytes_per_s / 1e9);
+        return GS_FLOOR_PEAK;
+    }
+    if (copy_gbps > 0 && gbps > copy_gbps * (1.0 + margin)) {
+        if (why && why_size)
+            snprintf(why, why_size, "impossible: %.1f GB/s is more than %.0f%% above the API's "
+                                    "own copy (%.1f GB/s); the timed launch did not produce "
+                                    "the output", gbps, margin * 100, copy_gbps);
+        return GS_FLOOR_COPY;
+    }
+    return GS_FLOOR_OK;
+}
+
+static const char *const class_names[] = {"not-measured", "as-fast",    "slower",
+                                          "too-slow",     "impossible", "wrong"};
+
+const char *gs_speed_class_name(enum gs_speed_class c)
+{
+    return (unsigned)c < sizeof class_names / sizeof class_names[0] ? class_names[c] : "?";
+}
+
+const struct gs_speed_row *gs_speed_find(const struct gs_speed *s, enum gs_speed_who who,
+                                         uint64_t grid)
+{
+    for (int i = 0; i < s->nrows; ++i)
+        if (s->rows[i].who == who && (grid == 0 || s->rows[i].grid == grid))
+            return &s->rows[i];
+    return NULL;
+}
+
+/* The lesson's reading of a slow kernel, by device kind. */
+static const char *why_slow(int is_gpu)
+{
+    return is_gpu ? "the two mistakes that cost this much are a loop that steps by the block, "
+                    "not the grid (each element written many times: pitfall 1), and one "
+                    "contiguous chunk per thread (a warp's lanes are a chunk apart: 8x the "
+                    "sectors of a coalesced loop); a .cu kernel's hardware counters tell them "
+                    "apart"
+                  : "on a CPU the coalescing lesson does not apply (one chunk per thread is "
+                    "fast here: each core streams its own chunk); a right kernel this much "
+                    "slower does more work, as a loop that steps by the block, not the grid, "
+                    "does (each element written many times: pitfall 1)";
+}
+
+void gs_speed_judge(struct gs_speed *s, uint64_t peak_bytes_per_s, int is_gpu)
+{
+    const struct gs_speed_row *copy = gs_speed_find(s, GS_SPD_COPY, 0);
+    const double copy_gbps = copy && copy->state == GS_SPD_TIMED ? copy->gbps : 0;
+    snprintf(s->rule, sizeof s->rule,
+             "ratio = the kernel's GB/s on grid G over the suite's grid-stride loop's on the "
+             "same launch (medians of %d); as fast from %.0f%%; a first launch over %.0fx the "
+             "loop's is not repeated (too slow); a time under bytes / peak, or (on a GPU) more "
+             "than %.0f%% above the API's copy, is impossible",
+             GS_SPEED_REPS, GS_SPEED_FAST_RATIO * 100, GS_SPEED_SLOW_FACTOR,
+             GS_SPEED_COPY_MARGIN * 100);
+    for (int i = 0; i < s->nrows; ++i) {
+        struct gs_speed_row *r = &s->rows[i];
+        if (r->state != GS_SPD_TIMED || r->who == GS_SPD_COPY)
+            continue;
+        char why[sizeof r->why];
+        if (gs_speed_floor(r->bytes, r->med_ms, peak_bytes_per_s, is_gpu ? copy_gbps : 0,
+                           GS_SPEED_COPY_MARGIN, why, sizeof why) != GS_FLOOR_OK) {
+            r->state = GS_SPD_IMPOSSIBLE;
+            memcpy(r->why, why, sizeof why);
+        }
+    }
+    s->ratio = 0;
+    s->below_min = 0;
+    if (!s->measured) {
+        s->cls = GS_SPEED_NONE;
+        return;
+    }
+    const struct gs_speed_row *user = gs_speed_find(s, GS_SPD_USER, s->grid);
+    const struct gs_speed_row *loop = gs_speed_find(s, GS_SPD_SUITE_GS, s->grid);
+    /* Any user row that is wrong or impossible decides. */
+    for (int i = 0; i < s->nrows; ++i) {
+        const struct gs_speed_row *r = &s->rows[i];
+        if (r->who == GS_SPD_USER && (r->state == GS_SPD_WRONG || r->state == GS_SPD_IMPOSSIBLE)) {
+            s->cls = r->state == GS_SPD_WRONG ? GS_SPEED_WRONG : GS_SPEED_IMPOSSIBLE;
+            snprintf(s->words, sizeof s->words, "%s at n = %llu <<<%llu, %llu>>>: %s",
+                     s->cls == GS_SPEED_WRONG ? "wrong when timed" : "impossible time",
+                     (unsigned long long)r->n, (unsigned long long)r->grid,
+                     (unsigned long long)r->block, r->why);
+            s->below_min = 1;
+            return;
+        }
+    }
+    if (!user || !loop || loop->state != GS_SPD_TIMED ||
+        (user->state != GS_SPD_TIMED && user->state != GS_SPD_TOO_SLOW)) {
+        s->cls = GS_SPEED_NONE;
+        snprintf(s->words, sizeof s->words, "not measured: %s",
+                 user && user->why[0] ? user->why
+                 : loop && loop->why[0] ? loop->why
+                                        : "the kernel or the suite's loop has no time on grid G");
+        return;
+    }
+    if (user->state == GS_SPD_TOO_SLOW) {
+        s->cls = GS_SPEED_TOO_SLOW;
+        s->ratio = user->nsamples > 0 && user->samples_ms[0] > 0
+                       ? loop->med_ms / user->samples_ms[0]
+                       : loop->med_ms / user->limit_ms;
+        snprintf(s->words, sizeof s->words,
+                 "right, but at least %.0fx slower than the suite's grid-stride loop on the "
+                 "same launch (%s %.4g ms against its %.4g ms): %s",
+                 1.0 / s->ratio, user->nsamples ? "one launch took" : "one launch ran past",
+                 user->nsamples ? user->samples_ms[0] : user->limit_ms, loop->med_ms,
+                 why_slow(is_gpu));
+    } else {
+        s->ratio = loop->gbps > 0 ? user->gbps / loop->gbps : 0;
+        if (s->ratio >= GS_SPEED_FAST_RATIO) {
+            s->cls = GS_SPEED_AS_FAST;
+            snprintf(s->words, sizeof s->words, "%.1f GB/s, %.1f%% of the suite's grid-stride "
+                                                "loop (%.1f GB/s) on the same launch",
+                     user->gbps, 100 * s->ratio, loop->gbps);
+        } else {
+            s->cls = GS_SPEED_SLOWER;
+            snprintf(s->words, sizeof s->words,
+                     "right, but %.1fx slower than the suite's grid-stride loop on the same "
+                     "launch (%.1f against %.1f GB/s): %s",
+                     1.0 / s->ratio, user->gbps, loop->gbps, why_slow(is_gpu));
+        }
+    }
+    s->below_min = s->min_speed > 0 && s->ratio < s->min_speed;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* How fast a user's kernel is, beside the suite's own loop (`gridstride check`).
+ *
+ * When every correctness case of check is right, the worker that built the
+ * kernel times it at a size that leaves the caches (gs_speed_bytes), on the
+ * device grid G and on a grid sized to n, with the backend's device timer:
+ * GS_SPEED_WARMUP launches, then the median of GS_SPEED_REPS, each launch on a
+ * poisoned output. The suite's own grid-stride add (on the same two
+ * launches), its monolithic add (grid sized to n) and the API's own
+ * device-to-device copy are timed the same way, by the same worker on the
+ * same buffers. The user's last timed output is verified in the parent
+ * (gs_verify); the worker's times are untrusted, so no time may beat the
+ * floor (gs_speed_floor).
+ *
+ * This file is the pure part: the statistics, the floor rule and the verdict
+ * in the lesson's words, from numbers only (no I/O), so that they are tested
+ * on made-up timings (tests/test_speed.c). */
+#ifndef GS_SPEED_H
+#define GS_SPEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GS_SPEED_REPS 20
+#define GS_SPEED_WARMUP 3
+#define GS_SPEED_MAX_REPS 32
+#define GS_SPEED_GPU_BYTES (1ull << 30) /* per buffer on a GPU: > 4x any L2 the course meets */
+/* Per buffer on a CPU device (the host backend, PoCL), at most: check stays a
+ * matter of seconds there (the host runs a user kernel in one thread), and
+ * the figures say what the kernel's work costs, not the memory's speed. */
+#define GS_SPEED_CPU_BYTES (1ull << 20)
+/* A kernel faster than the API's own copy by more than this fraction is
+ * impossible: the copy reads and writes at the device's practical limit. */
+#define GS_SPEED_COPY_MARGIN 0.25
+/* A first launch slower than this many times the suite's loop on the same
+ * launch is not repeated: the kernel is "at least this much slower". */
+#define GS_SPEED_SLOW_FACTOR 20.0
+/* At least this fraction of the suite's loop is "as fast"; below, slower. */
+#define GS_SPEED_FAST_RATIO 0.9
+
+enum gs_speed_who { GS_SPD_COPY, GS_SPD_SUITE_GS, GS_SPD_SUITE_MONO, GS_SPD_USER };
+
+enum gs_speed_state {
+    GS_SPD_TIMED,      /* median of the reps */
+    GS_SPD_TOO_SLOW,   /* the first launch ran past the limit: not repeated (one sample or none) */
+    GS_SPD_NOT_TIMED,  /* why says why */
+    GS_SPD_WRONG,      /* the timed output was wrong (why: the diagnosis) */
+    GS_SPD_IMPOSSIBLE  /* faster than the floor (why: which rule) */
+};
+
+struct gs_speed_row {
+    enum gs_speed_who who;
+    uint64_t n, grid, block;
+    uint64_t bytes; /* moved per launch: read + written */
+    enum gs_speed_state state;
+    int nsamples;
+    double samples_ms[GS_SPEED_MAX_REPS];
+    double med_ms, min_ms, max_ms;
+    double spread_pct; /* (max - min) / median x 100 */
+    double gbps;       /* bytes / median / 1e9 */
+    double limit_ms;   /* TOO_SLOW: the limit its first launch passed */
+    char why[400];
+};
+
+/* What the floor rule found. */
+enum gs_floor { GS_FLOOR_OK, GS_FLOOR_PEAK, GS_FLOOR_COPY };
+
+/* The floor no kernel can beat: `bytes` moved in `ms` is impossible when
+ * ms < bytes / peak (peak_bytes_per_s 0: unknown, rule not applied), or when
+ * the rate is above copy_gbps x (1 + margin) (copy_gbps 0: no copy measured).
+ * why (may be NULL) gets one sentence naming the rule and the numbers. */
+enum gs_floor gs_speed_floor(uint64_t bytes, double ms, uint64_t peak_bytes_per_s,
+                             double copy_gbps, double margin, char *why, size_t why_size);
+
+/* Median, minimum, maximum, spread and GB/s of a timed row's samples
+ * (state TIMED; nsamples >= 1). */
+void gs_speed_stats(struct gs_speed_row *r);
+
+/* The speed verdict of a run. */
+enum gs_speed_class {
+    GS_SPEED_NONE,       /* not measured (why in words) */
+    GS_SPEED_AS_FAST,    /* ratio >= GS_SPEED_FAST_RATIO */
+    GS_SPEED_SLOWER,     /* ratio below it */
+    GS_SPEED_TOO_SLOW,   /* too slow to repeat */
+    GS_SPEED_IMPOSSIBLE, /* a time under the floor */
+    GS_SPEED_WRONG       /* the timed output was wrong */
+};
+
+const char *gs_speed_class_name(enum gs_speed_class c); /* "as-fast", "slower", ... */
+
+struct gs_speed {
+    int measured; /* the pass ran (else words says why not) */
+    uint64_t n, block, grid; /* the size and the device grid G */
+    char size_rule[300];     /* how n was chosen */
+    int nrows;
+    struct gs_speed_row rows[6];
+    enum gs_speed_class cls;
+    double ratio;  /* user on G / the suite's loop on G; 0 when not known */
+    double min_speed; /* --min-speed, 0: none */
+    int below_min;    /* ratio < min_speed (exit 1) */
+    char words[700];  /* the verdict in the lesson's words */
+    char rule[400];   /* the rule that gave it */
+};
+
+/* The row of `who` on `grid`, or NULL. */
+const struct gs_speed_row *gs_speed_find(const struct gs_speed *s, enum gs_speed_who who,
+                                         uint64_t grid);
+
+/* Apply the floor to every timed row (peak and the copy row's rate; the copy
+ * rule only on a GPU, where the API's copy runs at the memory's practical
+ * limit), then the verdict: cls, ratio, words, rule, below_min. is_gpu: the
+ * device is a GPU (on a CPU the coalescing lesson does not apply). */
+void gs_speed_judge(struct gs_speed *s, uint64_t peak_bytes_per_s, int is_gpu);
+
+#endif

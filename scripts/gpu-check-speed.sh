@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# check's speed pass on an NVIDIA GPU (core/run/gs_speed.h): every example of
+# examples/ through `gridstride check` (.cu through CUDA, .cl through NVIDIA's
+# OpenCL, .gs through both), each with the text report and the JSON verdict
+# (--json) of the same run and its whole wall clock; then five runs of
+# `check examples/grid_stride.cu` for the run-to-run spread of the reported
+# GB/s. Writes OUTDIR/h200-check-speed.md (commands, nvidia-smi line, date,
+# a table of each run's timings beside the suite's, the verdicts and the
+# reports) and the JSON files under OUTDIR/check-speed-json/.
+#
+#   scripts/gpu-check-speed.sh OUTDIR BUILD_DIR
+#
+# Every command runs under `timeout`. Needs the CUDA toolkit (nvcc, NVRTC;
+# /usr/local/cuda/bin is searched), NVIDIA's OpenCL driver and python3 (to
+# read the JSON). Exit 0 when every example's verdict is the one its
+# `expect:` line states (tests/check_example.cmake, as ctest judges it).
+set -uo pipefail
+out=${1:?usage: scripts/gpu-check-speed.sh OUTDIR BUILD_DIR}
+build=${2:?usage: scripts/gpu-check-speed.sh OUTDIR BUILD_DIR}
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+. scripts/gpu-lib.sh
+md="$out/h200-check-speed.md"
+jdir="$out/check-speed-json"
+limit=${GS_CHECK_SPEED_LIMIT:-120} # seconds for any one command
+# The backends of each dialect, and the runs of the spread; the defaults are
+# the GPU's. Another choice tries the script on a machine without one, e.g.
+# CU_BACKENDS= CL_BACKENDS=opencl GS_BACKENDS="host opencl" REQUIRE=host,opencl
+# SPREAD_FILE=examples/grid_stride.cl SPREAD_BACKEND=opencl.
+cu_backends=${CU_BACKENDS-cuda}
+cl_backends=${CL_BACKENDS-opencl}
+gs_backends=${GS_BACKENDS-cuda opencl}
+spread_file=${SPREAD_FILE:-examples/grid_stride.cu}
+spread_backend=${SPREAD_BACKEND:-cuda}
+require=${REQUIRE-cuda,opencl} # demanded by the judge: a missing GPU backend fails, never skips
+mkdir -p "$jdir"
+g="$build/gridstride"
+status=0
+
+ensure_build || exit 1
+command -v python3 > /dev/null || { echo "gpu-check-speed.sh: needs python3 to read the JSON"; exit 2; }
+
+rows=$(mktemp)
+reports=$(mktemp)
+spread=$(mktemp)
+trap 'rm -f "$rows" "$reports" "$spread"' EXIT
+
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# The speed block of a JSON verdict as one table row's cells.
+speed_cells() {
+  python3 - "$1" << 'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("| (no JSON: %s) | | | | | | | | |" % e)
+    sys.exit(0)
+b = (d.get("backends") or [{}])[0]
+s = b.get("speed") or {}
+G = b.get("G")
+def row(kernel, grid):
+    for r in s.get("rows", []):
+        if r["kernel"] == kernel and (grid is None or r["grid"] == grid):
+            return r
+    return None
+def gb(r):
+    if not r:
+        return "-"
+    if r.get("gbps") is None:
+        return r["state"]
+    return "%.0f (±%.1f%%)" % (r["gbps"], r["spread_pct"])
+user_g, loop_g = row("user", G), row("suite-grid-stride", G)
+others = [r for r in s.get("rows", []) if r["grid"] != G and r["kernel"] != "copy"]
+ng = others[0]["grid"] if others else None
+ratio = s.get("ratio")
+print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+    d.get("verdict"), s.get("class"), gb(user_g), gb(loop_g),
+    "%.1f%%" % (100 * ratio) if ratio else "-",
+    gb(row("user", ng)), gb(row("suite-grid-stride", ng)), gb(row("suite-monolithic", ng)),
+    gb(row("copy", None))))
+PY
+}
+
+# check FILE BACKEND: one run with the text report and the JSON verdict.
+check() {
+  local f=$1 b=$2 name so se rc t0 t1 judged json
+  name=$(basename "$f")
+  json="$jdir/$name.$b.json"
+  so=$(mktemp)
+  se=$(mktemp)
+  t0=$(date +%s.%N)
+  timeout "$limit" "$g" check "$f" --backend "$b" --json "$json" > "$so" 2> "$se"
+  rc=$?
+  t1=$(date +%s.%N)
+  if judged=$(GRIDSTRIDE_REQUIRE=$require timeout "$limit" cmake -DGRIDSTRIDE="$g" \
+                -DEXAMPLE="$PWD/$f" -DBACKEND="$b" -P tests/check_example.cmake 2>&1); then
+    judged="yes"
+  else
+    judged="NO: $(echo "$judged" | grep -m1 -o "$name on $b: .*" | cut -c1-160)"
+    status=1
+  fi
+  local cells="| (no JSON) | | | | | | | | |"
+  [ -s "$json" ] && cells=$(speed_cells "$json")
+  printf '| `%s` | %s | %s | %s | %s %s %s |\n' "$f" "$b" "$(sed -n 's/^ \* expect: //p' "$f")" \
+    "$rc" "$(seconds "$t0" "$t1")" "$cells" "$(printf '%s' "$judged" | tr '|' '/')" >> "$rows"
+  {
+    echo "### \`$f\` on $b"
+    echo
+    printf -- '- command: `gridstride check %s --backend %s --json %s` (exit %s, wall %s s)\n' \
+      "$f" "$b" "check-speed-json/$name.$b.json" "$rc" "$(seconds "$t0" "$t1")"
+    echo
+    echo '```text'
+    relative < "$so"
+    if [ -s "$se" ]; then
+      echo "--- standard error"
+      relative < "$se"
+    fi
+    echo '```'
+    echo
+  } >> "$reports"
+  rm -f "$so" "$se"
+}
+
+step "every example: .cu through CUDA, .cl through OpenCL, .gs through both"
+for f in examples/*.cu examples/*.cl examples/*.gs; do
+  case "$f" in
+    *.cu) bs=$cu_backends ;;
+    *.cl) bs=$cl_backends ;;
+    *.gs) bs=$gs_backends ;;
+  esac
+  for b in $bs; do
+    echo "   $f on $b"
+    check "$f" "$b"
+  done
+done
+
+step "five runs of check $spread_file: the spread of the reported GB/s"
+for i in 1 2 3 4 5; do
+  json="$jdir/spread.run$i.json"
+  t0=$(date +%s.%N)
+  timeout "$limit" "$g" check "$spread_file" --backend "$spread_backend" --format json \
+    --output "$json" 2>> "$log"
+  rc=$?
+  t1=$(date +%s.%N)
+  printf '%s %s %s\n' "$i" "$rc" "$(seconds "$t0" "$t1")" >> "$spread"
+done
+spread_table=$(python3 - "$jdir" "$spread" << 'PY'
+import json, sys
+jdir, runs = sys.argv[1], sys.argv[2]
+users, loops = [], []
+print("| run | exit | wall s | your kernel on G, GB/s | suite's loop on G, GB/s | ratio |")
+print("|---:|---:|---:|---:|---:|---:|")
+for line in open(runs):
+    i, rc, wall = line.split()
+    try:
+        d = json.load(open("%s/spread.run%s.json" % (jdir, i)))
+        b = d["backends"][0]; s = b["speed"]; G = b["G"]
+        u = [r for r in s["rows"] if r["kernel"] == "user" and r["grid"] == G][0]["gbps"]
+        l = [r for r in s["rows"] if r["kernel"] == "suite-grid-stride" and r["grid"] == G][0]["gbps"]
+        users.append(u); loops.append(l)
+        print("| %s | %s | %s | %.1f | %.1f | %.2f%% |" % (i, rc, wall, u, l, 100 * u / l))
+    except Exception as e:
+        print("| %s | %s | %s | (%s) | | |" % (i, rc, wall, e))
+if users:
+    m = sum(users) / len(users)
+    print()
+    print("Spread of the kernel's GB/s over %d runs: (max - min) / mean = %.2f%% (mean %.1f GB/s; target: at most 1%%)."
+          % (len(users), 100 * (max(users) - min(users)) / m, m))
+PY
+)
+
+{
+  echo "# check's speed pass on an NVIDIA GPU"
+  echo
+  echo "- date: $date_utc"
+  echo "- device and driver (nvidia-smi): $smi"
+  echo "- toolkit: $nvcc_v"
+  echo "- made by: \`scripts/gpu-check-speed.sh OUTDIR BUILD_DIR\` (every command under \`timeout $limit\`)"
+  echo
+  echo "Each run: the text report and, from the same run, the JSON verdict (\`--json\`, under"
+  echo "check-speed-json/). GB/s: the device timer's median of 20 launches after 3 warm-up, each on"
+  echo "a poisoned output, (max - min) / median in brackets; G is the device grid, n-grid the grid"
+  echo "sized to n. Targets (issue 21): a grid-stride kernel within 2% of the suite's loop, the whole"
+  echo "check at most 3 s."
+  echo
+  echo "| example | backend | expected | exit | wall s | verdict | speed | yours on G | suite's loop on G | ratio | yours on n-grid | loop on n-grid | monolithic | API copy | as expected |"
+  echo "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  cat "$rows"
+  echo
+  echo "## Five runs of \`gridstride check $spread_file --backend $spread_backend --format json\`"
+  echo
+  echo "$spread_table"
+  echo
+  echo "## Reports"
+  echo
+  cat "$reports"
+} > "$md"
+
+echo "== done (status $status): $md"
+exit $status

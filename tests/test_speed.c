@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* check's speed rules on made-up timings (core/run/gs_speed.h): the floor
+ * that no kernel can beat, the statistics, and the verdict in the lesson's
+ * words; and the words of a made-up count of who wrote what
+ * (gs_check_work_judge). Nothing here is timed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gs_check.h"
+#include "gs_speed.h"
+
+#define H200_PEAK 4800000000000ull /* bytes per second */
+#define N (1ull << 28)             /* 1 GiB of floats per buffer */
+#define ADD_BYTES (12 * N)
+
+/* 3.2 GB in 0.5 ms would be 6.4 TB/s: above a peak of 4.8 TB/s. */
+static void under_the_peak_is_impossible(void **state)
+{
+    char why[300];
+    (void)state;
+    const double floor_ms = (double)ADD_BYTES / (double)H200_PEAK * 1e3; /* 0.671 ms */
+    assert_int_equal(gs_speed_floor(ADD_BYTES, floor_ms * 0.99, H200_PEAK, 0, 0.25, why,
+                                    sizeof why),
+                     GS_FLOOR_PEAK);
+    assert_non_null(strstr(why, "impossible"));
+    assert_non_null(strstr(why, "peak of 4800 GB/s"));
+    assert_int_equal(gs_speed_floor(ADD_BYTES, floor_ms * 1.01, H200_PEAK, 0, 0.25, why,
+                                    sizeof why),
+                     GS_FLOOR_OK);
+    assert_string_equal(why, "");
+    /* A zero or negative time is never a fast kernel. */
+    assert_int_equal(gs_speed_floor(ADD_BYTES, 0.0, 0, 0, 0.25, why, sizeof why), GS_FLOOR_PEAK);
+    assert_int_equal(gs_speed_floor(ADD_BYTES, -1.0, H200_PEAK, 0, 0.25, NULL, 0), GS_FLOOR_PEAK);
+}
+
+/* The copy rule: more than 25% above the API's own copy is impossible, up to
+ * it is not; without a peak the copy rule still holds. */
+static void far_above_the_copy_is_impossible(void **state)
+{
+    char why[300];
+    (void)state;
+    const double copy_gbps = 3000.0;
+    const double ms_at = (double)ADD_BYTES / (copy_gbps * 1.25 * 1e9) * 1e3;
+    assert_int_equal(gs_speed_floor(ADD_BYTES, ms_at * 0.98, 0, copy_gbps, 0.25, why, sizeof why),
+                     GS_FLOOR_COPY);
+    assert_non_null(strstr(why, "25% above the API's own copy (3000.0 GB/s)"));
+    assert_int_equal(gs_speed_floor(ADD_BYTES, ms_at * 1.02, 0, copy_gbps, 0.25, why, sizeof why),
+                     GS_FLOOR_OK);
+    /* No copy and no peak: nothing to compare with, the time stands. */
+    assert_int_equal(gs_speed_floor(ADD_BYTES, 1e-6, 0, 0, 0.25, why, sizeof why), GS_FLOOR_OK);
+}
+
+static void stats_of_samples(void **state)
+{
+    struct gs_speed_row r;
+    (void)state;
+    memset(&r, 0, sizeof r);
+    r.bytes = 1200000000ull;
+    const double s[] = {1.2, 1.0, 1.1, 5.0};
+    memcpy(r.samples_ms, s, sizeof s);
+    r.nsamples = 4;
+    gs_speed_stats(&r);
+    assert_true(r.min_ms == 1.0 && r.max_ms == 5.0);
+    assert_true(r.med_ms > 1.149 && r.med_ms < 1.151); /* (1.1 + 1.2) / 2 */
+    assert_true(r.gbps > 1043 && r.gbps < 1044);       /* 1.2 GB / 1.15 ms */
+    assert_true(r.spread_pct > 347 && r.spread_pct < 348);
+}
+
+static struct gs_speed_row *row(struct gs_speed *s, enum gs_speed_who who, uint64_t grid,
+                                double ms)
+{
+    struct gs_speed_row *r = &s->rows[s->nrows++];
+    memset(r, 0, sizeof *r);
+    r->who = who;
+    r->n = N;
+    r->grid = grid;
+    r->block = 256;
+    r->bytes = who == GS_SPD_COPY ? 8 * N : 12 * N;
+    r->state = GS_SPD_TIMED;
+    for (int i = 0; i < GS_SPEED_REPS; ++i)
+        r->samples_ms[i] = ms;
+    r->nsamples = GS_SPEED_REPS;
+    gs_speed_stats(r);
+    return r;
+}
+
+/* An H200-like run: copy, the suite's loop, the user's kernel at `user_ms`. */
+static void h200(struct gs_speed *s, double user_ms, double min_speed)
+{
+    memset(s, 0, sizeof *s);
+    s->measured = 1;
+    s->n = N;
+    s->block = 256;
+    s->grid = 528;
+    s->min_speed = min_speed;
+    row(s, GS_SPD_COPY, 1, (double)(8 * N) / 3.9e12 * 1e3);
+    row(s, GS_SPD_SUITE_GS, 528, (double)ADD_BYTES / 3.58e12 * 1e3);
+    row(s, GS_SPD_USER, 528, user_ms);
+}
+
+static void verdicts_in_words(void **state)
+{
+    struct gs_speed s;
+    (void)state;
+    const double loop_ms = (double)ADD_BYTES / 3.58e12 * 1e3;
+    /* The same time as the loop: as fast, 100%. */
+    h200(&s, loop_ms, 0.8);
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_AS_FAST);
+    assert_non_null(strstr(s.words, "100.0% of the suite's grid-stride loop"));
+    assert_int_equal(s.below_min, 0);
+    /* 7.7x slower: slower, below --min-speed 0.8, the GPU's two mistakes named. */
+    h200(&s, loop_ms * 7.7, 0.8);
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_SLOWER);
+    assert_non_null(strstr(s.words, "7.7x slower"));
+    assert_non_null(strstr(s.words, "one contiguous chunk per thread"));
+    assert_int_equal(s.below_min, 1);
+    /* On a CPU the coalescing lesson is said not to apply. */
+    h200(&s, loop_ms * 3, 0);
+    gs_speed_judge(&s, 0, 0);
+    assert_int_equal(s.cls, GS_SPEED_SLOWER);
+    assert_non_null(strstr(s.words, "on a CPU the coalescing lesson does not apply"));
+    assert_int_equal(s.below_min, 0);
+    /* Faster than the peak allows: impossible, never fast, and it fails. */
+    h200(&s, loop_ms / 2, 0);
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_IMPOSSIBLE);
+    assert_int_equal(s.rows[2].state, GS_SPD_IMPOSSIBLE);
+    assert_non_null(strstr(s.words, "impossible"));
+    assert_int_equal(s.below_min, 1);
+    /* Without a known peak the copy still bounds it, on a GPU. */
+    h200(&s, loop_ms / 2, 0);
+    gs_speed_judge(&s, 0, 1);
+    assert_int_equal(s.cls, GS_SPEED_IMPOSSIBLE);
+    /* A first launch over the limit: too slow, with at least the factor. */
+    h200(&s, loop_ms, 0);
+    s.rows[2].state = GS_SPD_TOO_SLOW;
+    s.rows[2].nsamples = 1;
+    s.rows[2].samples_ms[0] = loop_ms * 400;
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_TOO_SLOW);
+    assert_non_null(strstr(s.words, "at least 400x slower"));
+    /* Not measured stays not measured. */
+    memset(&s, 0, sizeof s);
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_NONE);
+    assert_string_equal(gs_speed_class_name(s.cls), "not-measured");
+}
+
+/* Who wrote what, as the host's count leaves it, made up: a block stride
+ * of B = 4 over 2 blocks (element i by thread i, and by thread i - 4 for
+ * i >= 4), then the same elements each by one thread. */
+static void work_in_words(void **state)
+{
+    enum { n = 8 };
+    uint32_t count[n], first[n], last[n];
+    struct gs_check_work w;
+    (void)state;
+    for (unsigned i = 0; i < n; ++i) {
+        count[i] = i >= 4 ? 2 : 1;
+        first[i] = i >= 4 ? i - 4 : i;
+        last[i] = i;
+    }
+    memset(&w, 0, sizeof w);
+    w.n = n;
+    w.grid = 2;
+    w.block = 4;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_BLOCK_STRIDE);
+    assert_int_equal(w.min, 1);
+    assert_int_equal(w.max, 2);
+    assert_int_equal(w.total, 12);
+    assert_int_equal(w.first_repeated, 4);
+    assert_int_equal(w.first_writer, 0);
+    assert_int_equal(w.last_writer, 4);
+    assert_non_null(strstr(w.words, "steps by the block, not the grid (pitfall 1)"));
+    assert_string_equal(gs_work_class_name(w.cls), "block-stride");
+    /* Writers 3 apart with blocks of 4: repeated, not the block stride. */
+    first[4] = 1;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_REPEATED);
+    /* Each element once. */
+    for (unsigned i = 0; i < n; ++i)
+        count[i] = 1, first[i] = last[i] = i;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_ONCE);
+    assert_int_equal(w.first_repeated, -1);
+    assert_int_equal(w.total, n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(under_the_peak_is_impossible),
+        cmocka_unit_test(far_above_the_copy_is_impossible),
+        cmocka_unit_test(stats_of_samples),
+        cmocka_unit_test(verdicts_in_words),
+        cmocka_unit_test(work_in_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
