@@ -6,7 +6,14 @@
  * must be skipped with a reason or not launched, never silently dropped.
  * Independently of the model, the expected counts are recomputed here by
  * brute force over the threads. Exit 77 (skipped) without a device, unless
- * GRIDSTRIDE_REQUIRE names the backend. */
+ * GRIDSTRIDE_REQUIRE names the backend.
+ *
+ *   test_pitfalls BACKEND [PART]
+ *
+ * PART picks what runs, so that ctest runs the parts side by side: "small"
+ * (block stride, tile loop, y grid), or one of the big traps by its --traps
+ * name (stride-32bit, index-32bit, int-loop, int-block-count); without it,
+ * everything. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,14 +126,28 @@ static void y_grid_ceiling_is_predicted(void **state)
 
 /* The traps at 2^31 and 2^32 on a machine that cannot hold them: every
  * case accounted for, with a reason; none silently dropped. */
+#define BIG_TRAPS                                                                              \
+    ((1u << GS_TRAP_STRIDE32) | (1u << GS_TRAP_INDEX32) | (1u << GS_TRAP_INT_LOOP) |             \
+     (1u << GS_TRAP_BLOCK_COUNT))
+static unsigned big_traps = BIG_TRAPS;
+
+/* The cases of a big trap (its launches), on every device. */
+static int big_cases(unsigned traps)
+{
+    int n = 0;
+    n += traps & (1u << GS_TRAP_STRIDE32) ? 3 : 0;
+    n += traps & (1u << GS_TRAP_INDEX32) ? 1 : 0;
+    n += traps & (1u << GS_TRAP_INT_LOOP) ? 2 : 0;
+    n += traps & (1u << GS_TRAP_BLOCK_COUNT) ? 1 : 0;
+    return n;
+}
+
 static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
 {
     (void)state;
-    const unsigned big = (1u << GS_TRAP_STRIDE32) | (1u << GS_TRAP_INDEX32) |
-                         (1u << GS_TRAP_INT_LOOP) | (1u << GS_TRAP_BLOCK_COUNT);
-    struct gs_pitfalls *p = run(big);
+    struct gs_pitfalls *p = run(big_traps);
     assert_int_equal(p->failed, 0);
-    assert_int_equal(p->ncases, 7);
+    assert_int_equal(p->ncases, big_cases(big_traps));
     for (int i = 0; i < p->ncases; ++i) {
         const struct gs_trap_case *c = &p->cases[i];
         if (c->skipped)
@@ -144,16 +165,36 @@ static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
 
 int main(int argc, char **argv)
 {
-    const int early = gs_test_open("pitfalls", argc, argv, &opened, &dev);
+    const char *part = argc == 3 ? argv[2] : NULL;
+    int small = 1;
+    if (part) {
+        struct gs_err e = {0};
+        unsigned mask = 0;
+        if (strcmp(part, "small") == 0) {
+            big_traps = 0;
+        } else if (gs_parse_traps(part, &mask, &e) == GS_OK && mask && !(mask & ~BIG_TRAPS)) {
+            big_traps = mask;
+            small = 0;
+        } else {
+            fprintf(stderr, "test_pitfalls: unknown part '%s'; name small, stride-32bit, "
+                            "index-32bit, int-loop or int-block-count\n", part);
+            return 2;
+        }
+    }
+    const int early = gs_test_open("pitfalls", part ? 2 : argc, argv, &opened, &dev);
     if (early >= 0)
         return early;
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest all[] = {
         cmocka_unit_test(block_stride_writes_each_element_once_per_block_below_it),
         cmocka_unit_test(tile_loop_on_a_short_grid_leaves_the_tail),
         cmocka_unit_test(y_grid_ceiling_is_predicted),
         cmocka_unit_test(big_traps_are_skipped_or_not_launched_with_a_reason),
     };
-    const int failed = cmocka_run_group_tests_name(argv[1], tests, NULL, NULL);
+    const struct CMUnitTest *tests = small ? all : all + 3;
+    const size_t ntests = (small ? 3 : 0) + (big_traps ? 1 : 0);
+    char name[96];
+    snprintf(name, sizeof name, "%s%s%s", argv[1], part ? " " : "", part ? part : "");
+    const int failed = _cmocka_run_group_tests(name, tests, ntests, NULL, NULL);
     gs_test_log_end("pitfalls", dev);
     gs_close_backend(&opened);
     return failed;
