@@ -18,11 +18,19 @@ The same checks must then FAIL on three broken copies of the deck (an element
 wider than the slide, text of 12 px, a slide with everything hidden), so the
 test cannot pass by checking nothing.
 
+One Chromium process serves every check, driven over the DevTools protocol
+on a pipe (--remote-debugging-pipe: the standard library is enough): the
+deck is loaded once and each slide shown through its own #slide-N, as a
+reader's browser does, instead of a browser started for every picture.
+
 Installs nothing: without Chromium (Debian's `chromium`; .ci/run installs it)
 it says so and exits 77, which ctest reports as skipped."""
+import base64
 import importlib.util
+import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -45,12 +53,118 @@ def browser():
     return None
 
 
-def chrome(exe, args, timeout=120):
-    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-           f"--window-size={WIDTH},{HEIGHT}"] + args
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
-    return r.returncode, r.stdout.decode("utf-8", "replace")
+class Chrome:
+    """One headless Chromium, one page, driven over the DevTools protocol on
+    the pipe Chromium reads on fd 3 and writes on fd 4 (messages are JSON,
+    each ended by a NUL byte)."""
+
+    def __init__(self, exe, timeout=120):
+        self.timeout = timeout
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def fds():  # in the child: the pipe's ends on 3 and 4 (either may be 3 or 4 now)
+            r, w = os.dup(to_chrome_r), os.dup(from_chrome_w)
+            os.dup2(r, 3)
+            os.dup2(w, 4)
+
+        self.proc = subprocess.Popen(
+            [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+             f"--window-size={WIDTH},{HEIGHT}", "--remote-debugging-pipe", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=fds, pass_fds=(3, 4))
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Page.enable", session=True)
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+                  session=True)
+
+    def _message(self, deadline):
+        while b"\0" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.from_chrome], [], [], left)[0]:
+                fail(f"Chromium did not answer within {self.timeout} s")
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                fail(f"Chromium closed its DevTools pipe (exit {self.proc.poll()})")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=False):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = self.session
+        data = json.dumps(msg).encode() + b"\0"
+        while data:
+            data = data[os.write(self.to_chrome, data):]
+        deadline = time.monotonic() + self.timeout
+        while True:
+            m = self._message(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    fail(f"Chromium: {method}: {m['error'].get('message')}")
+                return m.get("result", {})
+            if "method" in m:
+                self.events.append(m["method"])
+
+    def wait_event(self, name):
+        deadline = time.monotonic() + self.timeout
+        while name not in self.events:
+            m = self._message(deadline)
+            if "method" in m:
+                self.events.append(m["method"])
+        self.events.remove(name)
+
+    def evaluate(self, expression):
+        r = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                           "awaitPromise": True}, session=True)
+        if "exceptionDetails" in r:
+            fail(f"the page's script failed: {r['exceptionDetails'].get('text')}")
+        return r.get("result", {}).get("value")
+
+    def load(self, url):
+        self.events.clear()
+        self.call("Page.navigate", {"url": url}, session=True)
+        self.wait_event("Page.loadEventFired")
+
+    def show(self, slide):
+        """Slide `slide` of the page loaded, through its #slide-N, painted."""
+        self.evaluate(f"location.hash = '#slide-{slide}'; new Promise(function (r) {{ "
+                      "requestAnimationFrame(function () { requestAnimationFrame(r); }); })")
+
+    def screenshot(self, path):
+        r = self.call("Page.captureScreenshot", {"format": "png"}, session=True)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(r["data"]))
+
+    def pdf(self, path):
+        r = self.call("Page.printToPDF", {"displayHeaderFooter": False,
+                                          "preferCSSPageSize": True}, session=True)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(r["data"]))
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except SystemExit:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.to_chrome)
+        os.close(self.from_chrome)
 
 
 def load_png_module(source):
@@ -84,26 +198,25 @@ def picture_problem(png_mod, path):
     return None
 
 
-def layout(exe, html):
-    rc, dom = chrome(exe, ["--dump-dom", "file://" + html])
-    if rc != 0:
-        fail(f"chromium --dump-dom exited {rc}")
-    m = re.search(r'<pre id="gs-layout">(.*?)</pre>', dom, re.S)
-    if not m or not m.group(1).strip():
+def layout(browser_, html):
+    """The deck's own layout check, as its script wrote it on loading html."""
+    browser_.load("file://" + html)
+    text = browser_.evaluate("(function () { var e = document.getElementById('gs-layout'); "
+                             "return e ? e.textContent : null; })()")
+    if not text or not text.strip():
         return None
     rows = {}
-    for line in m.group(1).strip().splitlines():
-        f = re.match(r'slide (\d+) overflow=(\d+) minpx=([\d.]+) min=(".*?") first=(".*")$',
-                     line.replace("&quot;", '"').replace("&amp;", "&"))
+    for line in text.strip().splitlines():
+        f = re.match(r'slide (\d+) overflow=(\d+) minpx=([\d.]+) min=(".*?") first=(".*")$', line)
         if f:
             rows[int(f.group(1))] = (int(f.group(2)), float(f.group(3)), f.group(4), f.group(5))
     return rows
 
 
-def problems(exe, png_mod, html, slides, shots):
+def problems(browser_, png_mod, html, slides, shots):
     """Every problem of the deck at html, one string each."""
     out = []
-    rows = layout(exe, html)
+    rows = layout(browser_, html)
     if rows is None:
         return ["the page wrote no layout check into <pre id=\"gs-layout\"> (did its script run?)"]
     for n in range(1, slides + 1):
@@ -120,7 +233,8 @@ def problems(exe, png_mod, html, slides, shots):
         png = f"{html}.slide-{n}.png"
         if os.path.exists(png):
             os.remove(png)
-        chrome(exe, [f"--screenshot={png}", f"file://{html}#slide-{n}"])
+        browser_.show(n)
+        browser_.screenshot(png)
         why = picture_problem(png_mod, png)
         if why:
             out.append(f"slide {n}: screenshot {why}")
@@ -177,11 +291,21 @@ def main():
     if len(re.findall(r"<svg[^>]*>\s*<title>[^<]+</title>\s*<desc>[^<]+</desc>", text)) != \
             text.count("<svg"):
         fail("an SVG without a <title> and a <desc>")
+    browser_ = Chrome(exe)
+    try:
+        check_deck(browser_, source, work, html, slides)
+    finally:
+        browser_.close()
+    print("lecture_browser: ok")
+
+
+def check_deck(browser_, source, work, html, slides):
     # The print stylesheet: one slide a page.
     pdf = html + ".pdf"
     if os.path.exists(pdf):
         os.remove(pdf)
-    chrome(exe, ["--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + html])
+    browser_.load("file://" + html)
+    browser_.pdf(pdf)
     if not os.path.exists(pdf):
         fail("chromium --print-to-pdf wrote no PDF")
     with open(pdf, "rb") as f:
@@ -190,7 +314,7 @@ def main():
         fail(f"printed, the deck is {pages} pages, not one page for each of its {slides} slides")
     print(f"lecture_browser: printed, {pages} pages: one slide a page")
     png_mod = load_png_module(source)
-    found = problems(exe, png_mod, html, slides, range(1, slides + 1))
+    found = problems(browser_, png_mod, html, slides, range(1, slides + 1))
     if found:
         fail("; ".join(found))
     print(f"lecture_browser: {slides} slides at {WIDTH}x{HEIGHT}: every screenshot a picture, "
@@ -211,11 +335,10 @@ def main():
          "screenshot"),
     ]
     for what, n, path, expect in cases:
-        got = problems(exe, png_mod, path, slides, [n] if expect == "screenshot" else [])
+        got = problems(browser_, png_mod, path, slides, [n] if expect == "screenshot" else [])
         if not any(f"slide {n}:" in p and expect in p for p in got):
             fail(f"the check did not catch {what} on slide {n} (it found: {got or 'nothing'})")
         print(f"lecture_browser: caught {what}: {[p for p in got if f'slide {n}:' in p][0]}")
-    print("lecture_browser: ok")
 
 
 if __name__ == "__main__":
