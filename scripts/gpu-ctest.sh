@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The whole test suite on an NVIDIA machine, with both GPU backends
-# demanded (a backend without a device fails instead of skipping), recorded
+# demanded (a backend without a device fails instead of skipping) and every
+# pitfall at its biting size (GRIDSTRIDE_PITFALLS_ALL=1: a big trap skipped
+# for memory fails), recorded
 # in OUTDIR/h200-ctest.md with every test's time and the wall time, and as
 # JUnit beside it (OUTDIR/h200-ctest-junit.xml). scripts/gpu-results.sh runs
 # it after the results.
@@ -25,7 +27,7 @@ junit="$(cd "$out" && pwd)/h200-ctest-junit.xml"
 rm -f "$tests" "$junit"
 step "ctest -j 4 with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite, with both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl timeout 900 ctest --test-dir "$build" --output-on-failure \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
   -j 4 --output-junit "$junit" || status=1
 grep -E "tests passed|Skipped|Failed" "$tests" | tail -12
 if [ -s "$junit" ]; then
@@ -47,7 +49,7 @@ PY
 fi
 step "ctest -j $(nproc) (the README's command) with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite as the README runs it (-j \$(nproc) = $(nproc)), both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl timeout 900 ctest --test-dir "$build" --output-on-failure \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
   -j "$(nproc)" || status=1
 grep -E "tests passed|Total Test time" "$tests" | tail -4
 exit $status
