@@ -143,7 +143,10 @@ class Chrome:
                       "requestAnimationFrame(function () { requestAnimationFrame(r); }); })")
 
     def screenshot(self, path):
-        r = self.call("Page.captureScreenshot", {"format": "png"}, session=True)
+        # optimizeForSpeed: a lighter PNG encoding (the same pixels), which the
+        # decoder here also reads faster
+        r = self.call("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True},
+                      session=True)
         with open(path, "wb") as f:
             f.write(base64.b64decode(r["data"]))
 
