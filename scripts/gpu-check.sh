@@ -16,27 +16,12 @@ set -uo pipefail
 out=${1:?usage: scripts/gpu-check.sh OUTDIR BUILD_DIR}
 build=${2:?usage: scripts/gpu-check.sh OUTDIR BUILD_DIR}
 cd "$(dirname "$0")/.."
-mkdir -p "$out"
-export PATH="$PATH:/usr/local/cuda/bin"
+source "scripts/gpu-lib.sh"
 md="$out/h200-check.md"
-log="$out/gpu-check.log"
 limit=120 # seconds for any one command; a correct check takes a few
-: > "$log"
-date_utc=$(date -u +%Y-%m-%dT%H:%MZ)
-smi=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
-nvcc_v=$(nvcc --version 2>&1 | sed -n 's/.*release \([0-9.]*\), \(V[0-9.]*\).*/CUDA \1 (\2)/p')
 g="$build/gridstride"
 status=0
-
-# Paths as a user of the checkout would type them.
-relative() { sed -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g"; }
-
-echo "== configure and build ($build)"
-{
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" &&
-    cmake --build "$build" -j "$(nproc)"
-} >> "$log" 2>&1 || { tail -40 "$log"; exit 1; }
+ensure_build || exit 1
 
 reports=$(mktemp)
 rows=$(mktemp)
@@ -142,7 +127,7 @@ ctest_rc=$?
   echo "- devices:"
   echo
   echo '```text'
-  "$g" --list --backend cuda,opencl 2>&1 | relative
+  timeout "$limit" "$g" --list --backend cuda,opencl 2>&1 | relative
   echo '```'
   echo
   echo "## Verdicts against each example's stated expectation"

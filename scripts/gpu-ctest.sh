@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The whole test suite on an NVIDIA machine, with both GPU backends
-# demanded (a backend without a device fails instead of skipping), recorded
-# in OUTDIR/h200-ctest.md. scripts/gpu-results.sh runs it after the results.
-# -j 4: the GPU tests hold a resource lock (one at a time on a GPU), and the
-# CPU-only ones run beside them.
+# demanded (a backend without a device fails instead of skipping) and every
+# pitfall at its biting size (GRIDSTRIDE_PITFALLS_ALL=1: a big trap skipped
+# for memory fails), recorded
+# in OUTDIR/h200-ctest.md with every test's time and the wall time, and as
+# JUnit beside it (OUTDIR/h200-ctest-junit.xml). scripts/gpu-results.sh runs
+# it after the results.
+#   1. -j 4, the run the suite's speed target is set for: the tests that time
+#      a GPU hold a resource lock (one at a time on it), the pitfalls' big
+#      traps their memory locks (tests/CMakeLists.txt), the others run beside
+#      them; then the ten slowest tests, from the JUnit file;
+#   2. -j "$(nproc)", the README's command, in the same build.
 #
 #   scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]
 set -uo pipefail
@@ -16,10 +23,33 @@ source "scripts/gpu-lib.sh"
 status=0
 ensure_build || exit 1
 tests="$out/h200-ctest.md"
-rm -f "$tests"
-step "ctest with GRIDSTRIDE_REQUIRE=cuda,opencl"
+junit="$(cd "$out" && pwd)/h200-ctest-junit.xml"
+rm -f "$tests" "$junit"
+step "ctest -j 4 with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite, with both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl ctest --test-dir "$build" --output-on-failure -j 4 \
-  --output-junit "$(cd "$out" && pwd)/h200-ctest-junit.xml" || status=1
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
+  -j 4 --output-junit "$junit" || status=1
 grep -E "tests passed|Skipped|Failed" "$tests" | tail -12
+if [ -s "$junit" ]; then
+  {
+    echo "# The ten slowest tests of that run (from h200-ctest-junit.xml)"
+    echo
+    echo '```text'
+    python3 - "$junit" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+cases = [(float(c.get("time") or 0), c.get("name")) for c in ET.parse(sys.argv[1]).iter("testcase")]
+print(f"{len(cases)} tests, {sum(t for t, _ in cases):.1f} s in all")
+for t, name in sorted(cases, reverse=True)[:10]:
+    print(f"{t:8.2f} s  {name}")
+PY
+    echo '```'
+    echo
+  } >> "$tests"
+fi
+step "ctest -j $(nproc) (the README's command) with GRIDSTRIDE_REQUIRE=cuda,opencl"
+record "$tests" "The test suite as the README runs it (-j \$(nproc) = $(nproc)), both GPU backends demanded" \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
+  -j "$(nproc)" || status=1
+grep -E "tests passed|Total Test time" "$tests" | tail -4
 exit $status

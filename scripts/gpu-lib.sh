@@ -4,6 +4,7 @@
 # Every results file records its commands, the device and driver line, the
 # date and each command's wall time.
 mkdir -p "$out"
+export PATH="$PATH:/usr/local/cuda/bin" # nvcc, where the toolkit installs it
 date_utc=$(date -u +%Y-%m-%dT%H:%MZ)
 smi=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
 nvcc_v=$(nvcc --version 2>&1 | sed -n 's/.*release \([0-9.]*\), \(V[0-9.]*\).*/CUDA \1 (\2)/p')

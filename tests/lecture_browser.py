@@ -12,10 +12,10 @@ GS_LECTURE_SECONDS (default 60) seconds, then at 1920x1080:
     blank page: at least 16 distinct colours and ink on 2% to 98% of it
     (scripts/check-png.py's decoder: no PIL needed);
   - the page's own layout check (the deck's script writes it into
-    <pre id="gs-layout">, read back through --dump-dom): no element or text
+    <pre id="gs-layout">, read back from the page): no element or text
     outside its slide, outside its box or column, into the footer, or clipped
     by a box, and no text under 24 px as rendered;
-  - printed (--print-to-pdf), one page per slide.
+  - printed (to PDF), one page per slide.
 The same checks must then FAIL on five broken copies of the deck (an element
 wider than the slide, a list that runs into the footer, a table wider than
 its box, text of 12 px, a slide with everything hidden), so the test cannot
@@ -31,11 +31,19 @@ With --deck it checks a deck made elsewhere (a GPU machine's: it has no
 browser), writing each slide's screenshot to OUT_PREFIX-N.png, and exits 1
 when a slide does not fit.
 
+One Chromium process serves every check, driven over the DevTools protocol
+on a pipe (--remote-debugging-pipe: the standard library is enough): the
+deck is loaded once and each slide shown through its own #slide-N, as a
+reader's browser does, instead of a browser started for every picture.
+
 Installs nothing: without Chromium (Debian's `chromium`; .ci/run installs it)
 it says so and exits 77, which ctest reports as skipped."""
+import base64
 import importlib.util
+import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -58,12 +66,121 @@ def browser():
     return None
 
 
-def chrome(exe, args, timeout=120):
-    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-           f"--window-size={WIDTH},{HEIGHT}"] + args
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
-    return r.returncode, r.stdout.decode("utf-8", "replace")
+class Chrome:
+    """One headless Chromium, one page, driven over the DevTools protocol on
+    the pipe Chromium reads on fd 3 and writes on fd 4 (messages are JSON,
+    each ended by a NUL byte)."""
+
+    def __init__(self, exe, timeout=120):
+        self.timeout = timeout
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def fds():  # in the child: the pipe's ends on 3 and 4 (either may be 3 or 4 now)
+            r, w = os.dup(to_chrome_r), os.dup(from_chrome_w)
+            os.dup2(r, 3)
+            os.dup2(w, 4)
+
+        self.proc = subprocess.Popen(
+            [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+             f"--window-size={WIDTH},{HEIGHT}", "--remote-debugging-pipe", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=fds, pass_fds=(3, 4))
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Page.enable", session=True)
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+                  session=True)
+
+    def _message(self, deadline):
+        while b"\0" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.from_chrome], [], [], left)[0]:
+                fail(f"Chromium did not answer within {self.timeout} s")
+            chunk = os.read(self.from_chrome, 1 << 20)
+            if not chunk:
+                fail(f"Chromium closed its DevTools pipe (exit {self.proc.poll()})")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=False):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = self.session
+        data = json.dumps(msg).encode() + b"\0"
+        while data:
+            data = data[os.write(self.to_chrome, data):]
+        deadline = time.monotonic() + self.timeout
+        while True:
+            m = self._message(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    fail(f"Chromium: {method}: {m['error'].get('message')}")
+                return m.get("result", {})
+            if "method" in m:
+                self.events.append(m["method"])
+
+    def wait_event(self, name):
+        deadline = time.monotonic() + self.timeout
+        while name not in self.events:
+            m = self._message(deadline)
+            if "method" in m:
+                self.events.append(m["method"])
+        self.events.remove(name)
+
+    def evaluate(self, expression):
+        r = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                           "awaitPromise": True}, session=True)
+        if "exceptionDetails" in r:
+            fail(f"the page's script failed: {r['exceptionDetails'].get('text')}")
+        return r.get("result", {}).get("value")
+
+    def load(self, url):
+        self.events.clear()
+        self.call("Page.navigate", {"url": url}, session=True)
+        self.wait_event("Page.loadEventFired")
+
+    def show(self, slide):
+        """Slide `slide` of the page loaded, through its #slide-N, painted."""
+        self.evaluate(f"location.hash = '#slide-{slide}'; new Promise(function (r) {{ "
+                      "requestAnimationFrame(function () { requestAnimationFrame(r); }); })")
+
+    def screenshot(self, path):
+        # optimizeForSpeed: a lighter PNG encoding (the same pixels), which the
+        # decoder here also reads faster
+        r = self.call("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True},
+                      session=True)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(r["data"]))
+
+    def pdf(self, path):
+        r = self.call("Page.printToPDF", {"displayHeaderFooter": False,
+                                          "preferCSSPageSize": True}, session=True)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(r["data"]))
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except SystemExit:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.to_chrome)
+        os.close(self.from_chrome)
 
 
 def load_png_module(source):
@@ -97,30 +214,28 @@ def picture_problem(png_mod, path):
     return None
 
 
-def layout(exe, html):
-    rc, dom = chrome(exe, ["--dump-dom", "file://" + html])
-    if rc != 0:
-        fail(f"chromium --dump-dom exited {rc}")
-    m = re.search(r'<pre id="gs-layout">(.*?)</pre>', dom, re.S)
-    if not m or not m.group(1).strip():
+def layout(browser_, html):
+    """The deck's own layout check, as its script wrote it on loading html."""
+    browser_.load("file://" + html)
+    text = browser_.evaluate("(function () { var e = document.getElementById('gs-layout'); "
+                             "return e ? e.textContent : null; })()")
+    if not text or not text.strip():
         return None
     rows = {}
-    for line in m.group(1).strip().splitlines():
+    for line in text.strip().splitlines():
         f = re.match(r'slide (\d+) overflow=(\d+) minpx=([\d.]+) min=(".*?")(?: kinds="(.*?)")? '
-                     r'first=(".*")$',
-                     line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
-                     .replace("&gt;", ">"))
+                     r'first=(".*")$', line)
         if f:
             rows[int(f.group(1))] = (int(f.group(2)), float(f.group(3)), f.group(4),
                                      f.group(5) or "out of place", f.group(6))
     return rows
 
 
-def problems(exe, png_mod, html, slides, shots, prefix=None):
+def problems(browser_, png_mod, html, slides, shots, prefix=None):
     """Every problem of the deck at html, one string each; the screenshots
     are html.slide-N.png, or PREFIX-N.png."""
     out = []
-    rows = layout(exe, html)
+    rows = layout(browser_, html)
     if rows is None:
         return ["the page wrote no layout check into <pre id=\"gs-layout\"> (did its script run?)"]
     for n in range(1, slides + 1):
@@ -137,7 +252,8 @@ def problems(exe, png_mod, html, slides, shots, prefix=None):
         png = f"{prefix}-{n}.png" if prefix else f"{html}.slide-{n}.png"
         if os.path.exists(png):
             os.remove(png)
-        chrome(exe, [f"--screenshot={png}", f"file://{html}#slide-{n}"])
+        browser_.show(n)
+        browser_.screenshot(png)
         why = picture_problem(png_mod, png)
         if why:
             out.append(f"slide {n}: screenshot {why}")
@@ -165,7 +281,7 @@ MANY_POCL = "pthread pthread basic"
 MANY_DEVICES = 4
 
 
-def check_deck(html, prefix):
+def deck_only(html, prefix):
     """A deck made elsewhere (a GPU machine has no browser): every slide
     rendered to PREFIX-N.png and checked as the test checks its own deck."""
     exe = browser()
@@ -175,14 +291,18 @@ def check_deck(html, prefix):
     html = os.path.abspath(html)
     with open(html, encoding="utf-8") as f:
         slides = len(re.findall(r'<section class="slide" id="slide-\d+">', f.read()))
-    rows = layout(exe, html) or {}
-    for n in sorted(rows):
-        over, px, what, kinds, first = rows[n]
-        print(f"slide {n}: {over} out of place{' (' + kinds + ')' if over else ''}, "
-              f"smallest text {px:.1f} px{', the first: ' + first if over else ''}")
-    found = problems(exe, load_png_module(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__)))), html, slides, range(1, slides + 1),
-        os.path.abspath(prefix))
+    browser_ = Chrome(exe)
+    try:
+        rows = layout(browser_, html) or {}
+        for n in sorted(rows):
+            over, px, what, kinds, first = rows[n]
+            print(f"slide {n}: {over} out of place{' (' + kinds + ')' if over else ''}, "
+                  f"smallest text {px:.1f} px{', the first: ' + first if over else ''}")
+        found = problems(browser_, load_png_module(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), html, slides, range(1, slides + 1),
+            os.path.abspath(prefix))
+    finally:
+        browser_.close()
     for p in found:
         print(f"lecture_browser: {p}")
     print(f"lecture_browser: {slides} slides rendered to {prefix}-1.png .. -{slides}.png; "
@@ -195,7 +315,7 @@ def main():
     if args and args[0] == "--deck":
         if len(args) != 3:
             sys.exit("usage: tests/lecture_browser.py --deck DECK.html OUT_PREFIX")
-        check_deck(args[1], args[2])
+        deck_only(args[1], args[2])
     many = "--many" in args
     args = [a for a in args if a != "--many"]
     if len(args) != 3:
@@ -211,12 +331,12 @@ def main():
     if os.path.exists(html):
         os.remove(html)
     limit = float(os.environ.get("GS_LECTURE_SECONDS", "60"))
+    t0 = time.monotonic()
     env = dict(os.environ)
     cmd = [gridstride, "lecture", "--html", html, "--quiet"]
     if many:
         env["POCL_DEVICES"] = MANY_POCL
         cmd[2:2] = ["--device", "all"]
-    t0 = time.monotonic()
     r = subprocess.run(cmd, cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=limit * 3)
     took = time.monotonic() - t0
@@ -225,9 +345,9 @@ def main():
     print(f"lecture_browser: gridstride {' '.join(cmd[1:])} took {took:.1f} s")
     if took > limit and not many:
         fail(f"gridstride lecture took {took:.1f} s, more than {limit:.0f} s")
+    with open(html, encoding="utf-8") as f:
+        text = f.read()
     if many:
-        with open(html, encoding="utf-8") as f:
-            text = f.read()
         m = re.search(r'<section class="slide" id="slide-2">(.*?)</section>', text, re.S)
         ndev = m.group(1).count('<span class="keyitem">') if m else 0
         if ndev < MANY_DEVICES:
@@ -236,15 +356,18 @@ def main():
                   "without OpenCL, or an OpenCL driver other than PoCL)")
             sys.exit(77)
         slides = len(re.findall(r'<section class="slide" id="slide-\d+">', text))
-        found = problems(exe, load_png_module(source), html, slides, range(1, slides + 1))
+        browser_ = Chrome(exe)
+        try:
+            found = problems(browser_, load_png_module(source), html, slides,
+                             range(1, slides + 1))
+        finally:
+            browser_.close()
         if found:
             fail("; ".join(found))
         print(f"lecture_browser: {ndev} devices, {slides} slides at {WIDTH}x{HEIGHT}: every "
               f"screenshot a picture, nothing out of place, no text under {MIN_PX:.0f} px")
         print("lecture_browser: ok")
         return
-    with open(html, encoding="utf-8") as f:
-        text = f.read()
     for bad in ("http://", "https://", "<link", "@import", "src=\""):
         if bad in text.replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail(f"the deck is not self-contained: it has {bad!r}")
@@ -256,11 +379,21 @@ def main():
     if len(re.findall(r"<svg[^>]*>\s*<title>[^<]+</title>\s*<desc>[^<]+</desc>", text)) != \
             text.count("<svg"):
         fail("an SVG without a <title> and a <desc>")
+    browser_ = Chrome(exe)
+    try:
+        check_deck(browser_, source, work, html, slides)
+    finally:
+        browser_.close()
+    print("lecture_browser: ok")
+
+
+def check_deck(browser_, source, work, html, slides):
     # The print stylesheet: one slide a page.
     pdf = html + ".pdf"
     if os.path.exists(pdf):
         os.remove(pdf)
-    chrome(exe, ["--no-pdf-header-footer", f"--print-to-pdf={pdf}", "file://" + html])
+    browser_.load("file://" + html)
+    browser_.pdf(pdf)
     if not os.path.exists(pdf):
         fail("chromium --print-to-pdf wrote no PDF")
     with open(pdf, "rb") as f:
@@ -269,7 +402,7 @@ def main():
         fail(f"printed, the deck is {pages} pages, not one page for each of its {slides} slides")
     print(f"lecture_browser: printed, {pages} pages: one slide a page")
     png_mod = load_png_module(source)
-    found = problems(exe, png_mod, html, slides, range(1, slides + 1))
+    found = problems(browser_, png_mod, html, slides, range(1, slides + 1))
     if found:
         fail("; ".join(found))
     print(f"lecture_browser: {slides} slides at {WIDTH}x{HEIGHT}: every screenshot a picture, "
@@ -298,11 +431,10 @@ def main():
          "screenshot"),
     ]
     for what, n, path, expect in cases:
-        got = problems(exe, png_mod, path, slides, [n] if expect == "screenshot" else [])
+        got = problems(browser_, png_mod, path, slides, [n] if expect == "screenshot" else [])
         if not any(f"slide {n}:" in p and expect in p for p in got):
             fail(f"the check did not catch {what} on slide {n} (it found: {got or 'nothing'})")
         print(f"lecture_browser: caught {what}: {[p for p in got if f'slide {n}:' in p][0]}")
-    print("lecture_browser: ok")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # contrib/reframe's test library through ReFrame's local scheduler, on the
-# host backend and OpenCL, at small sizes (the ctest entry `reframe`):
+# host backend and OpenCL, at small sizes (the ctest entry `reframe`): one
+# test of each class (the table, bandwidth on the host, check of an example
+# that holds on both backends and of one that is wrong, the pitfalls on
+# OpenCL), which proves the library loads, runs and judges through ReFrame.
+# Every test of the library runs in CI's one-node Slurm step
+# (scripts/slurm-local.sh) and on the GPU machine (scripts/gpu-reframe.sh).
 #
 #   reframe_local.sh GRIDSTRIDE SOURCE_DIR WORK_DIR VENV
 #
@@ -21,4 +26,7 @@ GRIDSTRIDE=$gridstride "$venv/bin/reframe" -C "$src/contrib/reframe/config/sites
   -S GridstrideTable.sizes=0,1,611,4097 \
   -S GridstrideBandwidth.bytes=1MiB -S GridstrideBandwidth.reps=5 \
   -S GridstridePitfalls.traps=block-stride,int-loop \
+  -n GridstrideTable -n 'GridstrideBandwidth%backend=host' \
+  -n 'GridstrideCheck%case=grid_stride.gs' -n 'GridstrideCheck%case=past_end.cl' \
+  -n 'GridstridePitfalls%backend=opencl' \
   --report-file "$work/report.json" -r --performance-report

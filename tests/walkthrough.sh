@@ -63,7 +63,8 @@ GRIDSTRIDE_STUB=timeline ./build/gridstride bandwidth --spread --backend demo --
 grep -q "equal shares of the work" spread.txt
 grep -q '"mode": "bandwidth-spread"' spread.json
 grep -q '</svg>' spread.svg
-ctest --test-dir build -R '^(conformance|pitfalls|trace)_demo$' --output-on-failure > ctest.log 2>&1 ||
+ctest --test-dir build -j "$(nproc 2>/dev/null || echo 2)" -R '^(conformance|pitfalls|trace)_demo$' \
+  --output-on-failure > ctest.log 2>&1 ||
   { cat ctest.log; exit 1; }
 cat ctest.log
 grep -Eq "100% tests passed(, 0 tests failed)? out of 3" ctest.log # CMake 3.25 and newer word it apart

@@ -102,9 +102,11 @@ int gs_copy_rate_line(const struct gs_copy_rate *c, uint64_t min_bytes, char *bu
     rate_text(c->up_bytes, c->up_s, up, sizeof up);
     rate_text(c->down_bytes, c->down_s, down, sizeof down);
     snprintf(buf, size,
-             "copies measured: host to device %s, device to host %s; the read-back waited "
-             "%.3f s for the comparison",
-             up, down, c->verify_wait_s);
+             "copies measured: host to device %s, device to host %s; time by phase: inputs "
+             "generated %.3f s beyond the upload, uploaded %.3f s, poisoned %.3f s, launched "
+             "%.3f s, read back %.3f s, compared %.3f s beyond the read-back",
+             up, down, c->inputs_wait_s, c->up_s, c->poison_s, c->launch_s, c->down_s,
+             c->verify_wait_s);
     return 1;
 }
 
@@ -128,20 +130,71 @@ static void input_part(void *ctx, unsigned k)
         gs_fill_inputs_at((float *)j->a + lo, (float *)j->b + lo, j->first + lo, hi - lo);
 }
 
-/* a and b for [0, n + guard), generated a chunk at a time on every core
- * into the two staging areas and uploaded. */
+/* Chunk [off, off + count) of a and b into staging area s: a in its first
+ * half, b in its second. */
+static void input_chunk(const struct gs_workspace *w, int s, uint64_t half, uint64_t off,
+                        uint64_t count, struct input_job *j)
+{
+    *j = (struct input_job){w->stage[s], (char *)w->stage[s] + half * w->elem, w->type, off,
+                            count, parts_for(w, count)};
+}
+
+/* a and b for [0, n + guard).
+ *
+ * When they fit one staging area each (n + guard <= stage_elems), they are
+ * generated on every core, a into one area and b into the other, and each
+ * buffer is written by one transfer.
+ *
+ * Larger, a chunk at a time: the pool generates chunk k + 1 on every core
+ * into one staging area (a in its first half, b in its second) while this
+ * thread uploads chunk k from the other, so that the generation hides
+ * behind the transfers. The writes are blocking (gs_dev_write returns once
+ * the API has read the source), and the pool is waited for before a staging
+ * area is generated into again, on every path out of the loop.
+ *
+ * oclgrind's uninitialized-value check (scripts/oclgrind.sh) cannot follow
+ * a buffer written by more than one transfer: its shadow of a buffer is
+ * replaced, sized to the transfer, at every host write (oclgrind 21.10,
+ * ShadowMemory::allocate), so all but the last chunk read as
+ * uninitialized. The one-transfer path above is what the sizes of that
+ * check (at most 4 Mi elements) take. */
 static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 {
     const uint64_t total = w->n + GS_GUARD_ELEMS;
-    int rc = GS_OK;
-    for (uint64_t off = 0; off < total && rc == GS_OK; off += w->stage_elems) {
-        const uint64_t count = total - off < w->stage_elems ? total - off : w->stage_elems;
-        struct input_job j = {w->stage[0], w->stage[1], w->type, off, count,
-                              parts_for(w, count)};
+    int rc = GS_OK, s = 0;
+    if (total <= w->stage_elems) {
+        struct input_job j = {w->stage[0], w->stage[1], w->type, 0, total, parts_for(w, total)};
+        const double t0 = now_s();
         gs_pool_run(w->pool, input_part, &j, j.parts);
-        rc = timed_write(w, w->da, off * w->elem, w->stage[0], count * w->elem, e);
+        w->copies.inputs_wait_s += now_s() - t0;
+        rc = timed_write(w, w->da, 0, w->stage[0], total * w->elem, e);
         if (rc == GS_OK)
-            rc = timed_write(w, w->db, off * w->elem, w->stage[1], count * w->elem, e);
+            rc = timed_write(w, w->db, 0, w->stage[1], total * w->elem, e);
+        progress(w, "inputs", total, total);
+        return rc;
+    }
+    const uint64_t half = w->stage_elems / 2;
+    struct input_job jobs[2];
+    const double t0 = now_s();
+    input_chunk(w, 0, half, 0, half, &jobs[0]);
+    gs_pool_run(w->pool, input_part, &jobs[0], jobs[0].parts);
+    w->copies.inputs_wait_s += now_s() - t0;
+    for (uint64_t off = 0; off < total && rc == GS_OK; off += half, s ^= 1) {
+        const uint64_t count = jobs[s].count, next = off + half;
+        const int ahead = next < total;
+        if (ahead) {
+            input_chunk(w, s ^ 1, half, next, total - next < half ? total - next : half,
+                        &jobs[s ^ 1]);
+            gs_pool_start(w->pool, input_part, &jobs[s ^ 1], jobs[s ^ 1].parts);
+        }
+        rc = timed_write(w, w->da, off * w->elem, jobs[s].a, count * w->elem, e);
+        if (rc == GS_OK)
+            rc = timed_write(w, w->db, off * w->elem, jobs[s].b, count * w->elem, e);
+        if (ahead) {
+            const double t1 = now_s();
+            gs_pool_wait(w->pool);
+            w->copies.inputs_wait_s += now_s() - t1;
+        }
         progress(w, "inputs", off + count, total);
     }
     return rc;
@@ -298,7 +351,7 @@ static int prove_fill(struct gs_workspace *w, uint64_t n, uint32_t pattern, stru
 }
 
 /* out[0, n) = pattern, the guard after it = GS_GUARD_BITS, proved. */
-static int poison_with(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
+static int poison_untimed(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
     int rc = gs_dev_fill32(w->dev, w->dout, 0, n * w->elem, pattern, e);
     if (rc == GS_OK)
@@ -311,6 +364,24 @@ static int poison_with(struct gs_workspace *w, uint64_t n, uint32_t pattern, str
     }
     w->filled_on_device = 1;
     return rc == GS_OK ? prove_fill(w, n, pattern, e) : rc;
+}
+
+static int poison_with(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
+{
+    const double t0 = now_s();
+    const int rc = poison_untimed(w, n, pattern, e);
+    w->copies.poison_s += now_s() - t0;
+    return rc;
+}
+
+/* gs_dev_launch, timed into w->copies. */
+static int timed_launch(struct gs_workspace *w, const struct gs_launch *l,
+                        struct gs_launch_result *got, struct gs_err *e)
+{
+    const double t0 = now_s();
+    const int rc = gs_dev_launch(w->dev, l, 0, got, e);
+    w->copies.launch_s += now_s() - t0;
+    return rc;
 }
 
 int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e)
@@ -448,7 +519,7 @@ int gs_checked_count(struct gs_workspace *w, const struct gs_launch *l, gs_count
     gs_count_begin(l->n, cv);
     int rc = poison_with(w, l->n, GS_COUNT_BASE, e);
     if (rc == GS_OK)
-        rc = gs_dev_launch(w->dev, &counted, 0, got, e);
+        rc = timed_launch(w, &counted, got, e);
     if (rc == GS_OK && got->accepted)
         rc = stream_out(w, &proto, &to, &guard, e);
     if (rc == GS_OK && got->accepted)
@@ -474,7 +545,7 @@ int gs_checked_trace(struct gs_workspace *w, const struct gs_launch *l, uint32_t
     traced.trace = 1;
     int rc = poison_with(w, nwords, GS_TRACE_EMPTY, e);
     if (rc == GS_OK)
-        rc = gs_dev_launch(w->dev, &traced, 0, got, e);
+        rc = timed_launch(w, &traced, got, e);
     if (rc != GS_OK || !got->accepted)
         return rc;
     rc = gs_dev_read(w->dev, w->dout, 0, words, nwords * sizeof *words, e);
@@ -498,7 +569,7 @@ int gs_checked_launch(struct gs_workspace *w, const struct gs_launch *l,
     if (rc == GS_OK)
         rc = gs_workspace_poison(w, l->n, e);
     if (rc == GS_OK)
-        rc = gs_dev_launch(w->dev, l, 0, got, e);
+        rc = timed_launch(w, l, got, e);
     if (rc == GS_OK)
         rc = gs_workspace_verify(w, l, v, e);
     return rc;

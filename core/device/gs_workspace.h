@@ -23,13 +23,20 @@ struct gs_pool;
 struct gs_verify_jobs;
 
 /* What the workspace's bulk transfers took: the inputs' upload and every
- * chunked read-back, bytes and seconds inside the API's calls. */
+ * chunked read-back, bytes and seconds inside the API's calls; and where
+ * the rest of a run's time went, phase by phase (wall seconds of the
+ * calling thread). */
 struct gs_copy_rate {
     uint64_t up_bytes, down_bytes; /* host to device, device to host */
     double up_s, down_s;
-    /* Seconds the read-back waited for the previous chunk's comparison on
-     * the host. Near 0: the host keeps up with the API's copies. */
-    double verify_wait_s;
+    /* Seconds the transfers waited for the host's own work: the upload for
+     * the inputs' generation (the first chunk, then the next chunk's where it
+     * took longer than the upload before it), the read-back for the
+     * previous chunk's comparison (and the last chunk's). Near 0: the host
+     * keeps up with the API's copies. */
+    double inputs_wait_s, verify_wait_s;
+    double poison_s; /* the output poisoned (or counters set) and the fill proved */
+    double launch_s; /* the launches, from the call to the device's completion */
 };
 
 struct gs_workspace {
