@@ -17,6 +17,7 @@
 #include "gs_plan_run.h"
 #include "gs_registry.h"
 #include "gs_run.h"
+#include "gs_select.h"
 #include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
@@ -237,6 +238,8 @@ struct check_ctx {
     struct gs_build_info failed_build; /* the compile error's log, for the JSON */
     const char *failed_backend;
     struct watch watch;
+    struct gs_opened host; /* the host backend, opened to count a .gs text for another */
+    int host_opened;
 };
 
 /* The file, before any backend opens (--output naming it is refused first);
@@ -349,6 +352,8 @@ static int check_plan(struct gs_job *j, struct gs_err *e)
     return rc;
 }
 
+static int count_elsewhere(struct gs_job *j, struct gs_check_run *run, struct gs_err *e);
+
 /* One device, its build and every launch in a worker. A dialect its
  * compiler lacks skips it under --backend all; a compile error shows the
  * compiler's log. */
@@ -375,7 +380,66 @@ static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
         skip(j, d->backend->name, e->msg);
         return GS_DRIVE_SKIP;
     }
+    if (rc == GS_OK)
+        return count_elsewhere(j, run, e);
     return rc;
+}
+
+/* ---- the count of a .gs text on another backend ---------------------------- */
+
+/* A device of the host backend: the session's, or the backend opened here
+ * once; NULL with why when there is none. */
+static struct gs_device *host_device(struct gs_job *j, char *why, size_t size)
+{
+    struct check_ctx *c = j->ctx;
+    const struct gs_backend *hb = gs_registry_find("host");
+    if (!hb) {
+        snprintf(why, size, "not counted: the .gs text is counted on the host backend, which "
+                            "this build leaves out (build with the host backend to count it)");
+        return NULL;
+    }
+    for (int i = 0; i < j->s.ndevs; ++i)
+        if (j->s.devs[i]->backend == hb)
+            return j->s.devs[i];
+    if (!c->host_opened) {
+        gs_open_backend(hb, &c->host);
+        c->host_opened = 1;
+    }
+    struct gs_device *d = NULL;
+    int n = 0;
+    struct gs_err e = {0};
+    if (c->host.status != GS_OK)
+        e = c->host.err;
+    else
+        gs_select_devices(&c->host, NULL, &d, 1, &n, &e);
+    if (n == 1)
+        return d;
+    snprintf(why, size, "not counted: the host backend, which counts a .gs text, has no "
+                        "device: %.300s", e.msg);
+    return NULL;
+}
+
+/* A .gs text whose cases were all right on a backend that does not count
+ * writes (OpenCL, CUDA, OpenMP): the same text at the same launch, counted
+ * by the host backend in its own sandboxed worker. */
+static int count_elsewhere(struct gs_job *j, struct gs_check_run *run, struct gs_err *e)
+{
+    struct check_ctx *c = j->ctx;
+    if (c->src.dialect != GS_DIALECT_PORTABLE || run->work.cls != GS_WORK_NOT_COUNTED ||
+        run->dev->backend->user_count || run->ncases == 0)
+        return GS_OK;
+    for (int i = 0; i < run->ncases; ++i)
+        if (run->cases[i].cls != GS_CHECK_OK)
+            return GS_OK;
+    char why[400];
+    struct gs_device *host = host_device(j, why, sizeof why);
+    if (!host) {
+        gs_strlcpy(run->work.why, why, sizeof run->work.why);
+        return GS_OK;
+    }
+    const struct gs_worker_opts opts = {j->cli->timeout, 0, watch_waiting, &c->watch,
+                                        gs_registry_is_reference};
+    return gs_check_count_isolated(host, &c->src, &opts, run, &c->printed, e);
 }
 
 static void check_free(void *run)
@@ -456,6 +520,8 @@ static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
     gs_worker_prestart_end();
+    if (c->host_opened)
+        gs_close_backend(&c->host);
     gs_build_info_free(&c->failed_build);
     free(c->text);
 }

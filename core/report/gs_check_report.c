@@ -111,6 +111,9 @@ static void text_work(const struct gs_check_work *k, struct gs_str *o)
         gs_str_printf(o, "  work: %s\n", k->why);
         return;
     }
+    if (k->on_host)
+        gs_str_printf(o, "  work counted on the host backend: a .gs text writes the same elements "
+                         "on every backend\n");
     gs_str_printf(o, "  work at n = %llu <<<%llu, %llu>>>, counted one thread at a time, each on "
                      "a poisoned output: writers per element min %u, max %u, %llu writes for n "
                      "= %llu\n",
@@ -126,6 +129,7 @@ static void json_work(struct gs_jw *w, const struct gs_check_work *k)
     gs_jw_space(w, "\n      ");
     gs_jw_object(w, "work");
     gs_jw_bool(w, "counted", counted);
+    gs_jw_bool(w, "counted_on_host", counted && k->on_host);
     gs_jw_str(w, "class", gs_work_class_name(k->cls));
     gs_jw_str(w, "words", counted ? k->words : k->why);
     gs_jw_str(w, "rule", k->rule);
@@ -434,8 +438,10 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
                           trap, trap[0] ? ")" : "");
         }
-        gs_str_printf(o, "\n- work: %s\n- speed: %s\n- counters: %s\n",
+        gs_str_printf(o, "\n- work: %s%s\n- speed: %s\n- counters: %s\n",
                       r->work.cls == GS_WORK_NOT_COUNTED ? r->work.why : r->work.words,
+                      r->work.on_host ? " (counted on the host backend: a .gs text writes the "
+                                        "same elements on every backend)" : "",
                       r->speed.words, counters_why(r));
         if (r->smallest >= 0) {
             struct gs_str part = {0};

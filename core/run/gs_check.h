@@ -88,6 +88,8 @@ struct gs_check_work {
     uint32_t repeated_count, first_writer, last_writer; /* its writers */
     char words[500];             /* the verdict in the lesson's words */
     char rule[300];
+    int on_host;                 /* a .gs text counted on the host backend for another */
+    uint32_t *count_of, *first_of; /* n each, once counted (check --svg); freed with the run */
 };
 
 /* The class and words of a count (pure): elements 0..n-1 with count[],

@@ -1059,6 +1059,20 @@ static int count_pass(struct iso *x, struct gs_err *e)
     }
     const uint32_t *words = (const uint32_t *)x->shm;
     gs_check_work_judge(w, words, words + w->n, words + 2 * w->n);
+    /* Who wrote each element, for check --svg. */
+    free(w->count_of);
+    free(w->first_of);
+    w->count_of = malloc((size_t)w->n * sizeof *w->count_of);
+    w->first_of = malloc((size_t)w->n * sizeof *w->first_of);
+    if (!w->count_of || !w->first_of) {
+        free(w->count_of);
+        free(w->first_of);
+        w->count_of = w->first_of = NULL;
+        return gs_err_set(e, GS_NOMEM, "out of memory keeping the count of %llu elements",
+                          (unsigned long long)w->n);
+    }
+    memcpy(w->count_of, words, (size_t)w->n * sizeof *w->count_of);
+    memcpy(w->first_of, words + w->n, (size_t)w->n * sizeof *w->first_of);
     return GS_OK;
 }
 
@@ -1113,6 +1127,88 @@ static void speed_plan(struct iso *x, const struct gs_check_plan *plan)
         snprintf(s->words, sizeof s->words, "not measured: %s", s->size_rule);
     if (s->n > x->max_n)
         x->max_n = s->n;
+}
+
+/* ---- a .gs text's count on the host backend ------------------------------ */
+
+int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source *src,
+                            const struct gs_worker_opts *opts, struct gs_check_run *run,
+                            uint64_t *printed, struct gs_err *e)
+{
+    struct gs_check_run tmp;
+    struct iso *x = calloc(1, sizeof *x);
+    if (!x)
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    memset(&tmp, 0, sizeof tmp);
+    tmp.dev = host;
+    tmp.grid = run->grid;
+    tmp.block = run->block;
+    tmp.threads = run->threads;
+    x->dev = host;
+    x->src = src;
+    x->run = &tmp;
+    x->o = opts;
+    x->timeout_s = opts && opts->timeout_s ? opts->timeout_s : GS_WORKER_CPU_TIMEOUT_S;
+    x->build_timeout_s = opts && opts->build_timeout_s ? opts->build_timeout_s
+                                                      : GS_WORKER_BUILD_TIMEOUT_S;
+    x->shm_fd = -1;
+    x->shm = MAP_FAILED;
+    x->sandbox = opts && opts->loads_in_process && opts->loads_in_process(host->backend);
+    x->max_n = 3 * GS_SHAPE_N + 3 * 2 * run->threads; /* the count's 12 n bytes, at most */
+    count_plan(x, NULL);
+    int rc = GS_OK;
+    if (tmp.work.n) {
+        x->max_n = 3 * tmp.work.n;
+        x->shm_bytes = gs_buffer_bytes(x->max_n);
+        x->shm_fd = memfd_create("gridstride-count", MFD_CLOEXEC);
+        if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
+            rc = gs_err_set(e, GS_NOMEM, "shared memory of %llu bytes for the count: %s",
+                            (unsigned long long)x->shm_bytes, strerror(errno));
+        if (rc == GS_OK) {
+            x->shm = mmap(NULL, x->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, x->shm_fd, 0);
+            if (x->shm == MAP_FAILED)
+                rc = gs_err_set(e, GS_NOMEM, "cannot map %llu bytes of shared memory: %s",
+                                (unsigned long long)x->shm_bytes, strerror(errno));
+        }
+        enum gs_check_class cls = GS_CHECK_OK;
+        char why[640];
+        struct gs_err be = {0};
+        int brc = GS_OK;
+        if (rc == GS_OK) {
+            gs_proc_install_cleanup();
+            brc = start(x, 1, &cls, why, sizeof why, &be);
+        }
+        if (rc == GS_OK && brc != GS_OK && brc != GS_BUILD && brc != GS_USAGE &&
+            brc != GS_UNSUPPORTED)
+            rc = brc, *e = be;
+        else if (rc == GS_OK && brc != GS_OK)
+            snprintf(tmp.work.why, sizeof tmp.work.why, "not counted: the host backend did not "
+                     "build it: %.340s", be.msg);
+        else if (rc == GS_OK && cls != GS_CHECK_OK)
+            snprintf(tmp.work.why, sizeof tmp.work.why, "not counted: on the host backend %.340s",
+                     why);
+        else if (rc == GS_OK)
+            rc = count_pass(x, e);
+        end_worker(x, 1, NULL);
+    }
+    if (rc == GS_OK) {
+        tmp.work.on_host = 1;
+        free(run->work.count_of);
+        free(run->work.first_of);
+        run->work = tmp.work;
+        tmp.work.count_of = tmp.work.first_of = NULL;
+    }
+    free(tmp.work.count_of);
+    free(tmp.work.first_of);
+    free(tmp.build.log);
+    if (x->shm != MAP_FAILED)
+        munmap(x->shm, x->shm_bytes);
+    if (x->shm_fd >= 0)
+        close(x->shm_fd);
+    if (printed)
+        *printed += x->printed;
+    free(x);
+    return rc;
 }
 
 int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice *g,
