@@ -87,6 +87,8 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
                           state_name(r->state), r->why);
     }
     gs_str_printf(o, "  speed: %s\n  (rule: %s)\n", s->words, s->rule);
+    if (s->measured)
+        gs_str_printf(o, "  blocks: %s\n  (rule: %s)\n", s->blocks_words, s->blocks_rule);
     if (s->min_speed > 0)
         gs_str_printf(o, "  --min-speed %.2f: %s\n", s->min_speed,
                       s->below_min ? "below it (exit 1)" : "met");
@@ -180,6 +182,20 @@ static void json_speed(struct gs_jw *w, const struct gs_speed *s)
     else
         gs_jw_null(w, "min_speed");
     gs_jw_bool(w, "below_min_speed", s->below_min);
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, "blocks");
+    gs_jw_bool(w, "judged", s->blocks_judged);
+    gs_jw_bool(w, "per_block", s->per_block);
+    if (s->blocks_judged) {
+        gs_jw_fixed(w, "growth", 4, s->blocks_growth);
+        gs_jw_fixed(w, "loop_growth", 4, s->loop_growth);
+    } else {
+        gs_jw_null(w, "growth");
+        gs_jw_null(w, "loop_growth");
+    }
+    gs_jw_str(w, "words", s->blocks_words);
+    gs_jw_str(w, "rule", s->blocks_rule);
+    gs_jw_end(w, "");
     gs_jw_space(w, "\n        ");
     gs_jw_array(w, "rows");
     for (int i = 0; i < s->nrows; ++i) {
@@ -379,6 +395,10 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
                 in->runs[i].work.cls == GS_WORK_REPEATED)
                 gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name,
                               in->runs[i].work.words);
+        for (int i = 0; i < in->nruns; ++i)
+            if (in->runs[i].work.cls == GS_WORK_NOT_COUNTED && in->runs[i].speed.per_block)
+                gs_str_printf(o, "  %s: right, but %s\n", in->runs[i].dev->backend->name,
+                              in->runs[i].speed.blocks_words);
         for (int i = 0; i < in->nruns; ++i)
             if (in->runs[i].speed.measured)
                 gs_str_printf(o, "  %s: %s%s\n", in->runs[i].dev->backend->name,

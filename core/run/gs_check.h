@@ -59,6 +59,11 @@ struct gs_check_case {
     struct gs_verdict verdict;
     enum gs_check_class cls;
     char why[640]; /* FAULTED: the API's error; DID_NOT_FINISH, NOT_RUN: why */
+    double wall_s;   /* how long it took in its worker, launch and copy (0: not run) */
+    double expect_s; /* before it runs: its expected time from a right case that ran (0: none):
+                        the same n on another grid, or a smaller n on the same launch scaled
+                        by n */
+    uint64_t expect_n, expect_grid; /* that case's n and grid */
 };
 
 /* What to run: the same for every device of one invocation. */
