@@ -18,6 +18,7 @@
 #include "gs_registry.h"
 #include "gs_run.h"
 #include "gs_select.h"
+#include "gs_trace_report.h"
 #include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
@@ -272,6 +273,14 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
         rc = load_source(cli, &c->src, c->shown, sizeof c->shown, &c->text, &c->failure, e);
     if (rc != GS_OK)
         return rc;
+    if (cli->svg && c->src.dialect != GS_DIALECT_PORTABLE) {
+        c->failure = GS_CHECK_BAD_USAGE;
+        return gs_err_set(e, GS_USAGE, "--svg: the picture needs a .gs file: the writes of %s "
+                                       "(%s) are not counted, as its backend runs a launch's "
+                                       "threads together; write the kernel in the .gs dialect, "
+                                       "or leave --svg out",
+                          c->src.path, gs_dialect_name(c->src.dialect));
+    }
     if (cli->compile_only) {
         j->code = compile_only(cli, &c->src, e);
         j->finished = 1;
@@ -482,13 +491,38 @@ static int check_failed(const struct gs_job *j)
            gs_check_too_slow(gs_job_slot(j, 0), j->ndone);
 }
 
+/* --svg: the index-tracer picture of the first backend's count (a .gs file). */
+static void check_picture(const struct gs_job *j, struct gs_str *out)
+{
+    const struct check_ctx *c = j->ctx;
+    const struct gs_check_run *runs = gs_job_slot(j, 0), *r = j->ndone ? &runs[0] : NULL;
+    for (int i = 0; i < j->ndone; ++i)
+        if (runs[i].work.count_of && runs[i].work.first_of) {
+            r = &runs[i];
+            break;
+        }
+    const struct gs_check_work *w = r ? &r->work : NULL;
+    const int counted = w && w->cls != GS_WORK_NOT_COUNTED && w->count_of && w->first_of;
+    const char *backend = r ? r->dev->backend->name : "";
+    const struct gs_count_picture_in in = {
+        c->src.path, c->src.entry, backend, w && w->on_host ? "host" : backend,
+        counted ? w->n : 0, w ? w->grid : 0, w ? w->block : 0,
+        counted ? w->count_of : NULL, counted ? w->first_of : NULL,
+        !w ? "not counted: no backend ran the file" : counted ? w->words : w->why,
+        GS_VERSION_STRING, j->command, j->date};
+    gs_count_svg(&in, out);
+}
+
 static void check_render(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)
 {
     const struct check_ctx *c = j->ctx;
     const struct gs_check_report_in in = {&c->src,    gs_job_slot(j, 0), j->ndone,
                                           c->skipped, c->nskipped,       GS_VERSION_STRING,
                                           j->command, j->date,           GS_TOOLKIT};
-    (void)chart;
+    if (chart) {
+        check_picture(j, out);
+        return;
+    }
     gs_report_check(&in, f, out);
 }
 
