@@ -463,6 +463,8 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                       r->work.on_host ? " (counted on the host backend: a .gs text writes the "
                                         "same elements on every backend)" : "",
                       r->speed.words, counters_why(r));
+        if (r->speed.measured)
+            gs_str_printf(o, "- blocks: %s\n", r->speed.blocks_words);
         if (r->smallest >= 0) {
             struct gs_str part = {0};
             text_failure(r, r->smallest, "smallest failing case", &part);
@@ -478,7 +480,8 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
 {
     char detail[700];
     gs_str_printf(o, "file,entry,backend,device,compiler,G,T,section,n,grid,block,global,class,"
-                     "first_wrong,wrong,unwritten,guard_hits,detail,smallest\n");
+                     "first_wrong,wrong,unwritten,guard_hits,detail,smallest,work_class,"
+                     "work_max,speed_class,speed_ratio,per_block\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_check_run *r = &in->runs[i];
         for (int k = 0; k < r->ncases; ++k) {
@@ -498,7 +501,15 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits);
             case_detail(c, detail, sizeof detail);
             gs_csv_field(o, c->cls == GS_CHECK_OK ? "" : detail);
-            gs_str_printf(o, "%d\n", k == r->smallest);
+            /* The backend's work and speed, on each of its rows. */
+            gs_str_printf(o, "%d,%s,", k == r->smallest, gs_work_class_name(r->work.cls));
+            if (r->work.cls != GS_WORK_NOT_COUNTED)
+                gs_str_printf(o, "%u", r->work.max);
+            gs_str_printf(o, ",%s,", gs_speed_class_name(r->speed.cls));
+            if (r->speed.ratio > 0)
+                gs_str_printf(o, "%.4f", r->speed.ratio);
+            gs_str_printf(o, ",%s\n", !r->speed.blocks_judged ? ""
+                                       : r->speed.per_block ? "yes" : "no");
         }
     }
 }
