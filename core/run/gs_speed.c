@@ -178,13 +178,13 @@ static double row_ms(const struct gs_speed_row *r)
 
 void gs_speed_blocks(struct gs_speed *s)
 {
-    const uint64_t g2 = 2 * s->grid;
+    const uint64_t g2 = GS_SPEED_BLOCK_FACTOR * s->grid;
     s->blocks_judged = s->per_block = 0;
     s->blocks_growth = s->loop_growth = 0;
     snprintf(s->blocks_rule, sizeof s->blocks_rule,
-             "at fixed n, the kernel's time on 2G blocks over its time on G; at least %.1fx, "
+             "at fixed n, the kernel's time on %dG blocks over its time on G; at least %.1fx, "
              "while the suite's grid-stride loop's grows by at most %.1fx: work per block "
-             "(the loop steps by the block, not the grid)", GS_SPEED_BLOCK_GROWTH,
+             "(the loop steps by the block, not the grid)", GS_SPEED_BLOCK_FACTOR, GS_SPEED_BLOCK_GROWTH,
              GS_SPEED_LOOP_GROWTH);
     const double u1 = row_ms(gs_speed_find(s, GS_SPD_USER, s->grid));
     const double u2 = row_ms(gs_speed_find(s, GS_SPD_USER, g2));
@@ -192,7 +192,8 @@ void gs_speed_blocks(struct gs_speed *s)
     const double l2 = row_ms(gs_speed_find(s, GS_SPD_SUITE_GS, g2));
     if (!s->measured || s->grid == 0 || u1 <= 0 || u2 <= 0 || l1 <= 0 || l2 <= 0) {
         snprintf(s->blocks_words, sizeof s->blocks_words,
-                 "not read: the kernel and the suite's loop need a time on G and on 2G blocks");
+                 "not read: the kernel and the suite's loop need a time on G and on %dG blocks",
+                 GS_SPEED_BLOCK_FACTOR);
         return;
     }
     s->blocks_judged = 1;
@@ -211,6 +212,6 @@ void gs_speed_blocks(struct gs_speed *s)
                  s->loop_growth);
     else
         snprintf(s->blocks_words, sizeof s->blocks_words,
-                 "no work per block read from the times: %.2fx on 2G blocks against G (the "
-                 "suite's loop: %.2fx)", s->blocks_growth, s->loop_growth);
+                 "no work per block read from the times: %.2fx on %dG blocks against G (the "
+                 "suite's loop: %.2fx)", s->blocks_growth, GS_SPEED_BLOCK_FACTOR, s->loop_growth);
 }

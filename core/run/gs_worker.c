@@ -996,13 +996,13 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     char why[160];
     int rc = GS_OK, lost = 0;
     speed_add(s, GS_SPD_COPY, 1);
-    /* 2G: work per block at fixed n (gs_speed_blocks). */
+    /* 4G: work per block at fixed n (gs_speed_blocks). */
     struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, s->grid);
-    struct gs_speed_row *loop_2 = speed_add(s, GS_SPD_SUITE_GS, 2 * s->grid);
+    struct gs_speed_row *loop_2 = speed_add(s, GS_SPD_SUITE_GS, GS_SPEED_BLOCK_FACTOR * s->grid);
     struct gs_speed_row *loop_n = speed_add(s, GS_SPD_SUITE_GS, gn);
     speed_add(s, GS_SPD_SUITE_MONO, gn);
     struct gs_speed_row *user_g = speed_add(s, GS_SPD_USER, s->grid);
-    struct gs_speed_row *user_2 = speed_add(s, GS_SPD_USER, 2 * s->grid);
+    struct gs_speed_row *user_2 = speed_add(s, GS_SPD_USER, GS_SPEED_BLOCK_FACTOR * s->grid);
     struct gs_speed_row *user_n = speed_add(s, GS_SPD_USER, gn);
     for (int i = 0; rc == GS_OK && i < s->nrows; ++i) {
         struct gs_speed_row *r = &s->rows[i];
@@ -1031,14 +1031,15 @@ static int speed_pass(struct iso *x, struct gs_err *e)
         if (r->who == GS_SPD_USER) {
             const double ref = med_of(r == user_g ? loop_g : r == user_2 ? loop_2 : loop_n);
             limit = ref > 0 ? GS_SPEED_SLOW_FACTOR * ref : 0;
-            /* On 2G a kernel too slow on G is launched once, to read its growth. */
+            /* On 4G a kernel too slow on G is launched once, to read its growth. */
             if (r == user_2 && user_g->state == GS_SPD_TOO_SLOW) {
                 if (user_g->nsamples == 0) {
                     snprintf(r->why, sizeof r->why, "too slow on grid G already");
                     continue;
                 }
                 limit = 1e-9;
-                const double need = 2.0 + 4.0 * user_g->samples_ms[0] / 1e3;
+                const double need =
+                    2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * user_g->samples_ms[0] / 1e3;
                 deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
                 rc = speed_row(x, r, limit, deadline, &lost, e);
                 if (rc == GS_OK && r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
