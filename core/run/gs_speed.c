@@ -182,9 +182,10 @@ void gs_speed_blocks(struct gs_speed *s)
     s->blocks_judged = s->per_block = 0;
     s->blocks_growth = s->loop_growth = 0;
     snprintf(s->blocks_rule, sizeof s->blocks_rule,
-             "at fixed n, the kernel's time on %dG blocks over its time on G; at least %.1fx, "
-             "while the suite's grid-stride loop's grows by at most %.1fx: work per block "
-             "(the loop steps by the block, not the grid)", GS_SPEED_BLOCK_FACTOR, GS_SPEED_BLOCK_GROWTH,
+             "at fixed n, the kernel's time on %dG blocks over its time on G; at least %.3gx, "
+             "while the suite's grid-stride loop's grows by at most %.3gx: work per block "
+             "(the loop steps by the block, not the grid)", GS_SPEED_BLOCK_FACTOR,
+             GS_SPEED_BLOCK_GROWTH,
              GS_SPEED_LOOP_GROWTH);
     const double u1 = row_ms(gs_speed_find(s, GS_SPD_USER, s->grid));
     const double u2 = row_ms(gs_speed_find(s, GS_SPD_USER, g2));
