@@ -156,12 +156,17 @@ static void watch_waiting(void *ctx, const struct gs_device *dev, const struct g
     if (c && c->expect_s > 0 && c->expect_n == c->launch.n)
         fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
                         "for %u s; at the same n on <<<%llu, %llu>>> it took %.2g s, and a "
-                        "kernel right under any grid does about the same work on every grid; it is "
-                        "stopped at %u s (--timeout)\n",
+                        "kernel right under any grid does about the same work on every grid%s; "
+                        "it is stopped at %u s (--timeout)\n",
                 dev->backend->name, (unsigned long long)c->launch.n,
                 (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block, ran,
                 (unsigned long long)c->expect_grid, (unsigned long long)c->launch.block,
-                c->expect_s, deadline);
+                c->expect_s,
+                c->launch.grid > c->expect_grid && ran > 3 * c->expect_s
+                    ? " (work that grows with the blocks is a loop that steps by the block, "
+                      "not the grid: pitfall 1)"
+                    : "",
+                deadline);
     else if (c && c->expect_s > 0)
         fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
                         "for %u s; from the case at n = %llu on the same launch it should take "
