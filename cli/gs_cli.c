@@ -76,7 +76,8 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_REPS, "--reps", "R", "bandwidth: timed repetitions per row, at least 5 (default: 20)", 0, CMD_BANDWIDTH, NULL},
     {OPT_SVG, "--svg", "FILE", "also write the picture as SVG: bandwidth, bar charts by lesson, 12\n"
                               "                         bars at most a chart (--sweep: time against n);\n"
-                              "                         trace, who wrote each element, a 1920x1080 frame", 0, CMD_BANDWIDTH | CMD_TRACE, NULL},
+                              "                         trace, who wrote each element, a 1920x1080 frame;\n"
+                              "                         check FILE.gs, the same picture of the kernel's count", 0, CMD_BANDWIDTH | CMD_TRACE | CMD_CHECK, NULL},
     {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
     {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES | CMD_LECTURE, NULL},
     {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES | CMD_LECTURE, NULL},

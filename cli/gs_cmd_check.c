@@ -17,6 +17,8 @@
 #include "gs_plan_run.h"
 #include "gs_registry.h"
 #include "gs_run.h"
+#include "gs_select.h"
+#include "gs_trace_report.h"
 #include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
@@ -151,7 +153,28 @@ static void watch_waiting(void *ctx, const struct gs_device *dev, const struct g
     if (ran < w->seconds || w->told)
         return;
     w->told = 1;
-    if (c)
+    if (c && c->expect_s > 0 && c->expect_n == c->launch.n)
+        fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
+                        "for %u s; at the same n on <<<%llu, %llu>>> it took %.2g s, and a "
+                        "kernel right under any grid does about the same work on every grid%s; "
+                        "it is stopped at %u s (--timeout)\n",
+                dev->backend->name, (unsigned long long)c->launch.n,
+                (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block, ran,
+                (unsigned long long)c->expect_grid, (unsigned long long)c->launch.block,
+                c->expect_s,
+                c->launch.grid > c->expect_grid && ran > 3 * c->expect_s
+                    ? " (work that grows with the blocks is a loop that steps by the block, "
+                      "not the grid: pitfall 1)"
+                    : "",
+                deadline);
+    else if (c && c->expect_s > 0)
+        fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
+                        "for %u s; from the case at n = %llu on the same launch it should take "
+                        "about %.2g s; it is stopped at %u s (--timeout)\n",
+                dev->backend->name, (unsigned long long)c->launch.n,
+                (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block, ran,
+                (unsigned long long)c->expect_n, c->expect_s, deadline);
+    else if (c)
         fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
                         "for %u s; it is stopped at %u s (--timeout)\n", dev->backend->name,
                 (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
@@ -237,6 +260,8 @@ struct check_ctx {
     struct gs_build_info failed_build; /* the compile error's log, for the JSON */
     const char *failed_backend;
     struct watch watch;
+    struct gs_opened host; /* the host backend, opened to count a .gs text for another */
+    int host_opened;
 };
 
 /* The file, before any backend opens (--output naming it is refused first);
@@ -253,6 +278,14 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
         rc = load_source(cli, &c->src, c->shown, sizeof c->shown, &c->text, &c->failure, e);
     if (rc != GS_OK)
         return rc;
+    if (cli->svg && c->src.dialect != GS_DIALECT_PORTABLE) {
+        c->failure = GS_CHECK_BAD_USAGE;
+        return gs_err_set(e, GS_USAGE, "--svg: the picture needs a .gs file: the writes of %s "
+                                       "(%s) are not counted, as its backend runs a launch's "
+                                       "threads together; write the kernel in the .gs dialect, "
+                                       "or leave --svg out",
+                          c->src.path, gs_dialect_name(c->src.dialect));
+    }
     if (cli->compile_only) {
         j->code = compile_only(cli, &c->src, e);
         j->finished = 1;
@@ -349,6 +382,8 @@ static int check_plan(struct gs_job *j, struct gs_err *e)
     return rc;
 }
 
+static int count_elsewhere(struct gs_job *j, struct gs_check_run *run, struct gs_err *e);
+
 /* One device, its build and every launch in a worker. A dialect its
  * compiler lacks skips it under --backend all; a compile error shows the
  * compiler's log. */
@@ -375,7 +410,66 @@ static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
         skip(j, d->backend->name, e->msg);
         return GS_DRIVE_SKIP;
     }
+    if (rc == GS_OK)
+        return count_elsewhere(j, run, e);
     return rc;
+}
+
+/* ---- the count of a .gs text on another backend ---------------------------- */
+
+/* A device of the host backend: the session's, or the backend opened here
+ * once; NULL with why when there is none. */
+static struct gs_device *host_device(struct gs_job *j, char *why, size_t size)
+{
+    struct check_ctx *c = j->ctx;
+    const struct gs_backend *hb = gs_registry_find("host");
+    if (!hb) {
+        snprintf(why, size, "not counted: the .gs text is counted on the host backend, which "
+                            "this build leaves out (build with the host backend to count it)");
+        return NULL;
+    }
+    for (int i = 0; i < j->s.ndevs; ++i)
+        if (j->s.devs[i]->backend == hb)
+            return j->s.devs[i];
+    if (!c->host_opened) {
+        gs_open_backend(hb, &c->host);
+        c->host_opened = 1;
+    }
+    struct gs_device *d = NULL;
+    int n = 0;
+    struct gs_err e = {0};
+    if (c->host.status != GS_OK)
+        e = c->host.err;
+    else
+        gs_select_devices(&c->host, NULL, &d, 1, &n, &e);
+    if (n == 1)
+        return d;
+    snprintf(why, size, "not counted: the host backend, which counts a .gs text, has no "
+                        "device: %.300s", e.msg);
+    return NULL;
+}
+
+/* A .gs text whose cases were all right on a backend that does not count
+ * writes (OpenCL, CUDA, OpenMP): the same text at the same launch, counted
+ * by the host backend in its own sandboxed worker. */
+static int count_elsewhere(struct gs_job *j, struct gs_check_run *run, struct gs_err *e)
+{
+    struct check_ctx *c = j->ctx;
+    if (c->src.dialect != GS_DIALECT_PORTABLE || run->work.cls != GS_WORK_NOT_COUNTED ||
+        run->dev->backend->user_count || run->ncases == 0)
+        return GS_OK;
+    for (int i = 0; i < run->ncases; ++i)
+        if (run->cases[i].cls != GS_CHECK_OK)
+            return GS_OK;
+    char why[400];
+    struct gs_device *host = host_device(j, why, sizeof why);
+    if (!host) {
+        gs_strlcpy(run->work.why, why, sizeof run->work.why);
+        return GS_OK;
+    }
+    const struct gs_worker_opts opts = {j->cli->timeout, 0, watch_waiting, &c->watch,
+                                        gs_registry_is_reference};
+    return gs_check_count_isolated(host, &c->src, &opts, run, &c->printed, e);
 }
 
 static void check_free(void *run)
@@ -402,13 +496,38 @@ static int check_failed(const struct gs_job *j)
            gs_check_too_slow(gs_job_slot(j, 0), j->ndone);
 }
 
+/* --svg: the index-tracer picture of the first backend's count (a .gs file). */
+static void check_picture(const struct gs_job *j, struct gs_str *out)
+{
+    const struct check_ctx *c = j->ctx;
+    const struct gs_check_run *runs = gs_job_slot(j, 0), *r = j->ndone ? &runs[0] : NULL;
+    for (int i = 0; i < j->ndone; ++i)
+        if (runs[i].work.count_of && runs[i].work.first_of) {
+            r = &runs[i];
+            break;
+        }
+    const struct gs_check_work *w = r ? &r->work : NULL;
+    const int counted = w && w->cls != GS_WORK_NOT_COUNTED && w->count_of && w->first_of;
+    const char *backend = r ? r->dev->backend->name : "";
+    const struct gs_count_picture_in in = {
+        c->src.path, c->src.entry, backend, w && w->on_host ? "host" : backend,
+        counted ? w->n : 0, w ? w->grid : 0, w ? w->block : 0,
+        counted ? w->count_of : NULL, counted ? w->first_of : NULL,
+        !w ? "not counted: no backend ran the file" : counted ? w->words : w->why,
+        GS_VERSION_STRING, j->command, j->date};
+    gs_count_svg(&in, out);
+}
+
 static void check_render(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)
 {
     const struct check_ctx *c = j->ctx;
     const struct gs_check_report_in in = {&c->src,    gs_job_slot(j, 0), j->ndone,
                                           c->skipped, c->nskipped,       GS_VERSION_STRING,
                                           j->command, j->date,           GS_TOOLKIT};
-    (void)chart;
+    if (chart) {
+        check_picture(j, out);
+        return;
+    }
     gs_report_check(&in, f, out);
 }
 
@@ -456,6 +575,8 @@ static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
     gs_worker_prestart_end();
+    if (c->host_opened)
+        gs_close_backend(&c->host);
     gs_build_info_free(&c->failed_build);
     free(c->text);
 }

@@ -28,7 +28,7 @@ static const char *conformance; /* test_conformance */
 static char tmpdir[256];
 /* Input files for `gridstride check`, in a folder of their own. */
 static char indir[256], empty_src[300], binary_src[300], text_src[300], helper_src[300],
-    int_n_src[300], broken_src[300];
+    int_n_src[300], broken_src[300], cl_src[300];
 /* Where bad trace command lines are told to draw: nothing may appear there. */
 static char trace_svg[300];
 /* Where bad `bandwidth --spread` command lines are told to write. */
@@ -304,6 +304,38 @@ static void trace_writes_report_and_picture(void **state)
     unlink(svg_path);
     assert_int_equal(dir_entries(tmpdir), 0);
     free(r);
+}
+
+/* check FILE.gs --svg: the kernel's own index-tracer picture, from the
+ * count, whole; a .cl file is refused in one line before anything runs,
+ * with no file written; --svg never names the input. */
+static void check_draws_the_count(void **state)
+{
+    (void)state;
+    char svg_path[300];
+    snprintf(svg_path, sizeof svg_path, "%s/check.svg", tmpdir);
+    const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "1,611",
+                          "--no-speed", "--svg", svg_path, NULL};
+    struct result *r = calloc(1, sizeof *r);
+    run(r, args);
+    if (r->code != 0 || !strstr(r->out, "verdict: ok"))
+        fail_msg("check --svg: exit %d\nstdout:\n%s\nstderr:\n%s", r->code, r->out, r->err);
+    char *svg = slurp(svg_path);
+    assert_true(strncmp(svg, "<svg ", 5) == 0);
+    assert_non_null(strstr(svg, "width=\"1920\" height=\"1080\" viewBox=\"0 0 1920 1080\""));
+    assert_non_null(strstr(svg, "counted on the host backend"));
+    assert_non_null(strstr(svg, "every element written once"));
+    assert_non_null(strstr(svg, "pass is derived"));
+    assert_non_null(strstr(svg, "<desc id=\"desc\">"));
+    assert_true(strcmp(svg + strlen(svg) - 7, "</svg>\n") == 0);
+    free(svg);
+    unlink(svg_path);
+    assert_int_equal(dir_entries(tmpdir), 0);
+    free(r);
+    const char *cl[] = {"check", cl_src, "--svg", svg_path, NULL};
+    expect_usage_error("--svg: the picture needs a .gs file", cl);
+    const char *self[] = {"check", helper_src, "--backend", "host", "--svg", helper_src, NULL};
+    expect_usage_error("is an input of this command", self);
 }
 
 static void newline_in_output_path(void **state)
@@ -665,6 +697,10 @@ static int make_inputs(void)
                                 "{ (void)a; (void)b; (void)out; (void)n; }\n";
     static const char broken[] = KERNEL_HEAD "GS_GLOBAL const float *b, GS_GLOBAL float *out, gs_size n)\n"
                                  "{\n    out[0] = a[0] + c[0];\n}\n";
+    static const char cl_kernel[] =
+        "__kernel void solve(__global const float *a, __global const float *b,\n"
+        "                    __global float *out, ulong n)\n"
+        "{ for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = a[i] + b[i]; }\n";
     snprintf(indir, sizeof indir, "/tmp/gs_test_cli_in.XXXXXX");
     if (!mkdtemp(indir))
         return -1;
@@ -672,12 +708,14 @@ static int make_inputs(void)
            write_input(text_src, "notes.txt", "solve\n", 6) |
            write_input(helper_src, "helper.gs", helper, strlen(helper)) |
            write_input(int_n_src, "int_n.gs", int_n, strlen(int_n)) |
-           write_input(broken_src, "broken.gs", broken, strlen(broken));
+           write_input(broken_src, "broken.gs", broken, strlen(broken)) |
+           write_input(cl_src, "grid.cl", cl_kernel, strlen(cl_kernel));
 }
 
 static void remove_inputs(void)
 {
-    const char *files[] = {empty_src, binary_src, text_src, helper_src, int_n_src, broken_src};
+    const char *files[] = {empty_src, binary_src, text_src, helper_src, int_n_src, broken_src,
+                           cl_src};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i)
         unlink(files[i]);
     rmdir(indir);
@@ -997,6 +1035,7 @@ static const struct cli_case cases[] = {
     BAD(spread_and_sweep, "are two modes of bandwidth", "bandwidth", "--sweep", "--spread", "--backend",
         "host"),
     FN(trace_writes_report_and_picture),
+    FN(check_draws_the_count),
     FN(bandwidth_chart_has_lessons_of_twelve_bars),
     /* One surface: every command has its own --help and -h, listing only what
      * it takes; an option it does not take is refused naming those that do. */
@@ -1015,9 +1054,9 @@ static const struct cli_case cases[] = {
     HELP(compare_short_help, "--output FILE", "--device", "compare", "-h"),
     HELP(help_before_bad_value, "usage: gridstride bandwidth", "--traps", "bandwidth", "-h",
          "--reps", "100"),
-    BAD(svg_in_table, "--svg does not apply to 'gridstride table'; only bandwidth and trace "
-        "take it", "--backend", "host", "--svg", "t.svg"),
-    BAD(svg_in_pitfalls, "--svg does not apply to 'gridstride pitfalls'; only bandwidth and trace",
+    BAD(svg_in_table, "--svg does not apply to 'gridstride table'; only bandwidth, trace and "
+        "check take it", "--backend", "host", "--svg", "t.svg"),
+    BAD(svg_in_pitfalls, "--svg does not apply to 'gridstride pitfalls'; only bandwidth, trace and check",
         "pitfalls", "--backend", "host", "--svg", "p.svg"),
     BAD(tolerance_in_table, "--tolerance does not apply to 'gridstride table'; only compare "
         "takes it", "--backend", "host", "--tolerance", "10%"),

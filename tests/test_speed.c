@@ -153,6 +153,57 @@ static void verdicts_in_words(void **state)
     assert_string_equal(gs_speed_class_name(s.cls), "not-measured");
 }
 
+/* Work per block at fixed n, from made-up times: the block stride's time
+ * grows 4x on 4G while the loop's stays; a grid-stride loop's stays with it;
+ * a loop that slows down too says nothing; a row too slow to repeat counts
+ * with its one launch; without the 4G rows nothing is read. */
+static void work_per_block_from_times(void **state)
+{
+    struct gs_speed s;
+    (void)state;
+    const double loop_ms = (double)ADD_BYTES / 3.58e12 * 1e3;
+    h200(&s, loop_ms * 8, 0);
+    gs_speed_blocks(&s);
+    assert_int_equal(s.blocks_judged, 0);
+    assert_int_equal(s.per_block, 0);
+    assert_non_null(strstr(s.blocks_words, "not read"));
+    row(&s, GS_SPD_SUITE_GS, 4 * 528, loop_ms * 1.02);
+    row(&s, GS_SPD_USER, 4 * 528, loop_ms * 32);
+    gs_speed_blocks(&s);
+    assert_int_equal(s.blocks_judged, 1);
+    assert_int_equal(s.per_block, 1);
+    assert_non_null(strstr(s.blocks_words, "the loop steps by the block, not the grid (pitfall 1)"));
+    assert_non_null(strstr(s.blocks_words, "4.0x"));
+    /* At the threshold and just under it. */
+    s.rows[4].med_ms = loop_ms * 8 * GS_SPEED_BLOCK_GROWTH * 1.01;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 1);
+    s.rows[4].med_ms = loop_ms * 8 * GS_SPEED_BLOCK_GROWTH * 0.99;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 0);
+    assert_non_null(strstr(s.blocks_words, "no work per block"));
+    /* The loop itself slowed as much (a loaded machine): no verdict by rule. */
+    s.rows[4].med_ms = loop_ms * 32;
+    s.rows[3].med_ms = loop_ms * 4;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 0);
+    /* A grid-stride kernel: the same time on 4G. */
+    s.rows[3].med_ms = loop_ms;
+    s.rows[4].med_ms = loop_ms * 8;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 0);
+    /* Too slow to repeat on both: the one launch's times. */
+    s.rows[2].state = s.rows[4].state = GS_SPD_TOO_SLOW;
+    s.rows[2].nsamples = s.rows[4].nsamples = 1;
+    s.rows[2].samples_ms[0] = loop_ms * 400;
+    s.rows[4].samples_ms[0] = loop_ms * 1600;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 1);
+    s.rows[4].nsamples = 0; /* it ran past its deadline: no time */
+    gs_speed_blocks(&s);
+    assert_int_equal(s.blocks_judged, 0);
+}
+
 /* Who wrote what, as the host's count leaves it, made up: a block stride
  * of B = 4 over 2 blocks (element i by thread i, and by thread i - 4 for
  * i >= 4), then the same elements each by one thread. */
@@ -202,6 +253,7 @@ int main(void)
         cmocka_unit_test(stats_of_samples),
         cmocka_unit_test(verdicts_in_words),
         cmocka_unit_test(work_in_words),
+        cmocka_unit_test(work_per_block_from_times),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,6 +87,8 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
                           state_name(r->state), r->why);
     }
     gs_str_printf(o, "  speed: %s\n  (rule: %s)\n", s->words, s->rule);
+    if (s->measured)
+        gs_str_printf(o, "  blocks: %s\n  (rule: %s)\n", s->blocks_words, s->blocks_rule);
     if (s->min_speed > 0)
         gs_str_printf(o, "  --min-speed %.2f: %s\n", s->min_speed,
                       s->below_min ? "below it (exit 1)" : "met");
@@ -111,6 +113,9 @@ static void text_work(const struct gs_check_work *k, struct gs_str *o)
         gs_str_printf(o, "  work: %s\n", k->why);
         return;
     }
+    if (k->on_host)
+        gs_str_printf(o, "  work counted on the host backend: a .gs text writes the same elements "
+                         "on every backend\n");
     gs_str_printf(o, "  work at n = %llu <<<%llu, %llu>>>, counted one thread at a time, each on "
                      "a poisoned output: writers per element min %u, max %u, %llu writes for n "
                      "= %llu\n",
@@ -126,6 +131,7 @@ static void json_work(struct gs_jw *w, const struct gs_check_work *k)
     gs_jw_space(w, "\n      ");
     gs_jw_object(w, "work");
     gs_jw_bool(w, "counted", counted);
+    gs_jw_bool(w, "counted_on_host", counted && k->on_host);
     gs_jw_str(w, "class", gs_work_class_name(k->cls));
     gs_jw_str(w, "words", counted ? k->words : k->why);
     gs_jw_str(w, "rule", k->rule);
@@ -176,6 +182,20 @@ static void json_speed(struct gs_jw *w, const struct gs_speed *s)
     else
         gs_jw_null(w, "min_speed");
     gs_jw_bool(w, "below_min_speed", s->below_min);
+    gs_jw_space(w, "\n        ");
+    gs_jw_object(w, "blocks");
+    gs_jw_bool(w, "judged", s->blocks_judged);
+    gs_jw_bool(w, "per_block", s->per_block);
+    if (s->blocks_judged) {
+        gs_jw_fixed(w, "growth", 4, s->blocks_growth);
+        gs_jw_fixed(w, "loop_growth", 4, s->loop_growth);
+    } else {
+        gs_jw_null(w, "growth");
+        gs_jw_null(w, "loop_growth");
+    }
+    gs_jw_str(w, "words", s->blocks_words);
+    gs_jw_str(w, "rule", s->blocks_rule);
+    gs_jw_end(w, "");
     gs_jw_space(w, "\n        ");
     gs_jw_array(w, "rows");
     for (int i = 0; i < s->nrows; ++i) {
@@ -376,6 +396,10 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
                 gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name,
                               in->runs[i].work.words);
         for (int i = 0; i < in->nruns; ++i)
+            if (in->runs[i].work.cls == GS_WORK_NOT_COUNTED && in->runs[i].speed.per_block)
+                gs_str_printf(o, "  %s: right, but %s\n", in->runs[i].dev->backend->name,
+                              in->runs[i].speed.blocks_words);
+        for (int i = 0; i < in->nruns; ++i)
             if (in->runs[i].speed.measured)
                 gs_str_printf(o, "  %s: %s%s\n", in->runs[i].dev->backend->name,
                               in->runs[i].speed.words,
@@ -434,9 +458,13 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
                           trap, trap[0] ? ")" : "");
         }
-        gs_str_printf(o, "\n- work: %s\n- speed: %s\n- counters: %s\n",
+        gs_str_printf(o, "\n- work: %s%s\n- speed: %s\n- counters: %s\n",
                       r->work.cls == GS_WORK_NOT_COUNTED ? r->work.why : r->work.words,
+                      r->work.on_host ? " (counted on the host backend: a .gs text writes the "
+                                        "same elements on every backend)" : "",
                       r->speed.words, counters_why(r));
+        if (r->speed.measured)
+            gs_str_printf(o, "- blocks: %s\n", r->speed.blocks_words);
         if (r->smallest >= 0) {
             struct gs_str part = {0};
             text_failure(r, r->smallest, "smallest failing case", &part);
@@ -452,7 +480,8 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
 {
     char detail[700];
     gs_str_printf(o, "file,entry,backend,device,compiler,G,T,section,n,grid,block,global,class,"
-                     "first_wrong,wrong,unwritten,guard_hits,detail,smallest\n");
+                     "first_wrong,wrong,unwritten,guard_hits,detail,smallest,work_class,"
+                     "work_max,speed_class,speed_ratio,per_block\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_check_run *r = &in->runs[i];
         for (int k = 0; k < r->ncases; ++k) {
@@ -472,7 +501,15 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)v->unwritten, (unsigned long long)v->guard_hits);
             case_detail(c, detail, sizeof detail);
             gs_csv_field(o, c->cls == GS_CHECK_OK ? "" : detail);
-            gs_str_printf(o, "%d\n", k == r->smallest);
+            /* The backend's work and speed, on each of its rows. */
+            gs_str_printf(o, "%d,%s,", k == r->smallest, gs_work_class_name(r->work.cls));
+            if (r->work.cls != GS_WORK_NOT_COUNTED)
+                gs_str_printf(o, "%u", r->work.max);
+            gs_str_printf(o, ",%s,", gs_speed_class_name(r->speed.cls));
+            if (r->speed.ratio > 0)
+                gs_str_printf(o, "%.4f", r->speed.ratio);
+            gs_str_printf(o, ",%s\n", !r->speed.blocks_judged ? ""
+                                       : r->speed.per_block ? "yes" : "no");
         }
     }
 }

@@ -27,6 +27,23 @@ void gs_trace_report(const struct gs_trace_report_in *in, enum gs_format f, stru
  * legend, a caption and alt text. */
 void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *out);
 
+/* The picture of a user's kernel from check's count of who writes what
+ * (`check FILE.gs --svg FILE`): the same strip, legend and frame as
+ * gs_trace_svg, drawn from each element's number of writers and its first
+ * writer. The count records who wrote, not when: an element's pass is
+ * derived as its rank among the elements its first writer wrote, in index
+ * order, and the caption says so. count NULL: a frame that says why (`why`). */
+struct gs_count_picture_in {
+    const char *file, *entry; /* as shown (control characters escaped) */
+    const char *checked_on;   /* the backend whose cases were right */
+    const char *counted_on;   /* the backend that counted ("host") */
+    uint64_t n, grid, block;  /* the counted launch */
+    const uint32_t *count, *first; /* n each, or NULL */
+    const char *words;        /* the count's verdict in the lesson's words, or why not */
+    const char *version, *command, *date;
+};
+void gs_count_svg(const struct gs_count_picture_in *in, struct gs_str *out);
+
 /* One sentence on what kernel k did, read off its recorded map, in the
  * words of seed 000's alt text ("thread 0 writes 0, 1024, 2048 and 3072").
  * `sep` groups thousands in numbers (",", or "" for plain digits). */

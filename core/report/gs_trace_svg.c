@@ -12,6 +12,7 @@
  * differ get a column each. The title and a legend on top; the caption is
  * the alt text (<desc>). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gs_format.h"
@@ -696,4 +697,174 @@ void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
     gs_str_free(&caption);
     gs_str_free(&title);
     gs_str_free(&sub);
+}
+
+/* ---- check's count of a user's kernel ---------------------------------- */
+
+/* The recorded map of a count: writers per element and the first, the pass
+ * derived (rank among the first writer's elements, in index order). */
+static int count_kernel(const struct gs_count_picture_in *in, struct gs_trace_kernel *k)
+{
+    const uint64_t T = in->grid * in->block;
+    uint32_t *rank = calloc(T ? T : 1, sizeof *rank);
+    k->cells = calloc(in->n ? in->n : 1, sizeof *k->cells);
+    if (!rank || !k->cells) {
+        free(rank);
+        free(k->cells);
+        k->cells = NULL;
+        return -1;
+    }
+    k->launch.n = in->n;
+    k->launch.grid = in->grid;
+    k->launch.block = in->block;
+    k->held = 1;
+    k->first_unwritten = in->n;
+    for (uint64_t i = 0; i < in->n; ++i) {
+        struct gs_trace_cell *c = &k->cells[i];
+        c->count = in->count[i];
+        if (c->count == 0 || in->first[i] >= T) {
+            c->count = 0;
+            c->writer = GS_TRACE_NONE;
+            c->pass = GS_TRACE_NO_PASS;
+            if (k->first_unwritten == in->n)
+                k->first_unwritten = i;
+            continue;
+        }
+        c->writer = in->first[i];
+        c->pass = rank[c->writer]++;
+        if (c->pass + 1 > k->passes)
+            k->passes = c->pass + 1;
+        k->written++;
+        k->writes += c->count;
+        k->duplicated += c->count > 1;
+        if (c->count > k->max_count)
+            k->max_count = c->count;
+        if (c->writer == 0) {
+            if (k->nthread0 < GS_TRACE_SHOWN)
+                k->thread0[k->nthread0++] = i;
+            k->thread0_total++;
+        }
+    }
+    free(rank);
+    return 0;
+}
+
+void gs_count_svg(const struct gs_count_picture_in *in, struct gs_str *o)
+{
+    struct gs_trace *t = calloc(1, sizeof *t);
+    struct gs_str body = {0}, caption = {0}, title = {0}, sub = {0}, side = {0};
+    struct geometry g;
+    char a[32], b[32], c3[32];
+    if (!t) {
+        o->failed = 1;
+        return;
+    }
+    struct gs_trace_kernel *k = &t->k[0];
+    t->nkernels = 1;
+    t->plan.grid = in->grid;
+    t->plan.block = in->block;
+    t->plan.n = in->n;
+    const int drawn = in->count && in->first && in->n && count_kernel(in, k) == 0;
+    if (in->count && in->first && in->n && !drawn)
+        body.failed = 1;
+    const struct gs_trace *runs[1] = {t};
+    const struct gs_trace_report_in tin = {runs, 1, NULL, 1, in->version, in->command, in->date,
+                                           ""};
+
+    double y = 30;
+    gs_str_printf(&title, "Who wrote each element: %s in %s, <<<%llu, %llu>>> over %s "
+                          "elements, counted on the %s backend",
+                  in->entry, in->file, (unsigned long long)in->grid,
+                  (unsigned long long)in->block, gs_trace_num(in->n, ",", a), in->counted_on);
+    y = wrapped(&body, LEFT, y, 26, "font-weight=\"bold\"", title.data ? title.data : "",
+                (size_t)((FRAME_W - 2 * LEFT) / 15.6));
+    gs_str_printf(&sub, "Every case was right on %s. Each thread of the launch ran alone on a "
+                        "poisoned output, in the %s backend's sandboxed worker; an element "
+                        "that is no longer poison counts one writer.",
+                  in->checked_on, in->counted_on);
+    if (strcmp(in->checked_on, in->counted_on) != 0)
+        gs_str_printf(&sub, " A .gs text writes the same elements on every backend.");
+    if (drawn)
+        gs_str_printf(&sub, " The pass of an element is derived: its rank among the elements "
+                            "its first writer wrote, in index order.");
+    y = wrapped(&body, LEFT, y + 2, 18, "fill=\"#333333\"", sub.data ? sub.data : "",
+                (size_t)((FRAME_W - 2 * LEFT) / 10.5)) + 2;
+    y = legend(&body, &tin, FRAME_W, y) + 10;
+
+    const double row_h = FRAME_H - 6 - y;
+    geometry_of(in->n ? in->n : 1, AREA_W, row_h, &g);
+    /* the side: the kernel, its launch, the count's facts and verdict */
+    gs_svg_text(&body, LEFT, y + 24, 26, "font-weight=\"bold\"", in->entry);
+    gs_str_printf(&side, "n = %s, <<<%llu, %llu>>> (T = %s)", gs_trace_num(in->n, ",", a),
+                  (unsigned long long)in->grid, (unsigned long long)in->block,
+                  gs_trace_num(in->grid * in->block, ",", b));
+    gs_svg_text(&body, LEFT, y + 48, 18, "fill=\"#444444\"", side.data ? side.data : "");
+    double yy = y + 74;
+    if (drawn) {
+        gs_str_free(&side);
+        gs_str_printf(&side, "%s of %s written, %s writes, at most %llu writers of one element",
+                      gs_trace_num(k->written, ",", a), gs_trace_num(in->n, ",", b),
+                      gs_trace_num(k->writes, ",", c3),
+                      (unsigned long long)k->max_count);
+        yy = wrapped(&body, LEFT, yy, 16, "", side.data ? side.data : "", 64);
+        gs_str_free(&side);
+        if (k->thread0_total) {
+            gs_str_printf(&side, "thread 0 first wrote:");
+            for (int i = 0; i < k->nthread0; ++i)
+                gs_str_printf(&side, "%s %llu", i ? "," : "", (unsigned long long)k->thread0[i]);
+            if ((uint64_t)k->nthread0 < k->thread0_total)
+                gs_str_printf(&side, ", ...");
+            yy = wrapped(&body, LEFT, yy, 16, "", side.data ? side.data : "", 64);
+        }
+        yy += 8;
+    }
+    wrapped(&body, LEFT, yy, 17, drawn && k->duplicated ? "fill=\"#c0392b\"" : "fill=\"#333333\"",
+            in->words, 62);
+    draw_strip(&body, k, &g, LEFT + SIDE_W, y);
+
+    /* the caption: the alt text */
+    gs_str_printf(&caption, "A grid of %s threads (%llu blocks of %llu) over %s elements: the "
+                            "kernel %s of %s, each thread run alone on a poisoned output on the "
+                            "%s backend. ",
+                  gs_trace_num(in->grid * in->block, ",", a), (unsigned long long)in->grid,
+                  (unsigned long long)in->block, gs_trace_num(in->n, ",", b), in->entry,
+                  in->file, in->counted_on);
+    if (drawn) {
+        gs_str_printf(&caption, "%s of %s elements written, %s written twice or more. ",
+                      gs_trace_num(k->written, ",", a), gs_trace_num(in->n, ",", b),
+                      gs_trace_num(k->duplicated, ",", c3));
+        gs_str_printf(&caption, "Each element is coloured by the block of its first writer. The "
+                                "count records who wrote, not when: an element's pass is derived "
+                                "as its rank among the elements its first writer wrote, in index "
+                                "order. ");
+        if (g.bin > 1)
+            gs_str_printf(&caption, "Too many elements to draw one by one: each cell is a bin "
+                                    "of %s, coloured by its first written element, filled in "
+                                    "proportion to the elements written, hatched when any was "
+                                    "written twice. ",
+                          gs_trace_num(g.bin, ",", a));
+    }
+    gs_str_printf(&caption, "%s", in->words);
+
+    const double height = FRAME_H;
+    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
+                     "aria-labelledby=\"title desc\">\n<title id=\"title\">",
+                  FRAME_W, height, FRAME_W, height, FONT);
+    gs_str_xml(o, title.data ? title.data : "");
+    gs_str_printf(o, "</title>\n<desc id=\"desc\">");
+    gs_str_xml(o, caption.data ? caption.data : "");
+    gs_str_printf(o, "</desc>\n");
+    defs(o, &g);
+    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
+                  body.data ? body.data : "");
+    if (body.failed || caption.failed || title.failed || sub.failed || side.failed)
+        o->failed = 1;
+    gs_str_free(&body);
+    gs_str_free(&caption);
+    gs_str_free(&title);
+    gs_str_free(&sub);
+    gs_str_free(&side);
+    free(k->cells);
+    free(t);
 }

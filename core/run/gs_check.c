@@ -181,6 +181,9 @@ void gs_check_run_free(struct gs_check_run *run)
     free(run->cases);
     run->cases = NULL;
     run->ncases = 0;
+    free(run->work.count_of);
+    free(run->work.first_of);
+    run->work.count_of = run->work.first_of = NULL;
 }
 
 /* ---- who wrote what -------------------------------------------------------- */

@@ -59,6 +59,11 @@ struct gs_check_case {
     struct gs_verdict verdict;
     enum gs_check_class cls;
     char why[640]; /* FAULTED: the API's error; DID_NOT_FINISH, NOT_RUN: why */
+    double wall_s;   /* how long it took in its worker, launch and copy (0: not run) */
+    double expect_s; /* before it runs: its expected time from a right case that ran (0: none):
+                        the same n on another grid, or a smaller n on the same launch scaled
+                        by n */
+    uint64_t expect_n, expect_grid; /* that case's n and grid */
 };
 
 /* What to run: the same for every device of one invocation. */
@@ -88,6 +93,8 @@ struct gs_check_work {
     uint32_t repeated_count, first_writer, last_writer; /* its writers */
     char words[500];             /* the verdict in the lesson's words */
     char rule[300];
+    int on_host;                 /* a .gs text counted on the host backend for another */
+    uint32_t *count_of, *first_of; /* n each, once counted (check --svg); freed with the run */
 };
 
 /* The class and words of a count (pure): elements 0..n-1 with count[],

@@ -163,3 +163,56 @@ void gs_speed_judge(struct gs_speed *s, uint64_t peak_bytes_per_s, int is_gpu)
     }
     s->below_min = s->min_speed > 0 && s->ratio < s->min_speed;
 }
+
+/* A row's time: its median, or the one launch of a row too slow to repeat. */
+static double row_ms(const struct gs_speed_row *r)
+{
+    if (!r)
+        return 0;
+    if (r->state == GS_SPD_TIMED)
+        return r->med_ms;
+    if (r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
+        return r->samples_ms[0];
+    return 0;
+}
+
+void gs_speed_blocks(struct gs_speed *s)
+{
+    const uint64_t g2 = GS_SPEED_BLOCK_FACTOR * s->grid;
+    s->blocks_judged = s->per_block = 0;
+    s->blocks_growth = s->loop_growth = 0;
+    snprintf(s->blocks_rule, sizeof s->blocks_rule,
+             "at fixed n, the kernel's time on %dG blocks over its time on G; at least %.3gx, "
+             "while the suite's grid-stride loop's grows by at most %.3gx: work per block "
+             "(the loop steps by the block, not the grid)", GS_SPEED_BLOCK_FACTOR,
+             GS_SPEED_BLOCK_GROWTH,
+             GS_SPEED_LOOP_GROWTH);
+    const double u1 = row_ms(gs_speed_find(s, GS_SPD_USER, s->grid));
+    const double u2 = row_ms(gs_speed_find(s, GS_SPD_USER, g2));
+    const double l1 = row_ms(gs_speed_find(s, GS_SPD_SUITE_GS, s->grid));
+    const double l2 = row_ms(gs_speed_find(s, GS_SPD_SUITE_GS, g2));
+    if (!s->measured || s->grid == 0 || u1 <= 0 || u2 <= 0 || l1 <= 0 || l2 <= 0) {
+        snprintf(s->blocks_words, sizeof s->blocks_words,
+                 "not read: the kernel and the suite's loop need a time on G and on %dG blocks",
+                 GS_SPEED_BLOCK_FACTOR);
+        return;
+    }
+    s->blocks_judged = 1;
+    s->blocks_growth = u2 / u1;
+    s->loop_growth = l2 / l1;
+    s->per_block = s->blocks_growth >= GS_SPEED_BLOCK_GROWTH &&
+                   s->loop_growth <= GS_SPEED_LOOP_GROWTH;
+    if (s->per_block)
+        snprintf(s->blocks_words, sizeof s->blocks_words,
+                 "its time grows with the number of blocks at fixed n (%.4g ms on <<<%llu, "
+                 "%llu>>>, %.4g ms on <<<%llu, %llu>>>: %.1fx, while the suite's loop's "
+                 "grows %.2fx): it does work per block: the loop steps by the block, not the "
+                 "grid (pitfall 1)",
+                 u1, (unsigned long long)s->grid, (unsigned long long)s->block, u2,
+                 (unsigned long long)g2, (unsigned long long)s->block, s->blocks_growth,
+                 s->loop_growth);
+    else
+        snprintf(s->blocks_words, sizeof s->blocks_words,
+                 "no work per block read from the times: %.2fx on %dG blocks against G (the "
+                 "suite's loop: %.2fx)", s->blocks_growth, GS_SPEED_BLOCK_FACTOR, s->loop_growth);
+}

@@ -93,13 +93,21 @@ struct gs_speed {
     uint64_t n, block, grid; /* the size and the device grid G */
     char size_rule[300];     /* how n was chosen */
     int nrows;
-    struct gs_speed_row rows[6];
+    struct gs_speed_row rows[8];
     enum gs_speed_class cls;
     double ratio;  /* user on G / the suite's loop on G; 0 when not known */
     double min_speed; /* --min-speed, 0: none */
     int below_min;    /* ratio < min_speed (exit 1) */
     char words[700];  /* the verdict in the lesson's words */
     char rule[400];   /* the rule that gave it */
+    /* Work per block, read off the times at fixed n (gs_speed_blocks): the
+     * user's kernel on G and on GS_SPEED_BLOCK_FACTOR x G blocks, beside the
+     * suite's loop on both. */
+    int blocks_judged;  /* both user rows and both loop rows have a time */
+    int per_block;      /* the rule holds: the loop steps by the block (pitfall 1) */
+    double blocks_growth, loop_growth; /* time on 4G over time on G */
+    char blocks_words[500];
+    char blocks_rule[300];
 };
 
 /* The row of `who` on `grid`, or NULL. */
@@ -111,5 +119,17 @@ const struct gs_speed_row *gs_speed_find(const struct gs_speed *s, enum gs_speed
  * limit), then the verdict: cls, ratio, words, rule, below_min. is_gpu: the
  * device is a GPU (on a CPU the coalescing lesson does not apply). */
 void gs_speed_judge(struct gs_speed *s, uint64_t peak_bytes_per_s, int is_gpu);
+
+/* Work per block at fixed n, by a rule on the times (pure; the words say why
+ * when it cannot be read): a right kernel whose time on 4G blocks is at least
+ * GS_SPEED_BLOCK_GROWTH x its time on G, while the suite's grid-stride loop's
+ * grows by at most GS_SPEED_LOOP_GROWTH x, does work per block: the loop steps
+ * by the block, not the grid (pitfall 1). A row too slow to repeat counts
+ * with the time of its one launch. */
+#define GS_SPEED_BLOCK_FACTOR 4 /* 4G: a block stride's 4x stands clear of the noise of
+                                  single launches, which 2G's 2x did not on a loaded CPU */
+#define GS_SPEED_BLOCK_GROWTH 2.0
+#define GS_SPEED_LOOP_GROWTH 1.25
+void gs_speed_blocks(struct gs_speed *s);
 
 #endif

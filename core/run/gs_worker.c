@@ -689,6 +689,40 @@ static void not_run_from(struct gs_check_run *r, int first, const char *why)
     }
 }
 
+/* How long case i should take, before it runs, from the right cases that
+ * took at least 10 ms: the same n and block on another grid, as long (the
+ * work of a kernel that is right under any grid does not grow with the
+ * grid); else the largest smaller n on the same launch, scaled by n. The
+ * watchdog says it instead of guessing. */
+static void expect_case(struct gs_check_run *r, int i)
+{
+    struct gs_check_case *c = &r->cases[i];
+    const struct gs_check_case *same_n = NULL, *smaller = NULL;
+    c->expect_s = 0;
+    c->expect_n = c->expect_grid = 0;
+    for (int j = 0; j < r->ncases; ++j) {
+        const struct gs_check_case *p = &r->cases[j];
+        if (j == i || p->wall_s < 0.01 || p->cls != GS_CHECK_OK ||
+            p->launch.block != c->launch.block)
+            continue;
+        if (p->launch.n == c->launch.n && p->launch.grid != c->launch.grid &&
+            (!same_n || p->wall_s > same_n->wall_s))
+            same_n = p;
+        if (p->launch.n < c->launch.n && p->launch.grid == c->launch.grid &&
+            (!smaller || p->launch.n > smaller->launch.n))
+            smaller = p;
+    }
+    if (same_n) {
+        c->expect_s = same_n->wall_s;
+        c->expect_n = same_n->launch.n;
+        c->expect_grid = same_n->launch.grid;
+    } else if (smaller) {
+        c->expect_s = smaller->wall_s * (double)c->launch.n / (double)smaller->launch.n;
+        c->expect_n = smaller->launch.n;
+        c->expect_grid = smaller->launch.grid;
+    }
+}
+
 /* One case in the live worker. GS_OK when it has a class (*lost: it ended
  * the worker); other statuses are the harness's own failures. */
 static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
@@ -701,6 +735,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
     int malformed = 0, status = 0;
     *lost = 0;
     gs_poison(x->shm, c->launch.n); /* an answer before the copy shows poison, never a pass */
+    expect_case(x->run, i);
     const double t0 = now_s();
     int r = send_msg(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
                 ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, c, &malformed)
@@ -723,6 +758,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
         }
         return GS_OK;
     }
+    c->wall_s = now_s() - t0;
     struct msg_done d;
     memcpy(&d, body, sizeof d);
     free(body);
@@ -960,10 +996,13 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     char why[160];
     int rc = GS_OK, lost = 0;
     speed_add(s, GS_SPD_COPY, 1);
+    /* 4G: work per block at fixed n (gs_speed_blocks). */
     struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, s->grid);
+    struct gs_speed_row *loop_2 = speed_add(s, GS_SPD_SUITE_GS, GS_SPEED_BLOCK_FACTOR * s->grid);
     struct gs_speed_row *loop_n = speed_add(s, GS_SPD_SUITE_GS, gn);
     speed_add(s, GS_SPD_SUITE_MONO, gn);
     struct gs_speed_row *user_g = speed_add(s, GS_SPD_USER, s->grid);
+    struct gs_speed_row *user_2 = speed_add(s, GS_SPD_USER, GS_SPEED_BLOCK_FACTOR * s->grid);
     struct gs_speed_row *user_n = speed_add(s, GS_SPD_USER, gn);
     for (int i = 0; rc == GS_OK && i < s->nrows; ++i) {
         struct gs_speed_row *r = &s->rows[i];
@@ -990,8 +1029,24 @@ static int speed_pass(struct iso *x, struct gs_err *e)
         double limit = 0;
         unsigned deadline = x->timeout_s;
         if (r->who == GS_SPD_USER) {
-            const double ref = med_of(r == user_g ? loop_g : loop_n);
+            const double ref = med_of(r == user_g ? loop_g : r == user_2 ? loop_2 : loop_n);
             limit = ref > 0 ? GS_SPEED_SLOW_FACTOR * ref : 0;
+            /* On 4G a kernel too slow on G is launched once, to read its growth. */
+            if (r == user_2 && user_g->state == GS_SPD_TOO_SLOW) {
+                if (user_g->nsamples == 0) {
+                    snprintf(r->why, sizeof r->why, "too slow on grid G already");
+                    continue;
+                }
+                limit = 1e-9;
+                const double need =
+                    2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * user_g->samples_ms[0] / 1e3;
+                deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
+                rc = speed_row(x, r, limit, deadline, &lost, e);
+                if (rc == GS_OK && r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
+                    snprintf(r->why, sizeof r->why, "launched once (%.4g ms), as the kernel "
+                             "is too slow on grid G to repeat", r->samples_ms[0]);
+                continue;
+            }
             /* Room for every launch at the limit, and for the read-back. */
             const double need = 2.0 + 1.5 * limit * (GS_SPEED_WARMUP + GS_SPEED_REPS + 1) / 1e3;
             if (limit > 0 && need < deadline)
@@ -1002,6 +1057,7 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     if (rc == GS_OK) {
         s->measured = 1;
         gs_speed_judge(s, x->dev->peak_bytes_per_s, x->dev->is_gpu);
+        gs_speed_blocks(s);
     }
     return rc;
 }
@@ -1059,6 +1115,20 @@ static int count_pass(struct iso *x, struct gs_err *e)
     }
     const uint32_t *words = (const uint32_t *)x->shm;
     gs_check_work_judge(w, words, words + w->n, words + 2 * w->n);
+    /* Who wrote each element, for check --svg. */
+    free(w->count_of);
+    free(w->first_of);
+    w->count_of = malloc((size_t)w->n * sizeof *w->count_of);
+    w->first_of = malloc((size_t)w->n * sizeof *w->first_of);
+    if (!w->count_of || !w->first_of) {
+        free(w->count_of);
+        free(w->first_of);
+        w->count_of = w->first_of = NULL;
+        return gs_err_set(e, GS_NOMEM, "out of memory keeping the count of %llu elements",
+                          (unsigned long long)w->n);
+    }
+    memcpy(w->count_of, words, (size_t)w->n * sizeof *w->count_of);
+    memcpy(w->first_of, words + w->n, (size_t)w->n * sizeof *w->first_of);
     return GS_OK;
 }
 
@@ -1113,6 +1183,88 @@ static void speed_plan(struct iso *x, const struct gs_check_plan *plan)
         snprintf(s->words, sizeof s->words, "not measured: %s", s->size_rule);
     if (s->n > x->max_n)
         x->max_n = s->n;
+}
+
+/* ---- a .gs text's count on the host backend ------------------------------ */
+
+int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source *src,
+                            const struct gs_worker_opts *opts, struct gs_check_run *run,
+                            uint64_t *printed, struct gs_err *e)
+{
+    struct gs_check_run tmp;
+    struct iso *x = calloc(1, sizeof *x);
+    if (!x)
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    memset(&tmp, 0, sizeof tmp);
+    tmp.dev = host;
+    tmp.grid = run->grid;
+    tmp.block = run->block;
+    tmp.threads = run->threads;
+    x->dev = host;
+    x->src = src;
+    x->run = &tmp;
+    x->o = opts;
+    x->timeout_s = opts && opts->timeout_s ? opts->timeout_s : GS_WORKER_CPU_TIMEOUT_S;
+    x->build_timeout_s = opts && opts->build_timeout_s ? opts->build_timeout_s
+                                                      : GS_WORKER_BUILD_TIMEOUT_S;
+    x->shm_fd = -1;
+    x->shm = MAP_FAILED;
+    x->sandbox = opts && opts->loads_in_process && opts->loads_in_process(host->backend);
+    x->max_n = 3 * GS_SHAPE_N + 3 * 2 * run->threads; /* the count's 12 n bytes, at most */
+    count_plan(x, NULL);
+    int rc = GS_OK;
+    if (tmp.work.n) {
+        x->max_n = 3 * tmp.work.n;
+        x->shm_bytes = gs_buffer_bytes(x->max_n);
+        x->shm_fd = memfd_create("gridstride-count", MFD_CLOEXEC);
+        if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
+            rc = gs_err_set(e, GS_NOMEM, "shared memory of %llu bytes for the count: %s",
+                            (unsigned long long)x->shm_bytes, strerror(errno));
+        if (rc == GS_OK) {
+            x->shm = mmap(NULL, x->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, x->shm_fd, 0);
+            if (x->shm == MAP_FAILED)
+                rc = gs_err_set(e, GS_NOMEM, "cannot map %llu bytes of shared memory: %s",
+                                (unsigned long long)x->shm_bytes, strerror(errno));
+        }
+        enum gs_check_class cls = GS_CHECK_OK;
+        char why[640];
+        struct gs_err be = {0};
+        int brc = GS_OK;
+        if (rc == GS_OK) {
+            gs_proc_install_cleanup();
+            brc = start(x, 1, &cls, why, sizeof why, &be);
+        }
+        if (rc == GS_OK && brc != GS_OK && brc != GS_BUILD && brc != GS_USAGE &&
+            brc != GS_UNSUPPORTED)
+            rc = brc, *e = be;
+        else if (rc == GS_OK && brc != GS_OK)
+            snprintf(tmp.work.why, sizeof tmp.work.why, "not counted: the host backend did not "
+                     "build it: %.340s", be.msg);
+        else if (rc == GS_OK && cls != GS_CHECK_OK)
+            snprintf(tmp.work.why, sizeof tmp.work.why, "not counted: on the host backend %.340s",
+                     why);
+        else if (rc == GS_OK)
+            rc = count_pass(x, e);
+        end_worker(x, 1, NULL);
+    }
+    if (rc == GS_OK) {
+        tmp.work.on_host = 1;
+        free(run->work.count_of);
+        free(run->work.first_of);
+        run->work = tmp.work;
+        tmp.work.count_of = tmp.work.first_of = NULL;
+    }
+    free(tmp.work.count_of);
+    free(tmp.work.first_of);
+    free(tmp.build.log);
+    if (x->shm != MAP_FAILED)
+        munmap(x->shm, x->shm_bytes);
+    if (x->shm_fd >= 0)
+        close(x->shm_fd);
+    if (printed)
+        *printed += x->printed;
+    free(x);
+    return rc;
 }
 
 int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice *g,

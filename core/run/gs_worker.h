@@ -60,6 +60,16 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
                              const struct gs_worker_opts *opts, struct gs_check_run *run,
                              uint64_t *printed, struct gs_err *e);
 
+/* The count of who writes what of a .gs text (src) for a run on another
+ * backend: the .gs dialect means the same on every backend, so its writes at
+ * run's launch are counted by the host backend (host, a device of it) in a
+ * worker of its own, exactly as gs_check_device_isolated counts them there.
+ * GS_OK: run->work holds the count (on_host set), or why it was not counted;
+ * other statuses are environment failures. */
+int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source *src,
+                            const struct gs_worker_opts *opts, struct gs_check_run *run,
+                            uint64_t *printed, struct gs_err *e);
+
 /* Start a worker for backend b now, so that it opens its API while this
  * process opens its own: the first gs_check_device_isolated of a device of b
  * adopts it. GS_OK or why not (check then starts one when it needs it).
