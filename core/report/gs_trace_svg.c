@@ -772,9 +772,11 @@ void gs_count_svg(const struct gs_count_picture_in *in, struct gs_str *o)
                                            ""};
 
     double y = 30;
+    /* The file's own name: the picture is the same wherever the file lies. */
+    const char *slash = strrchr(in->file, '/');
     gs_str_printf(&title, "Who wrote each element: %s in %s, <<<%llu, %llu>>> over %s "
                           "elements, counted on the %s backend",
-                  in->entry, in->file, (unsigned long long)in->grid,
+                  in->entry, slash ? slash + 1 : in->file, (unsigned long long)in->grid,
                   (unsigned long long)in->block, gs_trace_num(in->n, ",", a), in->counted_on);
     y = wrapped(&body, LEFT, y, 26, "font-weight=\"bold\"", title.data ? title.data : "",
                 (size_t)((FRAME_W - 2 * LEFT) / 15.6));
