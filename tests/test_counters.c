@@ -5,9 +5,10 @@
  * block-stride <<<64,256>>>), the rule on those values and on made-up ones,
  * and ncu's run (gs_counters_run.h) with a stand-in script: found through
  * --ncu, its log read and its stdout never, killed at the deadline, its
- * permission error said in one line.
+ * permission error said in one line; and the whole pass with that stand-in
+ * running this build's counters worker on OpenCL (skipped without PoCL).
  *
- * usage: test_counters FIXTURE_DIR */
+ * usage: test_counters FIXTURE_DIR [GRIDSTRIDE] */
 #define _GNU_SOURCE /* realpath, setenv */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@
 #define N (1ull << 24)
 
 static const char *fixtures;
+static const char *gridstride; /* the program, for the stand-in ncu; NULL: not given */
 
 static char *read_text(const char *name, size_t *len)
 {
@@ -264,6 +266,102 @@ static void fake_ncu_runs(void **state)
     gs_proc_remove_dir(dir);
 }
 
+/* The whole pass (gs_counters_pass) on a CUDA device it is told it has,
+ * with the stand-in ncu, which runs this build's counters worker on OpenCL
+ * (PoCL) in place of the CUDA one and writes the CSV of a kernel named
+ * solve beside the suite's loop: the log read, the output verified here,
+ * the rule applied; a wrong output not used; a timeout, ncu's permission
+ * error, --no-counters and another backend each said in one line. */
+static void pass_end_to_end(void **state)
+{
+    (void)state;
+    if (!gridstride)
+        skip();
+    char probe[4200];
+    snprintf(probe, sizeof probe, "\"%s\" --list --backend opencl > /dev/null 2>&1", gridstride);
+    if (system(probe) != 0)
+        skip(); /* no OpenCL device: the worker cannot stand in */
+    static const struct gs_backend cuda = {.name = "cuda"};
+    static struct gs_device dev;
+    static struct gs_check_run run;
+    memset(&dev, 0, sizeof dev);
+    dev.backend = &cuda;
+    dev.is_gpu = 1;
+    snprintf(dev.id, sizeof dev.id, "0");
+    memset(&run, 0, sizeof run);
+    run.dev = &dev;
+    run.grid = 8;
+    run.block = 256;
+    struct gs_check_plan plan;
+    memset(&plan, 0, sizeof plan);
+    char ncu[4200], csv[4200], kernel[4200], wrong[4200];
+    snprintf(ncu, sizeof ncu, "%s/fake_ncu.sh", fixtures);
+    snprintf(csv, sizeof csv, "%s/ncu_solve_pair.csv", fixtures);
+    snprintf(kernel, sizeof kernel, "%s/../../examples/grid_stride.cl", fixtures);
+    snprintf(wrong, sizeof wrong, "%s/../../examples/monolithic.cl", fixtures);
+    plan.ncu = ncu;
+    const struct gs_user_source src = {"k.cu", "/* the stand-in runs the .cl */", "solve",
+                                       GS_DIALECT_CUDA};
+    struct gs_err e = {0};
+    setenv("GS_FAKE_NCU_CSV", csv, 1);
+    setenv("GS_FAKE_NCU_GRIDSTRIDE", gridstride, 1);
+    setenv("GS_FAKE_NCU_KERNEL", kernel, 1);
+    setenv("GS_FAKE_NCU_MODE", "run", 1);
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    const struct gs_counters *c = &run.counters;
+    if (c->state != GS_CTRS_READ)
+        fprintf(stderr, "counters: %s\n", c->why);
+    assert_int_equal(c->state, GS_CTRS_READ);
+    assert_string_equal(c->source, "ncu 2025.3.1");
+    assert_int_equal(c->n, GS_COUNTERS_N);
+    assert_int_equal(c->cls, GS_CTRS_SCATTERED);
+    assert_int_equal(c->chunk, GS_COUNTERS_N / 2048);
+    assert_non_null(strstr(c->words, "the warp's lanes are 8192 elements apart"));
+    assert_int_equal(c->user.st_req, 524349);
+    assert_int_equal(c->suite.st_req, 524288);
+
+    /* The counted launch's output is wrong: its counts are not used. */
+    setenv("GS_FAKE_NCU_KERNEL", wrong, 1);
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    assert_int_equal(c->state, GS_CTRS_NOT_READ);
+    assert_non_null(strstr(c->why, "not used: the counted launch's output is wrong"));
+
+    setenv("GS_FAKE_NCU_MODE", "sleep", 1);
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 1, 0, &e), GS_OK);
+    assert_int_equal(c->state, GS_CTRS_NOT_READ);
+    assert_non_null(strstr(c->why, "not read: ncu ran past 1 s"));
+
+    setenv("GS_FAKE_NCU_MODE", "perm", 1);
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    assert_non_null(strstr(c->why, "not read: ncu: ERR_NVGPUCTRPERM"));
+    unsetenv("GS_FAKE_NCU_MODE");
+
+    /* No --ncu and none installed (where none is): the one line that says so. */
+    char found[4096], why[500];
+    plan.ncu = NULL;
+    if (!gs_counters_find_ncu(NULL, found, sizeof found, why, sizeof why)) {
+        assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+        assert_non_null(strstr(c->why, "not read: Nsight Compute (ncu) not found"));
+    }
+    plan.ncu = ncu;
+
+    plan.no_counters = 1;
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    assert_string_equal(c->why, "not read (--no-counters)");
+    plan.no_counters = 0;
+    plan.no_speed = 1;
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    assert_string_equal(c->why, "not read (--no-speed)");
+    plan.no_speed = 0;
+    const struct gs_user_source gs = {"k.gs", "", "solve", GS_DIALECT_PORTABLE};
+    assert_int_equal(gs_counters_pass(&dev, &gs, &plan, &run, 60, 10, &e), GS_OK);
+    assert_non_null(strstr(c->why, "reads a .cu kernel"));
+    static const struct gs_backend opencl = {.name = "opencl"};
+    dev.backend = &opencl;
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    assert_string_equal(c->why, ""); /* the report says why, by the device's API */
+}
+
 /* The report: the table and the rule when read, one line when not. */
 static void report_lines(void **state)
 {
@@ -291,17 +389,20 @@ static void report_lines(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_counters FIXTURE_DIR\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: test_counters FIXTURE_DIR [GRIDSTRIDE]\n");
         return 2;
     }
+    static char gs_abs[4096];
+    gridstride = argc == 3 ? (realpath(argv[2], gs_abs) ? gs_abs : argv[2]) : NULL;
     static char abs[4096];
     /* Absolute: the stand-in ncu starts in a private folder. */
     fixtures = realpath(argv[1], abs) ? abs : argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(real_csv_parses),  cmocka_unit_test(rule_on_the_h200s_values),
         cmocka_unit_test(rule_on_made_up_values), cmocka_unit_test(csv_edges),
-        cmocka_unit_test(fake_ncu_runs),    cmocka_unit_test(report_lines),
+        cmocka_unit_test(fake_ncu_runs),    cmocka_unit_test(pass_end_to_end),
+        cmocka_unit_test(report_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

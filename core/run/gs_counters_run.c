@@ -181,11 +181,33 @@ static void ncu_version(const char *ncu, const char *dir, char *source, size_t s
 
 /* ---- the pass (the parent) ----------------------------------------------- */
 
+/* The counters worker's exit statuses: how far it came. */
+enum { CW_OK = 0, CW_USAGE = 2, CW_OPEN = 3, CW_BUILD = 4, CW_LAUNCH = 5, CW_WRITE = 6 };
+
+
 static void not_read(struct gs_counters *c, const char *fmt, const char *arg)
 {
     c->state = GS_CTRS_NOT_READ;
     c->cls = GS_CTRS_NONE;
     snprintf(c->why, sizeof c->why, fmt, arg);
+}
+
+/* How far the counted launch's process came (its exit status, through
+ * ncu, which returns the application's), or ncu's own status in words. */
+static void exit_words(int status, char *buf, size_t size)
+{
+    static const char *const stages[] = {
+        [CW_USAGE] = "its arguments were refused", [CW_OPEN] = "the device did not open",
+        [CW_BUILD] = "the build failed", [CW_LAUNCH] = "a launch failed",
+        [CW_WRITE] = "its output could not be written"};
+    if (WIFEXITED(status) && WEXITSTATUS(status) >= CW_USAGE && WEXITSTATUS(status) <= CW_WRITE) {
+        snprintf(buf, size, "exit status %d: %s", WEXITSTATUS(status),
+                 stages[WEXITSTATUS(status)]);
+        return;
+    }
+    char words[300];
+    gs_proc_status_words(status, words, sizeof words);
+    snprintf(buf, size, "%s", words);
 }
 
 /* What ncu's exit left: the kernels picked, or why not. */
@@ -196,9 +218,9 @@ static void read_log(struct gs_counters *c, const char *log, const char *entry, 
     size_t len = 0;
     int nk = 0;
     char *text = slurp(log, LOG_MAX, &len);
+    char words[320];
+    exit_words(status, words, sizeof words);
     if (!text) {
-        char words[300];
-        gs_proc_status_words(status, words, sizeof words);
         snprintf(c->why, sizeof c->why, "not read: ncu wrote no log (%.300s)", words);
         return;
     }
@@ -206,7 +228,8 @@ static void read_log(struct gs_counters *c, const char *log, const char *entry, 
                                          sizeof why);
     free(text);
     if (rc != GS_OK || nk == 0) {
-        snprintf(c->why, sizeof c->why, "not read: ncu: %.400s", why[0] ? why : "no kernel profiled");
+        snprintf(c->why, sizeof c->why, "not read: ncu: %.300s (%.150s)",
+                 why[0] ? why : "no kernel profiled", words);
         return;
     }
     const struct gs_counters_kernel *user = NULL, *suite = NULL;
@@ -272,7 +295,7 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
     if (strcmp(dev->backend->name, "cuda") != 0 || !dev->is_gpu)
         return GS_OK; /* the report says why, by the device's API */
     if (src->dialect != GS_DIALECT_CUDA) {
-        not_read(c, "not read: the counters pass reads a .cu kernel (Nsight Compute); %s", 
+        not_read(c, "not read: the counters pass reads a .cu kernel (Nsight Compute); %s",
                  "timing only");
         return GS_OK;
     }
@@ -319,7 +342,7 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
     snprintf(grid, sizeof grid, "%llu", (unsigned long long)c->grid);
     snprintf(block, sizeof block, "%llu", (unsigned long long)c->block);
     snprintf(dialect, sizeof dialect, "%d", (int)src->dialect);
-    char *argv[] = {"ncu", "--csv", "--log-file", logf, "--print-units", "base", "--metrics",
+    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", logf, "--print-units", "base", "--metrics",
                     GS_COUNTERS_METRICS, "--target-processes", "application-only",
                     "--kernel-name", filter, "--launch-count", "2", self, GS_COUNTERS_COMMAND,
                     (char *)dev->backend->name, (char *)dev->id, dialect,
@@ -328,10 +351,9 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
     int status = 0, timed_out = 0;
     rc = gs_counters_spawn(ncu, argv, dir, deadline, &status, &timed_out, e);
     if (rc == GS_OK && timed_out) {
-        char s[16];
-        snprintf(s, sizeof s, "%u", deadline);
-        not_read(c, "not read: ncu ran past %s s (the build's 60 s and two --timeout) and was "
-                 "stopped", s);
+        c->state = GS_CTRS_NOT_READ;
+        snprintf(c->why, sizeof c->why, "not read: ncu ran past %u s (the build's %u s and "
+                 "twice --timeout %u s) and was stopped", deadline, build_timeout_s, timeout_s);
     } else if (rc == GS_OK) {
         read_log(c, logf, src->entry, status);
         if (c->state == GS_CTRS_READ && !output_right(c, outf, why, sizeof why)) {
@@ -347,7 +369,6 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
 
 /* ---- the worker (under ncu) ---------------------------------------------- */
 
-enum { CW_OK = 0, CW_USAGE = 2, CW_OPEN = 3, CW_BUILD = 4, CW_LAUNCH = 5, CW_WRITE = 6 };
 
 static int launch_once(struct gs_device *dev, struct gs_workspace *w, struct gs_launch *l,
                        struct gs_err *e)
