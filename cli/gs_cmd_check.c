@@ -261,6 +261,8 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     int rc = outputs_not_inputs(cli, e);
     if (rc == GS_OK)
         rc = load_source(cli, &c->src, c->shown, sizeof c->shown, &c->text, &c->failure, e);
+    if (rc == GS_OK && cli->ncu)
+        rc = check_ncu(cli->ncu, e);
     if (rc != GS_OK)
         return rc;
     if (cli->compile_only) {
@@ -280,8 +282,6 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     c->plan.min_speed = cli->min_speed;
     c->plan.no_counters = cli->no_counters;
     c->plan.ncu = cli->ncu;
-    if (cli->ncu && (rc = check_ncu(cli->ncu, e)) != GS_OK)
-        return rc;
     if (cli->no_speed && cli->min_speed > 0)
         return gs_err_set(e, GS_USAGE, "--min-speed needs the timing that --no-speed leaves out; "
                                        "give one of them");
