@@ -201,6 +201,16 @@ static void csv_edges(void **state)
     assert_true(gs_counters_name_is(k[0].name, "solve"));
     assert_int_equal(k[0].dram_read, 1500000);
     assert_int_equal(k[0].time_ns, 56350);
+    /* A buffer that ends inside a line, with no NUL after it: read within len
+     * (a sanitizer build catches a read past it). */
+    static const char cut[] = "==ERR";
+    char *exact = malloc(sizeof cut - 1);
+    assert_non_null(exact);
+    memcpy(exact, cut, sizeof cut - 1);
+    assert_int_equal(gs_counters_parse_csv(exact, sizeof cut - 1, k, 4, &nk, why, sizeof why),
+                     GS_OK);
+    assert_int_equal(nk, 0);
+    free(exact);
     char v[32];
     assert_true(gs_counters_ncu_version("Version 2025.3.1.0 (build 1)", v, sizeof v));
     assert_string_equal(v, "2025.3.1");

@@ -166,7 +166,8 @@ int gs_counters_parse_csv(const char *text, size_t len, struct gs_counters_kerne
             continue;
         if (eol - line >= 2 && line[0] == '=' && line[1] == '=') {
             /* ncu's own lines: the first error says why nothing was read. */
-            if (why && why_size && !why[0] && strncmp(line, "==ERROR==", 9) == 0) {
+            if (why && why_size && !why[0] && eol - line >= 9 &&
+                memcmp(line, "==ERROR==", 9) == 0) {
                 const char *t = line + 9;
                 while (t < eol && *t == ' ')
                     ++t;
@@ -221,7 +222,7 @@ int gs_counters_parse_csv(const char *text, size_t len, struct gs_counters_kerne
             k = &out[(*nout)++];
             memset(k, 0, sizeof *k);
             k->id = id;
-            snprintf(k->name, sizeof k->name, "%s", fields[c_name]);
+            gs_strlcpy(k->name, fields[c_name], sizeof k->name);
             k->grid = c_grid >= 0 ? dims(fields[c_grid]) : 0;
             k->block = c_block >= 0 ? dims(fields[c_block]) : 0;
         }
