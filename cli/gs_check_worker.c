@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "gs_check_cmd.h"
+#include "gs_counters_run.h"
 #include "gs_registry.h"
 #include "gs_worker.h"
 
@@ -19,4 +20,11 @@ int gs_check_worker_main(int argc, char **argv)
         return 2;
     }
     return gs_worker_serve(b);
+}
+
+/* The counted launch under Nsight Compute (core/run/gs_counters_run.h):
+ * nothing is printed, the exit status says how far it came. */
+int gs_check_counters_main(int argc, char **argv)
+{
+    return gs_counters_worker(argc > 2 ? gs_registry_find(argv[2]) : NULL, argc, argv);
 }

@@ -19,7 +19,7 @@ enum opt_id {
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_FLEET, OPT_K,
-    OPT_NO_SPEED, OPT_MIN_SPEED,
+    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_NCU,
     OPT_COUNT
 };
 
@@ -102,6 +102,10 @@ static const struct opt options[OPT_COUNT] = {
                                       "                         the kernel is timed beside the suite's grid-stride loop)", 0, CMD_CHECK, NULL},
     {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"
                                        "                         the suite's grid-stride loop's on grid G, e.g. 0.8", 0, CMD_CHECK, NULL},
+    {OPT_NO_COUNTERS, "--no-counters", NULL, "check: no hardware counters of a .cu kernel on NVIDIA (default: read by\n"
+                                            "                         Nsight Compute once every case is right; --no-speed also skips them)", 0, CMD_CHECK, NULL},
+    {OPT_NCU, "--ncu", "PATH", "check: Nsight Compute's ncu (default: ncu on PATH, else\n"
+                               "                         /usr/local/cuda/bin/ncu, else /opt/nvidia/nsight-compute/*/ncu)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop, early-return (default: all)", 0, CMD_PITFALLS, NULL},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
@@ -309,7 +313,10 @@ static void check_usage(struct gs_str *o)
         "grid-stride loop on the same launches (1 GiB per buffer on a GPU, 1 MiB on a CPU\n"
         "device; median of 20 device-timed launches) and the report says how fast it is, in\n"
         "the lesson's words; a time faster than the device can move the bytes is impossible,\n"
-        "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n");
+        "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n"
+        "A .cu kernel on NVIDIA also runs once under Nsight Compute (ncu, where installed):\n"
+        "its global load and store requests and sectors beside the suite's loop say whether\n"
+        "its lanes are coalesced and each element is stored once. --no-counters leaves it out.\n");
 }
 
 static void usage_footer(int backends, struct gs_str *o)
@@ -625,6 +632,8 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
         break;
     }
     case OPT_NO_SPEED: c->no_speed = 1; break;
+    case OPT_NO_COUNTERS: c->no_counters = 1; break;
+    case OPT_NCU: rc = set_name(&c->ncu, v, o->name, "the path of Nsight Compute's ncu", e); break;
     case OPT_MIN_SPEED: rc = parse_ratio(v, &c->min_speed, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;
     case OPT_VERSION: c->mode = GS_MODE_VERSION; break;

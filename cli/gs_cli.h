@@ -65,6 +65,8 @@ struct gs_cli {
     const char *arch;      /* comma list of targets, "sm_75,sm_90" */
     int no_speed;          /* check --no-speed */
     double min_speed;      /* check --min-speed; 0: none */
+    int no_counters;       /* check --no-counters */
+    const char *ncu;       /* check --ncu: Nsight Compute's ncu; NULL: looked for */
     unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
     unsigned timeout;      /* check: seconds before a launch is killed; 0: default */
     int sizes_traps;       /* check --sizes traps: the harness sizes and the traps' */

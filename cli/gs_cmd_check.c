@@ -10,6 +10,7 @@
 
 #include "gs_check_cmd.h"
 #include "gs_check_report.h"
+#include "gs_counters_run.h"
 #include "gs_device.h"
 #include "gs_driver.h"
 #include "gs_io.h"
@@ -244,6 +245,15 @@ static int compile_only(const struct gs_cli *cli, const struct gs_user_source *s
     return rc == GS_OK ? 0 : 2;
 }
 
+/* --ncu names an executable file (bad usage otherwise, before anything runs). */
+static int check_ncu(const char *ncu, struct gs_err *e)
+{
+    char path[4096], why[500];
+    if (gs_counters_find_ncu(ncu, path, sizeof path, why, sizeof why))
+        return GS_OK;
+    return gs_err_set(e, GS_USAGE, "%s", why);
+}
+
 /* ---- the run ------------------------------------------------------------- */
 
 struct check_ctx {
@@ -276,6 +286,8 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     int rc = outputs_not_inputs(cli, e);
     if (rc == GS_OK)
         rc = load_source(cli, &c->src, c->shown, sizeof c->shown, &c->text, &c->failure, e);
+    if (rc == GS_OK && cli->ncu)
+        rc = check_ncu(cli->ncu, e);
     if (rc != GS_OK)
         return rc;
     if (cli->svg && c->src.dialect != GS_DIALECT_PORTABLE) {
@@ -301,6 +313,8 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     c->plan.nshapes = cli->nshapes;
     c->plan.no_speed = cli->no_speed;
     c->plan.min_speed = cli->min_speed;
+    c->plan.no_counters = cli->no_counters;
+    c->plan.ncu = cli->ncu;
     if (cli->no_speed && cli->min_speed > 0)
         return gs_err_set(e, GS_USAGE, "--min-speed needs the timing that --no-speed leaves out; "
                                        "give one of them");

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "gs_check_cmd.h"
+#include "gs_counters_run.h"
 #include "gs_driver.h"
 #include "gs_output.h"
 #include "gs_worker.h"
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], GS_WORKER_COMMAND) == 0)
         return gs_check_worker_main(argc, argv);
+    if (argc > 1 && strcmp(argv[1], GS_COUNTERS_COMMAND) == 0)
+        return gs_check_counters_main(argc, argv);
     join_args(argc, argv, command, sizeof command); /* before the parse gathers compare's files */
     if (gs_cli_parse(argc, argv, &cli, &e) != GS_OK) {
         fprintf(stderr, "gridstride: %s\n", e.msg);

@@ -8,7 +8,7 @@
  * be wrong by a factor that moves with the grid. The harness compares the
  * output only, so it cannot see repeated stores.
  *
- * expect: ok speed=measured
+ * expect: ok speed=measured counters=repeated
  */
 __global__ void solve(const float *a, const float *b, float *out, size_t n)
 {

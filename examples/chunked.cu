@@ -7,7 +7,7 @@
  * several times slower than the coalesced copy on a GPU; check's speed pass
  * says so beside the suite's grid-stride loop on the same launch.
  *
- * expect: ok speed=measured
+ * expect: ok speed=measured counters=scattered
  */
 __global__ void solve(const float *a, const float *b, float *out, size_t n)
 {

@@ -7,7 +7,7 @@
  *
  *   gridstride check examples/grid_stride.cu
  *
- * expect: ok speed=measured
+ * expect: ok speed=measured counters=coalesced
  */
 __global__ void solve(const float *a, const float *b, float *out, size_t n)
 {

@@ -7,7 +7,12 @@
 # `check examples/grid_stride.cu` for the run-to-run spread of the reported
 # GB/s. Writes OUTDIR/h200-check-speed.md (commands, nvidia-smi line, date,
 # a table of each run's timings beside the suite's, the verdicts and the
-# reports) and the JSON files under OUTDIR/check-speed-json/.
+# reports) and the JSON files under OUTDIR/check-speed-json/. For every .cu
+# run it also tabulates the hardware counters that Nsight Compute read
+# (core/run/gs_counters.h: load and store requests and sectors of the
+# user's kernel beside the suite's loop, and the counters' verdict), and
+# times grid_stride.cu, chunked.cu and block_stride.cu once more with
+# --no-counters for the wall clock without ncu. NCU=PATH passes --ncu PATH.
 #
 #   scripts/gpu-check-speed.sh OUTDIR BUILD_DIR
 #
@@ -33,7 +38,13 @@ cl_backends=${CL_BACKENDS-opencl}
 gs_backends=${GS_BACKENDS-cuda opencl}
 spread_file=${SPREAD_FILE:-examples/grid_stride.cu}
 spread_backend=${SPREAD_BACKEND:-cuda}
+ncu=${NCU-} # empty: check looks for ncu itself (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute)
+ncu_args=()
+[ -n "$ncu" ] && ncu_args=(--ncu "$ncu")
 require=${REQUIRE-cuda,opencl} # demanded by the judge: a missing GPU backend fails, never skips
+# The .cu examples' counters= expectation demands the counters read (ncu found and
+# allowed to read them); REQUIRE_COUNTERS=0 accepts a stated reason instead.
+require_counters=${REQUIRE_COUNTERS-1}
 mkdir -p "$jdir"
 g="$build/gridstride"
 status=0
@@ -44,7 +55,12 @@ command -v python3 > /dev/null || { echo "gpu-check-speed.sh: needs python3 to r
 rows=$(mktemp)
 reports=$(mktemp)
 spread=$(mktemp)
-trap 'rm -f "$rows" "$reports" "$spread"' EXIT
+ctr_rows=$(mktemp)
+walls=$(mktemp)
+trap 'rm -f "$rows" "$reports" "$spread" "$ctr_rows" "$walls"' EXIT
+ncu_found=${ncu:-$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | tail -1)}
+ncu_v="none found"
+[ -n "$ncu_found" ] && ncu_v="$ncu_found: $(timeout 60 "$ncu_found" --version 2>&1 | grep -m1 Version)"
 
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
@@ -83,6 +99,29 @@ print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
 PY
 }
 
+# The counters block of a .cu run's JSON verdict as one table row's cells.
+counter_cells() {
+  python3 - "$1" << 'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("| (no JSON: %s) | | | | | | | |" % e)
+    sys.exit(0)
+c = (d.get("backends") or [{}])[0].get("counters") or {}
+if not c.get("read"):
+    print("| not read | | | | | | | %s |" % (c.get("why") or "(no counters block)").replace("|", "/"))
+    sys.exit(0)
+u, s = c["user"], c["suite"]
+print("| %s | %d / %d | %d / %d | %.2f (loop %.2f) | %.1f (loop %.1f) | %.1f (loop %.1f) | %s | %s |" % (
+    c["source"], u["load_requests"], u["load_sectors"], u["store_requests"], u["store_sectors"],
+    c["stores_per_element"], c["suite_stores_per_element"],
+    c["load_sectors_per_request"], c["suite_load_sectors_per_request"],
+    c["store_sectors_per_request"], c["suite_store_sectors_per_request"],
+    c["class"], c["words"].replace("|", "/")))
+PY
+}
+
 # check FILE BACKEND: one run with the text report and the JSON verdict.
 check() {
   local f=$1 b=$2 name so se rc t0 t1 judged json
@@ -91,10 +130,10 @@ check() {
   so=$(mktemp)
   se=$(mktemp)
   t0=$(date +%s.%N)
-  timeout "$limit" "$g" check "$f" --backend "$b" --json "$json" > "$so" 2> "$se"
+  timeout "$limit" "$g" check "$f" --backend "$b" --json "$json" "${ncu_args[@]}" > "$so" 2> "$se"
   rc=$?
   t1=$(date +%s.%N)
-  if judged=$(GRIDSTRIDE_REQUIRE=$require timeout "$limit" cmake -DGRIDSTRIDE="$g" \
+  if judged=$(GRIDSTRIDE_REQUIRE=$require GRIDSTRIDE_REQUIRE_COUNTERS=$require_counters timeout "$limit" cmake -DGRIDSTRIDE="$g" \
                 -DEXAMPLE="$PWD/$f" -DBACKEND="$b" -P tests/check_example.cmake 2>&1); then
     judged="yes"
   else
@@ -105,11 +144,16 @@ check() {
   [ -s "$json" ] && cells=$(speed_cells "$json")
   printf '| `%s` | %s | %s | %s | %s %s %s |\n' "$f" "$b" "$(sed -n 's/^ \* expect: //p' "$f")" \
     "$rc" "$(seconds "$t0" "$t1")" "$cells" "$(printf '%s' "$judged" | tr '|' '/')" >> "$rows"
+  if [ "$b" = cuda ] && [ "${f##*.}" = cu ]; then
+    local ccells="| (no JSON) | | | | | | | |"
+    [ -s "$json" ] && ccells=$(counter_cells "$json")
+    printf '| `%s` | %s %s\n' "$f" "$(seconds "$t0" "$t1")" "$ccells" >> "$ctr_rows"
+  fi
   {
     echo "### \`$f\` on $b"
     echo
-    printf -- '- command: `gridstride check %s --backend %s --json %s` (exit %s, wall %s s)\n' \
-      "$f" "$b" "check-speed-json/$name.$b.json" "$rc" "$(seconds "$t0" "$t1")"
+      printf -- '- command: `gridstride check %s --backend %s --json %s%s` (exit %s, wall %s s)\n' \
+      "$f" "$b" "check-speed-json/$name.$b.json" "${ncu:+ --ncu $ncu}" "$rc" "$(seconds "$t0" "$t1")"
     echo
     echo '```text'
     relative < "$so"
@@ -135,6 +179,18 @@ for f in examples/*.cu examples/*.cl examples/*.gs; do
     check "$f" "$b"
   done
 done
+
+if [ -n "$cu_backends" ]; then
+  step "grid_stride.cu, chunked.cu, block_stride.cu with --no-counters: the wall clock without ncu"
+  for f in examples/grid_stride.cu examples/chunked.cu examples/block_stride.cu; do
+    t0=$(date +%s.%N)
+    timeout "$limit" "$g" check "$f" --backend cuda --no-counters > /dev/null 2>> "$log"
+    rc=$?
+    t1=$(date +%s.%N)
+    printf '| `gridstride check %s --backend cuda --no-counters` | %s | %s |\n' "$f" "$rc" \
+      "$(seconds "$t0" "$t1")" >> "$walls"
+  done
+fi
 
 step "five runs of check $spread_file: the spread of the reported GB/s"
 for i in 1 2 3 4 5; do
@@ -188,6 +244,25 @@ PY
   echo "| example | backend | expected | exit | wall s | verdict | speed | yours on G | suite's loop on G | ratio | yours on n-grid | loop on n-grid | monolithic | API copy | as expected |"
   echo "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
   cat "$rows"
+  echo
+  echo "## Hardware counters of the .cu examples (Nsight Compute)"
+  echo
+  echo "- ncu: $ncu_v"
+  echo
+  echo "From the same runs' JSON (\`counters\`): the user's kernel once on grid G at n = 2^24 floats"
+  echo "and the suite's grid-stride loop on the same launch, under ncu (docs/check.md). Requests /"
+  echo "sectors are global loads and stores; the minimum for floats is n/32 store requests (2n/32"
+  echo "loads) and 4 sectors per request; stores per element = store requests / (n/32)."
+  echo
+  echo "| example | wall s | source | loads: requests / sectors | stores: requests / sectors | stores per element | load sectors per request | store sectors per request | class | counters' verdict |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---|---|"
+  cat "$ctr_rows"
+  echo
+  echo "The same three examples without the counters pass, for the wall clock without ncu:"
+  echo
+  echo "| command | exit | wall s |"
+  echo "|---|---:|---:|"
+  cat "$walls"
   echo
   echo "## Five runs of \`gridstride check $spread_file --backend $spread_backend --format json\`"
   echo

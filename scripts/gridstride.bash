@@ -25,7 +25,7 @@ _gridstride()
         --type)
             COMPREPLY=($(compgen -W "float double" -- "$cur"))
             return ;;
-        --output|--json|--svg|--html)
+        --output|--json|--svg|--html|--ncu)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --sizes)

@@ -17,6 +17,14 @@
 #                                                 the others (counted_on_host) where the
 #                                                 build has it; without it the JSON must
 #                                                 say why it was not counted
+#   expect: ok ... [counters=coalesced|repeated|scattered]
+#                                                 a .cu kernel on CUDA: where Nsight
+#                                                 Compute read the hardware counters
+#                                                 (gs_counters.h), the rule's class;
+#                                                 elsewhere the JSON must say why they
+#                                                 were not read (with
+#                                                 GRIDSTRIDE_REQUIRE_COUNTERS=1 that
+#                                                 fails: the H200's record)
 #   expect: CLASS [n=N] [shape=GxB|Gx256] [first=I]
 #                                                 exit 1; the smallest failing case
 #                                                 has CLASS, n, shape (G: the device
@@ -201,6 +209,22 @@ if(class STREQUAL "ok")
     endif()
     if(counted AND NOT BACKEND STREQUAL "host" AND NOT on_host)
       fail("expected the writes of a .gs text on ${BACKEND} counted on the host backend")
+    endif()
+  endif()
+  if(expect MATCHES " counters=([a-z-]+)")
+    set(want_counters ${CMAKE_MATCH_1})
+    string(JSON ctr_read GET "${out}" backends 0 counters read)
+    string(JSON ctr_class GET "${out}" backends 0 counters class)
+    string(JSON ctr_why GET "${out}" backends 0 counters why)
+    if(ctr_read)
+      string(JSON ctr_words GET "${out}" backends 0 counters words)
+      if(NOT ctr_class STREQUAL want_counters)
+        fail("expected the counters' class ${want_counters}, got ${ctr_class}: ${ctr_words}")
+      endif()
+    elseif("$ENV{GRIDSTRIDE_REQUIRE_COUNTERS}" STREQUAL "1" AND BACKEND STREQUAL "cuda")
+      fail("expected the hardware counters read (GRIDSTRIDE_REQUIRE_COUNTERS=1): ${ctr_why}")
+    elseif(NOT ctr_why MATCHES ".+")
+      fail("expected the counters read, or why not")
     endif()
   endif()
   if(expect MATCHES " speed=measured")

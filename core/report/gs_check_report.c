@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_check_report.h"
+#include "gs_counters_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,8 +95,9 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
                       s->below_min ? "below it (exit 1)" : "met");
 }
 
-/* Why no hardware counter is read (none is, yet), by the device's API: one
- * line, never a silent absence. */
+/* Why no hardware counter is read where the counters pass left no word
+ * (gs_counters_run.h), by the device's API: one line, never a silent
+ * absence. */
 static const char *counters_why(const struct gs_check_run *r)
 {
     const char *b = r->dev->backend->name;
@@ -103,8 +105,8 @@ static const char *counters_why(const struct gs_check_run *r)
         return "none: OpenCL exposes no hardware counters; timing only";
     if (!r->dev->is_gpu)
         return "none on a CPU device";
-    return "not read: check reads no hardware counters yet (a .cu kernel's requests and sectors "
-           "need Nsight Compute or CUPTI); timing only";
+    return "none: the counters are read for a .cu kernel on the CUDA backend (Nsight Compute); "
+           "timing only";
 }
 
 static void text_work(const struct gs_check_work *k, struct gs_str *o)
@@ -374,7 +376,7 @@ static void text_run(const struct gs_check_run *r, struct gs_str *o)
     }
     text_work(&r->work, o);
     text_speed(&r->speed, o);
-    gs_str_printf(o, "  counters: %s\n", counters_why(r));
+    gs_counters_text(&r->counters, counters_why(r), o);
 }
 
 static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
@@ -399,6 +401,10 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
             if (in->runs[i].work.cls == GS_WORK_NOT_COUNTED && in->runs[i].speed.per_block)
                 gs_str_printf(o, "  %s: right, but %s\n", in->runs[i].dev->backend->name,
                               in->runs[i].speed.blocks_words);
+        for (int i = 0; i < in->nruns; ++i)
+            if (gs_counters_lesson(&in->runs[i].counters))
+                gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name,
+                              in->runs[i].counters.words);
         for (int i = 0; i < in->nruns; ++i)
             if (in->runs[i].speed.measured)
                 gs_str_printf(o, "  %s: %s%s\n", in->runs[i].dev->backend->name,
@@ -458,13 +464,14 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
                           trap, trap[0] ? ")" : "");
         }
-        gs_str_printf(o, "\n- work: %s%s\n- speed: %s\n- counters: %s\n",
+        gs_str_printf(o, "\n- work: %s%s\n- speed: %s\n",
                       r->work.cls == GS_WORK_NOT_COUNTED ? r->work.why : r->work.words,
                       r->work.on_host ? " (counted on the host backend: a .gs text writes the "
                                         "same elements on every backend)" : "",
-                      r->speed.words, counters_why(r));
+                      r->speed.words);
         if (r->speed.measured)
             gs_str_printf(o, "- blocks: %s\n", r->speed.blocks_words);
+        gs_counters_md(&r->counters, counters_why(r), o);
         if (r->smallest >= 0) {
             struct gs_str part = {0};
             text_failure(r, r->smallest, "smallest failing case", &part);
@@ -552,11 +559,7 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
     gs_jw_int(w, "cases", r->ncases);
     json_work(w, &r->work);
     json_speed(w, &r->speed);
-    gs_jw_space(w, "\n      ");
-    gs_jw_object(w, "counters");
-    gs_jw_bool(w, "read", 0);
-    gs_jw_str(w, "why", counters_why(r));
-    gs_jw_end(w, "");
+    gs_counters_json(w, &r->counters, counters_why(r));
     gs_jw_space(w, "\n      ");
     if (r->smallest >= 0)
         json_case(w, "smallest", &r->cases[r->smallest]);

@@ -10,6 +10,7 @@
 #ifndef GS_CHECK_H
 #define GS_CHECK_H
 
+#include "gs_counters.h"
 #include "gs_speed.h"
 #include "gs_table.h"
 #include "gs_verify.h"
@@ -77,6 +78,8 @@ struct gs_check_plan {
     int nshapes;
     int no_speed;     /* --no-speed: no timing after the cases */
     double min_speed; /* --min-speed: a ratio below it fails; 0: none */
+    int no_counters;  /* --no-counters: no hardware counters (gs_counters_run.h) */
+    const char *ncu;  /* --ncu: Nsight Compute's ncu; NULL: looked for */
 };
 
 /* Who wrote what (gs_dev_user_count): once every case is right, where the
@@ -115,6 +118,7 @@ struct gs_check_run {
     int smallest; /* the failing case with the smallest n (then T), or -1 */
     struct gs_speed speed; /* timed once every case is right (gs_speed.h) */
     struct gs_check_work work; /* counted once every case is right */
+    struct gs_counters counters; /* read once every case is right (gs_counters_run.h) */
 };
 
 /* A user's kernel is built and run only in a worker process

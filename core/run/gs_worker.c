@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gs_counters_run.h"
 #include "gs_device.h"
 #include "gs_io.h"
 #include "gs_plan_run.h"
@@ -1331,6 +1332,10 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
         snprintf(run->speed.words, sizeof run->speed.words,
                  "not measured: a kernel is timed once every case is right");
     end_worker(x, 1, NULL);
+    /* The hardware counters (a .cu kernel under Nsight Compute), once the
+     * worker's context is gone: gs_counters_run.h says when it runs. */
+    if (rc == GS_OK)
+        rc = gs_counters_pass(dev, src, plan, run, x->build_timeout_s, x->timeout_s, e);
     if (rc == GS_OK)
         gs_check_summarize(run);
     if (x->shm != MAP_FAILED)

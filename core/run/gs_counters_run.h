@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* check's counters pass (gs_counters.h): Nsight Compute (ncu) around a
+ * worker that builds the user's .cu kernel and launches it once on grid G
+ * at GS_COUNTERS_N floats, then the suite's grid-stride add on the same
+ * launch. CUPTI is not used: ncu alone reads the counters.
+ *
+ * The parent creates a private folder (gs_proc_private_dir) and in it the
+ * kernel's source, the path ncu writes its CSV to (--csv --log-file) and the
+ * path the worker writes the user's raw output to. ncu and the worker run in
+ * their own process group under a deadline; at the deadline the whole group
+ * is killed. What the profiled process prints (a kernel's printf) goes to a
+ * pipe that is drained and dropped, never parsed: the counts come from the
+ * log file alone, and the user's output is verified here, bit for bit.
+ *
+ * Library code: nothing here prints or exits. */
+#ifndef GS_COUNTERS_RUN_H
+#define GS_COUNTERS_RUN_H
+
+#include "gs_check.h"
+#include "gs_counters.h"
+
+#define GS_COUNTERS_COMMAND "__check-counters" /* the hidden worker mode */
+
+/* Where ncu is: `given` (--ncu) when not NULL, else ncu on PATH, else
+ * /usr/local/cuda/bin/ncu, else the newest /opt/nvidia/nsight-compute/ * /ncu.
+ * 1 with path filled; 0 with why (one line) otherwise. */
+int gs_counters_find_ncu(const char *given, char *path, size_t size, char *why, size_t why_size);
+
+/* Run `ncu ARGS... -- APP_ARGV...` (ncu's own options first, then the
+ * application) in a new process group, its output drained and dropped,
+ * until it exits or deadline_s pass (then its group is killed: *timed_out).
+ * *status: its wait status. GS_OK when it ran (whatever it returned). */
+int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
+                      int *status, int *timed_out, struct gs_err *e);
+
+/* The pass for one device whose cases have all run: sets run->counters
+ * (read, or why not in one line). Runs only for the CUDA backend, a .cu
+ * file, every case right, and neither --no-speed nor --no-counters; the
+ * deadline is build_timeout_s + 2 * timeout_s (the check --timeout rules:
+ * the start and build, then the profiled launches). GS_OK also when the
+ * counters could not be read; other statuses are the harness's own
+ * failures. */
+int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
+                     const struct gs_check_plan *plan, struct gs_check_run *run,
+                     unsigned build_timeout_s, unsigned timeout_s, struct gs_err *e);
+
+/* The worker mode GS_COUNTERS_COMMAND, run by ncu: argv as the pass builds
+ * it, b the backend argv[2] names (NULL: none). Returns the process's exit status (0: both launches ran and the
+ * user's output was written). */
+int gs_counters_worker(const struct gs_backend *b, int argc, char **argv);
+
+#endif
