@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A stand-in for Nsight Compute's ncu in the counters tests: it writes the
 # CSV named by GS_FAKE_NCU_CSV to the --log-file path and prints forged
 # lines on stdout (which the parent must never read). GS_FAKE_NCU_MODE:
