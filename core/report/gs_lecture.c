@@ -38,6 +38,7 @@ static const char style[] =
     "th,td{padding:2px 14px;text-align:right;border-bottom:1px solid #d8dde3;"
     "white-space:nowrap}\n"
     "th{color:#3c4a5a}\n"
+    "table.compact th,table.compact td{padding:0 14px;line-height:1.12}\n"
     ".ok{color:#1f6f3a}\n"
     ".lesson{background:#fff1c2;color:#7a4b00;font-weight:bold}\n"
     ".fail{background:#ffd9d9;color:#a00000;font-weight:bold}\n"
@@ -335,7 +336,9 @@ static void size_table(const struct gs_lecture_in *in, int t4, const enum gs_col
     uint64_t n[GS_MAX_SIZES];
     const struct gs_table *t = t4 ? in->devs[0]->t4 : in->devs[0]->table;
     const int rows = t ? size_rows(t, n, GS_MAX_SIZES) : 0;
-    gs_str_printf(o, "<table><tr><th>n</th>");
+    /* Devices of different T make more sizes, and rows of two answers:
+     * past 10 rows the table's rows close up (the type keeps its size). */
+    gs_str_printf(o, "<table%s><tr><th>n</th>", rows > 10 ? " class=\"compact\"" : "");
     for (int c = 0; c < ncols; ++c)
         gs_str_printf(o, "<th>%s</th>", titles[cols[c]]);
     gs_str_printf(o, "</tr>\n");
