@@ -520,6 +520,25 @@ static void defs(struct gs_str *o, const struct geometry *g)
                      "fill=\"#111111\" fill-opacity=\"0.6\"/></pattern>\n</defs>\n");
 }
 
+/* The picture's frame: the svg element of the given height, its <title>
+ * and <desc> (the caption), the shared patterns, a white ground, then body. */
+static void frame(struct gs_str *o, double height, const struct gs_str *title,
+                  const struct gs_str *caption, const struct geometry *g,
+                  const struct gs_str *body)
+{
+    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
+                     "aria-labelledby=\"title desc\">\n<title id=\"title\">",
+                  FRAME_W, height, FRAME_W, height, FONT);
+    gs_str_xml(o, title->data ? title->data : "");
+    gs_str_printf(o, "</title>\n<desc id=\"desc\">");
+    gs_str_xml(o, caption->data ? caption->data : "");
+    gs_str_printf(o, "</desc>\n");
+    defs(o, g);
+    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
+                  body->data ? body->data : "");
+}
+
 /* ---- the maps: one column per distinct map ----------------------------- */
 
 /* Runs a and b recorded the same map of every kernel, element by element. */
@@ -680,17 +699,7 @@ void gs_trace_svg(const struct gs_trace_report_in *in, struct gs_str *o)
     const double height = y - ROW_GAP + 6 > FRAME_H ? y - ROW_GAP + 6 : FRAME_H;
     caption_text(&cut, &g, &caption);
 
-    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
-                     "aria-labelledby=\"title desc\">\n<title id=\"title\">",
-                  FRAME_W, height, FRAME_W, height, FONT);
-    gs_str_xml(o, title.data ? title.data : "");
-    gs_str_printf(o, "</title>\n<desc id=\"desc\">");
-    gs_str_xml(o, caption.data ? caption.data : "");
-    gs_str_printf(o, "</desc>\n");
-    defs(o, &g);
-    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
-                  body.data ? body.data : "");
+    frame(o, height, &title, &caption, &g, &body);
     if (body.failed || caption.failed || title.failed || sub.failed)
         o->failed = 1;
     gs_str_free(&body);
@@ -849,17 +858,7 @@ void gs_count_svg(const struct gs_count_picture_in *in, struct gs_str *o)
     gs_str_printf(&caption, "%s", in->words);
 
     const double height = FRAME_H;
-    gs_str_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" role=\"img\" "
-                     "aria-labelledby=\"title desc\">\n<title id=\"title\">",
-                  FRAME_W, height, FRAME_W, height, FONT);
-    gs_str_xml(o, title.data ? title.data : "");
-    gs_str_printf(o, "</title>\n<desc id=\"desc\">");
-    gs_str_xml(o, caption.data ? caption.data : "");
-    gs_str_printf(o, "</desc>\n");
-    defs(o, &g);
-    gs_str_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n%s</svg>\n",
-                  body.data ? body.data : "");
+    frame(o, height, &title, &caption, &g, &body);
     if (body.failed || caption.failed || title.failed || sub.failed || side.failed)
         o->failed = 1;
     gs_str_free(&body);
