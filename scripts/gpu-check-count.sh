@@ -98,21 +98,9 @@ check() {
   [ -s "$json" ] && cells=$(count_cells "$json")
   printf '| `%s` | %s | %s | %s | %s %s %s |\n' "$f" "$b" "$(sed -n 's/^ \* expect: //p' "$f")" \
     "$rc" "$(seconds "$t0" "$t1")" "$cells" "$(printf '%s' "$judged" | tr '|' '/')" >> "$rows"
-  {
-    echo "### \`$f\` on $b"
-    echo
-    printf -- '- command: `gridstride check %s --backend %s --json %s` (exit %s, wall %s s)\n' \
-      "$f" "$b" "check-count-json/$name.$b.json" "$rc" "$(seconds "$t0" "$t1")"
-    echo
-    echo '```text'
-    relative < "$so"
-    if [ -s "$se" ]; then
-      echo "--- standard error"
-      relative < "$se"
-    fi
-    echo '```'
-    echo
-  } >> "$reports"
+  report_run "$f" "$b" "$(printf '`gridstride check %s --backend %s --json %s` (exit %s, wall %s s)' \
+    "$f" "$b" "check-count-json/$name.$b.json" "$rc" "$(seconds "$t0" "$t1")")" "$so" "$se" \
+    >> "$reports"
   rm -f "$so" "$se"
 }
 

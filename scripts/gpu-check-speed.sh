@@ -149,21 +149,9 @@ check() {
     [ -s "$json" ] && ccells=$(counter_cells "$json")
     printf '| `%s` | %s %s\n' "$f" "$(seconds "$t0" "$t1")" "$ccells" >> "$ctr_rows"
   fi
-  {
-    echo "### \`$f\` on $b"
-    echo
-      printf -- '- command: `gridstride check %s --backend %s --json %s%s` (exit %s, wall %s s)\n' \
-      "$f" "$b" "check-speed-json/$name.$b.json" "${ncu:+ --ncu $ncu}" "$rc" "$(seconds "$t0" "$t1")"
-    echo
-    echo '```text'
-    relative < "$so"
-    if [ -s "$se" ]; then
-      echo "--- standard error"
-      relative < "$se"
-    fi
-    echo '```'
-    echo
-  } >> "$reports"
+  report_run "$f" "$b" "$(printf '`gridstride check %s --backend %s --json %s%s` (exit %s, wall %s s)' \
+    "$f" "$b" "check-speed-json/$name.$b.json" "${ncu:+ --ncu $ncu}" "$rc" \
+    "$(seconds "$t0" "$t1")")" "$so" "$se" >> "$reports"
   rm -f "$so" "$se"
 }
 

@@ -70,21 +70,8 @@ check() {
   fi
   printf '| `%s` | %s | %s | %s | %s | %s |\n' "$f" "$b" "$expect" "$rc" \
     "$(echo "$got" | relative | cut -c1-200)" "$judged" >> "$rows"
-  {
-    echo "### \`$f\` on $b"
-    echo
-    printf -- '- command: `gridstride check %s --backend %s` (exit %s, %s s)\n' "$f" "$b" "$rc" \
-      "$(seconds "$t0" "$t1")"
-    echo
-    echo '```text'
-    relative < "$so"
-    if [ -s "$se" ]; then
-      echo "--- standard error"
-      relative < "$se"
-    fi
-    echo '```'
-    echo
-  } >> "$reports"
+  report_run "$f" "$b" "$(printf '`gridstride check %s --backend %s` (exit %s, %s s)' "$f" "$b" \
+    "$rc" "$(seconds "$t0" "$t1")")" "$so" "$se" >> "$reports"
   rm -f "$so" "$se"
 }
 

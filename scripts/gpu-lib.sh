@@ -27,6 +27,24 @@ relative() {
   sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g" -e "s#\"$PWD\"#\".\"#g"
 }
 
+# report_run FILE BACKEND LINE STDOUT STDERR: one check run's report as the
+# check scripts write it: a heading, "- command: LINE", the run's standard
+# output in a text block, its standard error after it when there was any.
+report_run() {
+  echo "### \`$1\` on $2"
+  echo
+  printf -- '- command: %s\n' "$3"
+  echo
+  echo '```text'
+  relative < "$4"
+  if [ -s "$5" ]; then
+    echo "--- standard error"
+    relative < "$5"
+  fi
+  echo '```'
+  echo
+}
+
 # record FILE TITLE CMD...: append to a results file the command, the
 # machine line, the date, the command's standard output in a text block and
 # its standard error (notes, warnings) in a second one. Paths under OUTDIR and
