@@ -162,19 +162,27 @@ static void send_built(int status, const char *compiler, const char *msg, const 
     send_msg(WK_CHAN, MSG_BUILT, 0, &b, sizeof b, strs, 1);
 }
 
-static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
-                       void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
+/* The launch a case message asks for: the user's kernel in the suite's
+ * grid-stride slot, bound by the caller. */
+static struct gs_launch case_launch(const struct msg_case *mc)
 {
-    struct msg_done d;
-    struct gs_err e = {0};
     struct gs_launch l;
-    memset(&d, 0, sizeof d);
     memset(&l, 0, sizeof l);
     l.kernel = GS_K_ADD_GS;
     l.n = mc->n;
     l.grid = mc->grid;
     l.block = mc->block;
     l.global = mc->global;
+    return l;
+}
+
+static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
+                       void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
+{
+    struct msg_done d;
+    struct gs_err e = {0};
+    struct gs_launch l = case_launch(mc);
+    memset(&d, 0, sizeof d);
     const uint64_t bytes = gs_buffer_bytes(l.n);
     if (l.n > w->n || bytes > shm_bytes) {
         d.status = gs_err_set(&e, GS_USAGE, "a case of n = %llu in a worker for %llu",
@@ -278,14 +286,8 @@ static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs
 {
     struct msg_done d;
     struct gs_err e = {0};
-    struct gs_launch l;
+    struct gs_launch l = case_launch(mc);
     memset(&d, 0, sizeof d);
-    memset(&l, 0, sizeof l);
-    l.kernel = GS_K_ADD_GS;
-    l.n = mc->n;
-    l.grid = mc->grid;
-    l.block = mc->block;
-    l.global = mc->global;
     d.phase = PHASE_LAUNCH;
     if (l.n > w->n || 12 * l.n > shm_bytes) {
         d.phase = PHASE_POISON;
