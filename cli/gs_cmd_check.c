@@ -328,6 +328,20 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     return GS_OK;
 }
 
+/* Under --backend all, only the backends that build the file's dialect
+ * open (a .cu file opens CUDA alone); every backend when none does, so that
+ * check_select says what would run it. */
+static int check_opens(const struct gs_job *j, const struct gs_backend *b)
+{
+    const struct check_ctx *c = j->ctx;
+    if (gs_plan_builds_dialect(b, c->src.dialect))
+        return 1;
+    for (int i = 0; i < gs_registry_count(); ++i)
+        if (gs_plan_builds_dialect(gs_registry_at(i), c->src.dialect))
+            return 0;
+    return 1;
+}
+
 /* check's notes, after the run: the backends that could build the file
  * and what became of them (the session's own notes are not check's). */
 static void note(struct gs_job *j, const char *backend, const char *what, const char *text)
@@ -598,7 +612,7 @@ static void check_release(struct gs_job *j)
 const struct gs_command gs_check_command = {
     .name = "check", .ctx_size = sizeof(struct check_ctx), .run_size = sizeof(struct gs_check_run),
     .bare_errors = 1u << GS_BUILD | 1u << GS_USAGE, .prepare = check_prepare,
-    .select = check_select, .plan = check_plan, .run = check_run, .free_run = check_free,
+    .opens = check_opens, .select = check_select, .plan = check_plan, .run = check_run, .free_run = check_free,
     .finish = check_finish, .failed = check_failed, .render = check_render,
     .failure = check_failure, .release = check_release,
 };

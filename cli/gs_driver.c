@@ -143,6 +143,12 @@ static int failed(const struct gs_job *j)
     return n;
 }
 
+static int job_opens(const void *ctx, const struct gs_backend *b)
+{
+    const struct gs_job *j = ctx;
+    return j->cmd->opens(j, b);
+}
+
 static int drive(struct gs_job *j, struct stderr_progress *prog, struct gs_err *e)
 {
     const struct gs_command *c = j->cmd;
@@ -152,7 +158,8 @@ static int drive(struct gs_job *j, struct stderr_progress *prog, struct gs_err *
     if (rc != GS_OK || j->finished)
         return rc;
     if (!(c->flags & GS_CMD_NO_SESSION)) {
-        rc = gs_session_open(cli, !(c->flags & GS_CMD_NO_DEVICES), &j->s, e);
+        rc = gs_session_open(cli, !(c->flags & GS_CMD_NO_DEVICES), c->opens ? job_opens : NULL,
+                             j, &j->s, e);
         for (int i = 0; rc == GS_OK && i < j->s.ndevs; ++i)
             j->devs[j->ndevs++] = j->s.devs[i];
     }

@@ -51,6 +51,10 @@ struct gs_command {
      * the others get "backend device name: " in front. */
     unsigned bare_errors;
     int (*prepare)(struct gs_job *j, struct gs_err *e);
+    /* Under --backend all, after prepare: 1 to open backend b (NULL: every
+     * one), so that a command opens no API it cannot use (check: only the
+     * backends that build the file's dialect). */
+    int (*opens)(const struct gs_job *j, const struct gs_backend *b);
     int (*select)(struct gs_job *j, struct gs_err *e);
     int (*plan)(struct gs_job *j, struct gs_err *e);
     /* Device j->devs[i] into slot `run`: GS_OK, GS_DRIVE_SKIP, or an error

@@ -59,8 +59,8 @@ int gs_session_check(const struct gs_cli *cli, struct gs_err *e)
     return rc;
 }
 
-int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_session *s,
-                    struct gs_err *e)
+int gs_session_open(const struct gs_cli *cli, int want_devices, gs_session_wants wants,
+                    const void *wants_ctx, struct gs_session *s, struct gs_err *e)
 {
     const struct gs_backend *chosen[GS_MAX_BACKENDS];
     int nchosen, explicit_names;
@@ -70,7 +70,12 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
         rc = choose_backends(cli->backend, chosen, &nchosen, &explicit_names, e);
     if (rc != GS_OK)
         return rc;
+    int turned_down = 0;
     for (int i = 0; i < nchosen; ++i) {
+        if (!explicit_names && wants && !wants(wants_ctx, chosen[i])) {
+            turned_down = 1;
+            continue;
+        }
         struct gs_opened *o = &s->opened[s->nopened++];
         gs_open_backend(chosen[i], o);
         if (o->notice[0])
@@ -109,6 +114,8 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_sessio
         }
         s->ndevs += n;
     }
+    if (s->ndevs == 0 && turned_down && !first.msg[0])
+        return GS_OK; /* the command that chose the backends says why none runs */
     if (s->ndevs == 0) {
         s->nnotes = notes_before; /* the error below says it all */
         return gs_err_set(e, first.msg[0] ? first.status : GS_NO_DEVICE, "%s",

@@ -24,11 +24,16 @@ struct gs_session {
  * GS_USAGE with one line, or GS_OK. */
 int gs_session_check(const struct gs_cli *cli, struct gs_err *e);
 
+/* Which backends "all" opens: 1 to open b (NULL: every backend). */
+typedef int (*gs_session_wants)(const void *ctx, const struct gs_backend *b);
+
 /* Open the backends named by --backend and choose devices by --device. An
  * explicitly named backend without a device, or one GRIDSTRIDE_REQUIRE
- * names, is an error; under "all", a backend without a device is a note. */
-int gs_session_open(const struct gs_cli *cli, int want_devices, struct gs_session *s,
-                    struct gs_err *e);
+ * names, is an error; under "all", a backend without a device is a note,
+ * and one that `wants` (when not NULL) turns down is not opened at all:
+ * then no device at all is GS_OK with none, for the command to explain. */
+int gs_session_open(const struct gs_cli *cli, int want_devices, gs_session_wants wants,
+                    const void *wants_ctx, struct gs_session *s, struct gs_err *e);
 void gs_session_close(struct gs_session *s);
 
 /* A skipped backend's note, unless --verbose: "gridstride: note: NAME

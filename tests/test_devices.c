@@ -55,7 +55,7 @@ static int run_cli(const char **args, int nargs, int *ndevs)
     argv[argc++] = "--output";
     argv[argc++] = out_path;
     assert_int_equal(gs_cli_parse(argc, (char **)argv, &cli, &e), GS_OK);
-    if (gs_session_open(&cli, 1, &s, &e) != GS_OK) {
+    if (gs_session_open(&cli, 1, NULL, NULL, &s, &e) != GS_OK) {
         gs_session_close(&s);
         return -1;
     }

@@ -324,7 +324,12 @@ static void text_cases(const struct gs_check_run *r, struct gs_str *o)
         const struct gs_check_case *c = &r->cases[i];
         if ((int)c->section != section) {
             section = (int)c->section;
-            gs_str_printf(o, "    %s:\n", titles[section]);
+            if (section == GS_CHK_T4 && r->t4_left_out[0])
+                gs_str_printf(o, "    %s; on a CPU device up to n = T + 1, without n = %s "
+                                 "(--sizes runs it here too):\n",
+                              titles[section], r->t4_left_out);
+            else
+                gs_str_printf(o, "    %s:\n", titles[section]);
         }
         launch_label(&c->launch, shape, sizeof shape);
         case_cell(c, cell, sizeof cell);
@@ -464,6 +469,10 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
                           trap, trap[0] ? ")" : "");
         }
+        if (r->t4_left_out[0])
+            gs_str_printf(o, "\nOn a CPU device the T4's section runs up to n = T + 1, without "
+                             "n = %s (`--sizes` runs it there too).\n",
+                          r->t4_left_out);
         gs_str_printf(o, "\n- work: %s%s\n- speed: %s\n",
                       r->work.cls == GS_WORK_NOT_COUNTED ? r->work.why : r->work.words,
                       r->work.on_host ? " (counted on the host backend: a .gs text writes the "
@@ -557,9 +566,17 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
     gs_jw_u64(w, "T", r->threads);
     gs_jw_int(w, "cases_right", r->count[GS_CHECK_OK]);
     gs_jw_int(w, "cases", r->ncases);
+    gs_jw_str(w, "t4_left_out", r->t4_left_out);
     json_work(w, &r->work);
     json_speed(w, &r->speed);
     gs_counters_json(w, &r->counters, counters_why(r));
+    gs_jw_object(w, "elapsed_s");
+    gs_jw_fixed(w, "build", 3, r->elapsed.build_s);
+    gs_jw_fixed(w, "cases", 3, r->elapsed.cases_s);
+    gs_jw_fixed(w, "count", 3, r->elapsed.count_s);
+    gs_jw_fixed(w, "speed", 3, r->elapsed.speed_s);
+    gs_jw_fixed(w, "counters", 3, r->elapsed.counters_s);
+    gs_jw_end(w, "");
     gs_jw_space(w, "\n      ");
     if (r->smallest >= 0)
         json_case(w, "smallest", &r->cases[r->smallest]);

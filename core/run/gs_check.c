@@ -105,9 +105,19 @@ static int plan_cases(struct gs_check_run *r, const struct gs_check_plan *plan)
         add_case(r, GS_CHK_SIZES, sizes[i], r->grid, r->block);
     for (int i = 0; i < nshapes; ++i)
         add_case(r, GS_CHK_SHAPES, GS_SHAPE_N, shapes[i].grid, shapes[i].block);
-    n = t4 ? sizes_for(plan, (uint64_t)GS_T4_GRID * GS_T4_BLOCK, 0, sizes) : 0;
-    for (int i = 0; i < n; ++i)
+    const uint64_t t4_threads = (uint64_t)GS_T4_GRID * GS_T4_BLOCK;
+    n = t4 ? sizes_for(plan, t4_threads, 0, sizes) : 0;
+    size_t len = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!r->dev->is_gpu && !plan->sizes && sizes[i] > t4_threads + 1) {
+            len += (size_t)snprintf(r->t4_left_out + len, sizeof r->t4_left_out - len, "%s%llu",
+                                    len ? ", " : "", (unsigned long long)sizes[i]);
+            if (len >= sizeof r->t4_left_out)
+                len = sizeof r->t4_left_out - 1;
+            continue;
+        }
         add_case(r, GS_CHK_T4, sizes[i], GS_T4_GRID, GS_T4_BLOCK);
+    }
     return 1;
 }
 

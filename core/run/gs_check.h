@@ -114,11 +114,24 @@ struct gs_check_run {
     char grid_rule[200];
     int ncases;
     struct gs_check_case *cases;
+    /* On a CPU device the T4's section stops at its T + 1 (the tail past T
+     * is its lesson; there n = 4194304 on 160 blocks would cost a kernel
+     * that works per block 160 times the grid-stride loop's work, for
+     * nothing the device grid's case does not show): the sizes left out of
+     * it, in words ("" when none; --sizes runs every size on it). */
+    char t4_left_out[160];
     int count[GS_CHECK_CLASSES];
     int smallest; /* the failing case with the smallest n (then T), or -1 */
     struct gs_speed speed; /* timed once every case is right (gs_speed.h) */
     struct gs_check_work work; /* counted once every case is right */
     struct gs_counters counters; /* read once every case is right (gs_counters_run.h) */
+    /* Where the wall time went, measured in this process (seconds, a phase
+     * that did not run takes next to none): the first worker's start and
+     * build, the cases (with any fresh worker they needed), the count in the
+     * device's worker, the speed pass, the counters pass. */
+    struct {
+        double build_s, cases_s, count_s, speed_s, counters_s;
+    } elapsed;
 };
 
 /* A user's kernel is built and run only in a worker process

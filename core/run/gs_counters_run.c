@@ -342,7 +342,11 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
     snprintf(grid, sizeof grid, "%llu", (unsigned long long)c->grid);
     snprintf(block, sizeof block, "%llu", (unsigned long long)c->block);
     snprintf(dialect, sizeof dialect, "%d", (int)src->dialect);
-    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", logf, "--print-units", "base", "--metrics",
+    /* --clock-control none: ncu's default locks the GPU's clocks to base
+     * while it profiles; check never changes the card's settings, and the
+     * counters it reads (requests, sectors) do not depend on the clocks. */
+    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", logf, "--print-units", "base",
+                    "--clock-control", "none", "--metrics",
                     GS_COUNTERS_METRICS, "--target-processes", "application-only",
                     "--kernel-name", filter, "--launch-count", "2", self, GS_COUNTERS_COMMAND,
                     (char *)dev->backend->name, (char *)dev->id, dialect,

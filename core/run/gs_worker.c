@@ -790,7 +790,9 @@ static int run_all(struct iso *x, struct gs_err *e)
 {
     enum gs_check_class cls;
     char why[640];
+    const double t0 = now_s();
     int rc = start(x, 1, &cls, why, sizeof why, e);
+    x->run->elapsed.build_s = now_s() - t0;
     if (rc != GS_OK)
         return rc;
     if (cls != GS_CHECK_OK) {
@@ -1195,6 +1197,7 @@ int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source 
                             uint64_t *printed, struct gs_err *e)
 {
     struct gs_check_run tmp;
+    const double t0 = now_s();
     struct iso *x = calloc(1, sizeof *x);
     if (!x)
         return gs_err_set(e, GS_NOMEM, "out of memory");
@@ -1267,6 +1270,7 @@ int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source 
     if (printed)
         *printed += x->printed;
     free(x);
+    run->elapsed.count_s += now_s() - t0;
     return rc;
 }
 
@@ -1316,28 +1320,36 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
             rc = gs_err_set(e, GS_NOMEM, "cannot map %llu bytes of shared memory: %s",
                             (unsigned long long)x->shm_bytes, strerror(errno));
     }
+    double t = now_s();
     if (rc == GS_OK) {
         gs_proc_install_cleanup();
         rc = run_all(x, e);
+        run->elapsed.cases_s = now_s() - t - run->elapsed.build_s;
     }
     int right = rc == GS_OK;
     for (int i = 0; right && i < run->ncases; ++i)
         right = run->cases[i].cls == GS_CHECK_OK;
+    t = now_s();
     if (rc == GS_OK && run->work.n && right && x->live)
         rc = count_pass(x, e);
     else if (rc == GS_OK && run->work.n)
         snprintf(run->work.why, sizeof run->work.why,
                  "not counted: the writes are counted once every case is right");
+    run->elapsed.count_s = now_s() - t;
+    t = now_s();
     if (rc == GS_OK && run->speed.n && right)
         rc = speed_pass(x, e);
     else if (rc == GS_OK && run->speed.n)
         snprintf(run->speed.words, sizeof run->speed.words,
                  "not measured: a kernel is timed once every case is right");
     end_worker(x, 1, NULL);
+    run->elapsed.speed_s = now_s() - t;
     /* The hardware counters (a .cu kernel under Nsight Compute), once the
      * worker's context is gone: gs_counters_run.h says when it runs. */
+    t = now_s();
     if (rc == GS_OK)
         rc = gs_counters_pass(dev, src, plan, run, x->build_timeout_s, x->timeout_s, e);
+    run->elapsed.counters_s = now_s() - t;
     if (rc == GS_OK)
         gs_check_summarize(run);
     if (x->shm != MAP_FAILED)

@@ -60,6 +60,8 @@ JSON_NUMBER = re.compile(r'("(?:%s)": )-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?' % JSON_
 # Sample arrays: every sample masked, their count kept.
 JSON_SAMPLES = re.compile(r'("samples_(?:ms|us)": \[)([^\]]*)(\])')
 SAMPLE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+# check's wall time by phase: every number of the object masked, its keys kept.
+JSON_ELAPSED = re.compile(r'("elapsed_s": \{)([^}]*)(\})')
 # Which row was fastest, and where the sweep's crossover fell: chosen by timings.
 JSON_BEST = re.compile(r'("best_variant": )"(?:[^"\\]|\\.)*"')
 JSON_CROSSOVER = re.compile(r'("crossover": )"(found|none)", ("crossover_n": )(\d+|null)')
@@ -250,6 +252,7 @@ class Masker:
         # timings
         s = JSON_NUMBER.sub(r"\1" + T, s)
         s = JSON_SAMPLES.sub(lambda m: m.group(1) + SAMPLE.sub(T, m.group(2)) + m.group(3), s)
+        s = JSON_ELAPSED.sub(lambda m: m.group(1) + SAMPLE.sub(T, m.group(2)) + m.group(3), s)
         s = JSON_BEST.sub(r'\1"%s"' % T, s)
         s = JSON_CROSSOVER.sub(r'\1"%s", \3%s' % (T, T), s)
         s = BW_REFERENCES.sub(r'\1%s\2"%s" %s GB/s (%s%% of the copy)' % (T, T, T, T), s)
