@@ -14,6 +14,7 @@
 #include "test_util.h"
 
 #include "gs_verify.h"
+#include "gs_verify_pool.h"
 
 /* The kernels themselves, as the host backend compiles them: the owner map
  * is checked against what they really do. */
@@ -342,6 +343,49 @@ static void spans_merge_into_the_one_pass_verdict(void **state)
     drop(&f);
 }
 
+/* check's parent poisons and verifies a timed output of 1 GiB on every core
+ * (gs_verify_pool.h): the same bytes and the same verdict as one thread,
+ * wherever the wrong elements fall, across the parts' seams. */
+static void pool_verdict_is_the_one_thread_verdict(void **state)
+{
+    (void)state;
+    const uint64_t n = 5 * (1ull << 20) + 77; /* five parts of the pool */
+    const size_t bytes = (size_t)(n + GS_GUARD_ELEMS) * sizeof(float);
+    float *one = malloc(bytes), *many = malloc(bytes);
+    assert_non_null(one);
+    assert_non_null(many);
+    struct gs_pool *pool = NULL;
+    struct gs_err e = {0};
+    assert_int_equal(gs_pool_open(&pool, 3, &e), GS_OK);
+    gs_poison(one, n);
+    memset(many, 0, bytes);
+    gs_poison_pool(pool, many, n);
+    assert_memory_equal(one, many, bytes);
+    struct gs_launch l = launch_of(GS_K_ADD_GS, n, 1056, 256);
+    for (uint64_t i = 0; i < n; ++i)
+        many[i] = gs_expected_at(GS_OP_ADD, i);
+    struct gs_verdict v1, vp;
+    gs_verify_pool(pool, many, &l, &vp);
+    assert_int_equal(vp.diag, 0);
+    const uint64_t wrong[] = {3, (1ull << 20) - 1, 1ull << 20, 2 * (1ull << 20) + 5, n - 1};
+    for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; ++k)
+        many[wrong[k]] = -1.0f;
+    memcpy(&many[n + 1], &(float){1.0f}, sizeof(float)); /* a write past the end */
+    gs_verify(many, NULL, &l, &v1);
+    gs_verify_pool(pool, many, &l, &vp);
+    assert_int_equal(vp.diag, v1.diag);
+    assert_int_equal(vp.wrong, v1.wrong);
+    assert_int_equal(vp.wrong, 5);
+    assert_int_equal(vp.first_wrong, 3);
+    assert_int_equal(vp.guard_hits, v1.guard_hits);
+    assert_int_equal(vp.listed, v1.listed);
+    for (int k = 0; k < v1.listed; ++k)
+        assert_int_equal(vp.list[k].index, v1.list[k].index);
+    gs_pool_close(pool);
+    free(one);
+    free(many);
+}
+
 /* ---- double (gs_launch.type) ---------------------------------------------- */
 
 /* The device fills the poison as 32-bit words: in a double buffer each
@@ -602,6 +646,7 @@ int main(void)
         cmocka_unit_test(owner_map_matches_the_kernels),
         cmocka_unit_test(closed_form_equals_the_arrays_at_any_offset),
         cmocka_unit_test(spans_merge_into_the_one_pass_verdict),
+        cmocka_unit_test(pool_verdict_is_the_one_thread_verdict),
         cmocka_unit_test(closed_form_finds_what_the_arrays_find),
         cmocka_unit_test(poison_words_are_nan_as_float_and_as_double),
         cmocka_unit_test(double_closed_form_is_the_float_one),

@@ -26,6 +26,7 @@
 #include "gs_select.h"
 #include "gs_sysmem.h"
 #include "gs_verify.h"
+#include "gs_verify_pool.h"
 #include "gs_workspace.h"
 
 extern char **environ;
@@ -419,6 +420,7 @@ struct iso {
     uint64_t printed;
     int sandbox;
     int adopted; /* x->c is a prestarted worker not yet told its device */
+    struct gs_pool *pool; /* this process's threads for the speed pass's outputs (or NULL) */
 };
 
 enum { RX_OK, RX_TIMEOUT, RX_LOST };
@@ -893,7 +895,7 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
     int malformed = 0, status = 0;
     *lost = 0;
     if (user)
-        gs_poison(x->shm, r->n);
+        gs_poison_pool(x->pool, x->shm, r->n);
     const double t0 = now_s();
     int rx_rc = send_msg(x->c.chan, MSG_SPEED, seq, &ms, sizeof ms, NULL, 0) == 0
                     ? rx_msg(x, MSG_SPEED_DONE, seq, &body, &len, t0, deadline,
@@ -964,7 +966,7 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
         l.grid = r->grid;
         l.block = r->block;
         l.global = r->grid * r->block;
-        gs_verify(x->shm, NULL, &l, &v);
+        gs_verify_pool(x->pool, x->shm, &l, &v);
         if (v.diag != 0) {
             char diag[300];
             gs_diagnosis(&v, diag, sizeof diag);
@@ -1000,6 +1002,9 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     const uint64_t gn = (s->n + s->block - 1) / s->block; /* the grid sized to n */
     char why[160];
     int rc = GS_OK, lost = 0;
+    struct gs_err pe = {0};
+    if (!x->pool && gs_pool_open(&x->pool, 0, &pe) != GS_OK)
+        x->pool = NULL; /* one thread, the same verdicts */
     speed_add(s, GS_SPD_COPY, 1);
     /* 4G: work per block at fixed n (gs_speed_blocks). */
     struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, s->grid);
@@ -1352,6 +1357,8 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     run->elapsed.counters_s = now_s() - t;
     if (rc == GS_OK)
         gs_check_summarize(run);
+    if (x->pool)
+        gs_pool_close(x->pool);
     if (x->shm != MAP_FAILED)
         munmap(x->shm, x->shm_bytes);
     if (x->shm_fd >= 0)
