@@ -90,45 +90,60 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
-                      int *status, int *timed_out, struct gs_err *e)
+/* Wait for a child of gs_proc_spawn until it exits or deadline_s pass
+ * (then its group is killed: *timed_out), draining what it prints. */
+static void wait_child(struct gs_child *c, unsigned deadline_s, int *status, int *timed_out)
 {
-    struct gs_proc_limits lim;
-    struct gs_child c;
-    memset(&lim, 0, sizeof lim);
-    lim.cwd = cwd; /* no CPU-time limit: ncu's threads may add up faster than the
-                      wall clock, whose deadline ends it */
+    const double t0 = now_s();
     *status = 0;
     *timed_out = 0;
-    gs_proc_install_cleanup();
-    const int rc = gs_proc_spawn(ncu, argv, -1, &lim, &c, e);
-    if (rc != GS_OK)
-        return rc;
-    const double t0 = now_s();
     for (;;) {
         int st = 0;
-        const pid_t r = waitpid(c.pid, &st, WNOHANG);
-        if (r == c.pid) {
+        const pid_t r = waitpid(c->pid, &st, WNOHANG);
+        if (r == c->pid) {
             /* Anything it left running in its group goes with it. */
-            kill(-c.pid, SIGKILL);
-            gs_proc_kill(&c, NULL);
+            kill(-c->pid, SIGKILL);
+            gs_proc_kill(c, NULL); /* its bookkeeping; the wait finds it reaped */
             *status = st;
-            return GS_OK;
+            return;
         }
         if (now_s() - t0 >= deadline_s) {
             *timed_out = 1;
-            gs_proc_kill(&c, status);
-            return GS_OK;
+            gs_proc_kill(c, status);
+            return;
         }
-        struct pollfd p = {c.out, POLLIN, 0};
-        if (c.out >= 0 && poll(&p, 1, 50) > 0 && gs_proc_drain(&c) == 0) {
-            close(c.out);
-            c.out = -1;
-        } else if (c.out < 0) {
+        struct pollfd p = {c->out, POLLIN, 0};
+        if (c->out >= 0 && poll(&p, 1, 50) > 0 && gs_proc_drain(c) == 0) {
+            close(c->out);
+            c->out = -1;
+        } else if (c->out < 0) {
             const struct timespec t = {0, 50 * 1000 * 1000};
             nanosleep(&t, NULL);
         }
     }
+}
+
+static int spawn_child(const char *exe, char *const argv[], const char *cwd, struct gs_child *c,
+                       struct gs_err *e)
+{
+    struct gs_proc_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.cwd = cwd; /* no CPU-time limit: ncu's threads may add up faster than the
+                      wall clock, whose deadline ends it */
+    gs_proc_install_cleanup();
+    return gs_proc_spawn(exe, argv, -1, &lim, c, e);
+}
+
+int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
+                      int *status, int *timed_out, struct gs_err *e)
+{
+    struct gs_child c;
+    *status = 0;
+    *timed_out = 0;
+    const int rc = spawn_child(ncu, argv, cwd, &c, e);
+    if (rc == GS_OK)
+        wait_child(&c, deadline_s, status, timed_out);
+    return rc;
 }
 
 /* A file's text, at most max bytes; NULL when it cannot be read. */
@@ -158,20 +173,27 @@ static int write_file(const char *path, const void *data, size_t len)
     return close(fd) != 0 ? -1 : rc;
 }
 
-/* ncu's version from `ncu --version` (its own output, no profiled process). */
-static void ncu_version(const char *ncu, const char *dir, char *source, size_t size)
+/* `ncu --version` into dir/version.txt (its own output, no profiled
+ * process), started beside the counted run and read when it has ended. */
+static int version_start(const char *ncu, const char *dir, struct gs_child *c)
 {
     char log[PATH_MAX], sh[] = "/bin/sh", dash_c[] = "-c", script[] = "exec \"$0\" --version >\"$1\"";
-    snprintf(source, size, "ncu (version unknown)");
     if (snprintf(log, sizeof log, "%s/version.txt", dir) >= (int)sizeof log)
-        return;
+        return 0;
     char *argv[] = {sh, dash_c, script, (char *)ncu, log, NULL};
-    int status = 0, timed_out = 0;
     struct gs_err ignored = {0};
-    size_t len = 0;
-    if (gs_counters_spawn("/bin/sh", argv, dir, 30, &status, &timed_out, &ignored) != GS_OK ||
-        timed_out)
+    return spawn_child("/bin/sh", argv, dir, c, &ignored) == GS_OK;
+}
+
+static void version_read(const char *dir, struct gs_child *c, char *source, size_t size)
+{
+    int status = 0, timed_out = 0;
+    snprintf(source, size, "ncu (version unknown)");
+    wait_child(c, 30, &status, &timed_out);
+    char log[PATH_MAX];
+    if (timed_out || snprintf(log, sizeof log, "%s/version.txt", dir) >= (int)sizeof log)
         return;
+    size_t len = 0;
     char *text = slurp(log, 1u << 16, &len);
     char v[48];
     if (text && gs_counters_ncu_version(text, v, sizeof v))
@@ -182,7 +204,8 @@ static void ncu_version(const char *ncu, const char *dir, char *source, size_t s
 /* ---- the pass (the parent) ----------------------------------------------- */
 
 /* The counters worker's exit statuses: how far it came. */
-enum { CW_OK = 0, CW_USAGE = 2, CW_OPEN = 3, CW_BUILD = 4, CW_LAUNCH = 5, CW_WRITE = 6 };
+enum { CW_OK = 0, CW_USAGE = 2, CW_OPEN = 3, CW_BUILD = 4, CW_LAUNCH = 5, CW_WRITE = 6,
+       CW_NO_GO = 7 };
 
 
 static void not_read(struct gs_counters *c, const char *fmt, const char *arg)
@@ -199,8 +222,9 @@ static void exit_words(int status, char *buf, size_t size)
     static const char *const stages[] = {
         [CW_USAGE] = "its arguments were refused", [CW_OPEN] = "the device did not open",
         [CW_BUILD] = "the build failed", [CW_LAUNCH] = "a launch failed",
-        [CW_WRITE] = "its output could not be written"};
-    if (WIFEXITED(status) && WEXITSTATUS(status) >= CW_USAGE && WEXITSTATUS(status) <= CW_WRITE) {
+        [CW_WRITE] = "its output could not be written",
+        [CW_NO_GO] = "it was not let launch"};
+    if (WIFEXITED(status) && WEXITSTATUS(status) >= CW_USAGE && WEXITSTATUS(status) <= CW_NO_GO) {
         snprintf(buf, size, "exit status %d: %s", WEXITSTATUS(status),
                  stages[WEXITSTATUS(status)]);
         return;
@@ -286,12 +310,35 @@ static int output_right(struct gs_counters *c, const char *path, char *why, size
     return 1;
 }
 
-int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
-                     const struct gs_check_plan *plan, struct gs_check_run *run,
-                     unsigned build_timeout_s, unsigned timeout_s, struct gs_err *e)
+struct gs_counters_job {
+    struct gs_child ncu, version;
+    int have_version;
+    int go_fd; /* the FIFO the worker waits on: this process's end, read and write */
+    unsigned deadline_s;
+    const char *entry;
+    char dir[PATH_MAX], outf[PATH_MAX + 16], logf[PATH_MAX + 16];
+};
+
+static void job_free(struct gs_counters_job *j)
+{
+    if (j->ncu.pid > 0)
+        gs_proc_kill(&j->ncu, NULL);
+    if (j->have_version && j->version.pid > 0)
+        gs_proc_kill(&j->version, NULL);
+    if (j->go_fd >= 0)
+        close(j->go_fd);
+    gs_proc_remove_dir(j->dir);
+    free(j);
+}
+
+int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
+                      const struct gs_check_plan *plan, struct gs_check_run *run,
+                      unsigned build_timeout_s, unsigned timeout_s, struct gs_counters_job **job,
+                      struct gs_err *e)
 {
     struct gs_counters *c = &run->counters;
     memset(c, 0, sizeof *c);
+    *job = NULL;
     if (strcmp(dev->backend->name, "cuda") != 0 || !dev->is_gpu)
         return GS_OK; /* the report says why, by the device's API */
     if (src->dialect != GS_DIALECT_CUDA) {
@@ -303,11 +350,6 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
         not_read(c, "not read (%s)", plan->no_counters ? "--no-counters" : "--no-speed");
         return GS_OK;
     }
-    for (int i = 0; i < run->ncases; ++i)
-        if (run->cases[i].cls != GS_CHECK_OK) {
-            not_read(c, "not read: %s", "the counters are read once every case is right");
-            return GS_OK;
-        }
     char ncu[PATH_MAX], why[500];
     if (!gs_counters_find_ncu(plan->ncu, ncu, sizeof ncu, why, sizeof why)) {
         not_read(c, "%s", why);
@@ -322,20 +364,30 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
         return gs_err_set(e, GS_IO, "cannot find this program's path for the counters pass: %s",
                           strerror(errno));
     self[sl] = '\0';
-    char dir[PATH_MAX];
-    int rc = gs_proc_private_dir(dir, sizeof dir, -1, e);
-    if (rc != GS_OK)
+    struct gs_counters_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    j->go_fd = -1;
+    j->entry = src->entry;
+    j->deadline_s = build_timeout_s + 2 * timeout_s;
+    int rc = gs_proc_private_dir(j->dir, sizeof j->dir, -1, e);
+    if (rc != GS_OK) {
+        free(j);
         return rc;
-    char srcf[PATH_MAX + 16], outf[PATH_MAX + 16], logf[PATH_MAX + 16];
-    snprintf(srcf, sizeof srcf, "%s/kernel.cu", dir);
-    snprintf(outf, sizeof outf, "%s/out.bin", dir);
-    snprintf(logf, sizeof logf, "%s/ncu.csv", dir);
-    /* The log exists before ncu starts: its path is this process's. */
-    if (write_file(srcf, src->text, strlen(src->text)) != 0 || write_file(logf, "", 0) != 0) {
-        gs_proc_remove_dir(dir);
-        return gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s", dir);
     }
-    ncu_version(ncu, dir, c->source, sizeof c->source);
+    char srcf[PATH_MAX + 16], gof[PATH_MAX + 16];
+    snprintf(srcf, sizeof srcf, "%s/kernel.cu", j->dir);
+    snprintf(gof, sizeof gof, "%s/go", j->dir);
+    snprintf(j->outf, sizeof j->outf, "%s/out.bin", j->dir);
+    snprintf(j->logf, sizeof j->logf, "%s/ncu.csv", j->dir);
+    /* The log exists before ncu starts: its path is this process's. The
+     * FIFO is open here for reading and writing, so that neither end's open
+     * waits for the other, and the worker's read ends when this end closes. */
+    if (write_file(srcf, src->text, strlen(src->text)) != 0 || write_file(j->logf, "", 0) != 0 ||
+        mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0) {
+        job_free(j);
+        return gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s", j->dir);
+    }
     char filter[256], n[32], grid[32], block[32], dialect[16];
     snprintf(filter, sizeof filter, "regex:^(%s|" GS_COUNTERS_SUITE_KERNEL ")$", src->entry);
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
@@ -345,30 +397,73 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
     /* --clock-control none: ncu's default locks the GPU's clocks to base
      * while it profiles; check never changes the card's settings, and the
      * counters it reads (requests, sectors) do not depend on the clocks. */
-    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", logf, "--print-units", "base",
-                    "--clock-control", "none", "--metrics",
-                    GS_COUNTERS_METRICS, "--target-processes", "application-only",
-                    "--kernel-name", filter, "--launch-count", "2", self, GS_COUNTERS_COMMAND,
-                    (char *)dev->backend->name, (char *)dev->id, dialect,
-                    (char *)src->entry, srcf, (char *)src->path, n, grid, block, outf, NULL};
-    const unsigned deadline = build_timeout_s + 2 * timeout_s;
+    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", j->logf, "--print-units",
+                    "base", "--clock-control", "none", "--metrics", GS_COUNTERS_METRICS,
+                    "--target-processes", "application-only", "--kernel-name", filter,
+                    "--launch-count", "2", self, GS_COUNTERS_COMMAND,
+                    (char *)dev->backend->name, (char *)dev->id, dialect, (char *)src->entry, srcf,
+                    (char *)src->path, n, grid, block, j->outf, gof, NULL};
+    j->have_version = version_start(ncu, j->dir, &j->version);
+    rc = spawn_child(ncu, argv, j->dir, &j->ncu, e);
+    if (rc != GS_OK) {
+        job_free(j);
+        return rc;
+    }
+    *job = j;
+    return GS_OK;
+}
+
+int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *run,
+                       struct gs_err *e)
+{
+    (void)e;
+    struct gs_counters *c = &run->counters;
+    if (!j)
+        return GS_OK;
+    if (!go) {
+        not_read(c, "not read: %s", "the counters are read once every case is right");
+        job_free(j);
+        return GS_OK;
+    }
     int status = 0, timed_out = 0;
-    rc = gs_counters_spawn(ncu, argv, dir, deadline, &status, &timed_out, e);
-    if (rc == GS_OK && timed_out) {
+    if (gs_write_full(j->go_fd, "g", 1, 0) != 0) {
+        not_read(c, "not read: %s", "the counted launch could not be started");
+        job_free(j);
+        return GS_OK;
+    }
+    wait_child(&j->ncu, j->deadline_s, &status, &timed_out);
+    if (j->have_version)
+        version_read(j->dir, &j->version, c->source, sizeof c->source);
+    else
+        snprintf(c->source, sizeof c->source, "ncu (version unknown)");
+    if (timed_out) {
         c->state = GS_CTRS_NOT_READ;
-        snprintf(c->why, sizeof c->why, "not read: ncu ran past %u s (the build's %u s and "
-                 "twice --timeout %u s) and was stopped", deadline, build_timeout_s, timeout_s);
-    } else if (rc == GS_OK) {
-        read_log(c, logf, src->entry, status);
-        if (c->state == GS_CTRS_READ && !output_right(c, outf, why, sizeof why)) {
+        snprintf(c->why, sizeof c->why, "not read: ncu ran past %u s after its launches were let "
+                 "go (the build's and twice --timeout) and was stopped", j->deadline_s);
+    } else {
+        char why[500];
+        read_log(c, j->logf, j->entry, status);
+        if (c->state == GS_CTRS_READ && !output_right(c, j->outf, why, sizeof why)) {
             c->state = GS_CTRS_NOT_READ;
             snprintf(c->why, sizeof c->why, "not used: %.480s", why);
         }
         if (c->state == GS_CTRS_READ)
             gs_counters_judge(c);
     }
-    gs_proc_remove_dir(dir);
-    return rc;
+    job_free(j);
+    return GS_OK;
+}
+
+int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
+                     const struct gs_check_plan *plan, struct gs_check_run *run,
+                     unsigned build_timeout_s, unsigned timeout_s, struct gs_err *e)
+{
+    struct gs_counters_job *j = NULL;
+    int right = 1;
+    for (int i = 0; i < run->ncases; ++i)
+        right &= run->cases[i].cls == GS_CHECK_OK;
+    const int rc = gs_counters_start(dev, src, plan, run, build_timeout_s, timeout_s, &j, e);
+    return rc == GS_OK ? gs_counters_finish(j, right, run, e) : rc;
 }
 
 /* ---- the worker (under ncu) ---------------------------------------------- */
@@ -386,10 +481,26 @@ static int launch_once(struct gs_device *dev, struct gs_workspace *w, struct gs_
     return rc;
 }
 
+/* Opened, built and ready: wait until the parent lets the launches go (a
+ * byte on the FIFO), so that they never run beside the speed pass's timed
+ * ones. 0 when the parent closed it instead (the pass is not wanted). */
+static int go_ahead(const char *fifo)
+{
+    const int fd = open(fifo, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char g = 0;
+    ssize_t r;
+    while ((r = read(fd, &g, 1)) < 0 && errno == EINTR)
+        ;
+    close(fd);
+    return r == 1 && g == 'g';
+}
+
 int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
 {
-    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT */
-    if (argc != 12 || !b)
+    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO */
+    if (argc != 13 || !b)
         return CW_USAGE;
     size_t len = 0;
     char *text = slurp(argv[6], 1u << 20, &len);
@@ -424,6 +535,8 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
     gs_build_info_free(&info);
     const uint64_t bytes = gs_buffer_bytes(l.n);
     void *out = rc == GS_OK ? malloc((size_t)bytes) : NULL;
+    if (rc == GS_OK && out && !go_ahead(argv[12]))
+        rc = GS_USAGE, code = CW_NO_GO;
     if (rc == GS_OK) {
         code = CW_LAUNCH;
         gs_workspace_bind(&w, &l);

@@ -33,13 +33,32 @@ int gs_counters_find_ncu(const char *given, char *path, size_t size, char *why, 
 int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
                       int *status, int *timed_out, struct gs_err *e);
 
-/* The pass for one device whose cases have all run: sets run->counters
- * (read, or why not in one line). Runs only for the CUDA backend, a .cu
- * file, every case right, and neither --no-speed nor --no-counters; the
- * deadline is build_timeout_s + 2 * timeout_s (the check --timeout rules:
- * the start and build, then the profiled launches). GS_OK also when the
- * counters could not be read; other statuses are the harness's own
+/* The pass for one device, in two steps around the cases and the speed
+ * pass, so that ncu's start (its own, the device's, the build's: about 2 s
+ * on an H200) runs beside them while its launches never do.
+ *
+ * gs_counters_start, before the cases: for the CUDA backend, a .cu file and
+ * neither --no-speed nor --no-counters, starts ncu around the worker, which
+ * opens the device, builds the file and waits on a FIFO in the private
+ * folder; *job is NULL when the pass does not run (run->counters says why,
+ * or nothing for another API).
+ *
+ * gs_counters_finish, after the speed pass: with go (every case right), lets
+ * the worker launch and waits for ncu at most build_timeout_s + 2 *
+ * timeout_s (the check --timeout rules: the start and build, then the
+ * profiled launches), reads its log and sets run->counters (read, or why
+ * not in one line); without go, ends ncu's group and says the counters are
+ * read once every case is right. Frees the job. Both return GS_OK also when
+ * the counters could not be read; other statuses are the harness's own
  * failures. */
+struct gs_counters_job;
+int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
+                      const struct gs_check_plan *plan, struct gs_check_run *run,
+                      unsigned build_timeout_s, unsigned timeout_s, struct gs_counters_job **job,
+                      struct gs_err *e);
+int gs_counters_finish(struct gs_counters_job *job, int go, struct gs_check_run *run,
+                       struct gs_err *e);
+/* Both steps at once, for a run whose cases have all run (go: all right). */
 int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
                      const struct gs_check_plan *plan, struct gs_check_run *run,
                      unsigned build_timeout_s, unsigned timeout_s, struct gs_err *e);
