@@ -313,7 +313,10 @@ static int output_right(struct gs_counters *c, const char *path, char *why, size
 struct gs_counters_job {
     struct gs_child ncu, version;
     int have_version;
-    int go_fd; /* the FIFO the worker waits on: this process's end, read and write */
+    int go_fd;   /* the FIFO the worker waits on: this process's end, read and write */
+    int done_fd; /* the FIFO it says its launches ended on */
+    int launched; /* let go, and its launches ended (or ncu did) */
+    double go_at;
     unsigned deadline_s;
     const char *entry;
     char dir[PATH_MAX], outf[PATH_MAX + 16], logf[PATH_MAX + 16];
@@ -327,6 +330,8 @@ static void job_free(struct gs_counters_job *j)
         gs_proc_kill(&j->version, NULL);
     if (j->go_fd >= 0)
         close(j->go_fd);
+    if (j->done_fd >= 0)
+        close(j->done_fd);
     gs_proc_remove_dir(j->dir);
     free(j);
 }
@@ -367,7 +372,7 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     struct gs_counters_job *j = calloc(1, sizeof *j);
     if (!j)
         return gs_err_set(e, GS_NOMEM, "out of memory");
-    j->go_fd = -1;
+    j->go_fd = j->done_fd = -1;
     j->entry = src->entry;
     j->deadline_s = build_timeout_s + 2 * timeout_s;
     int rc = gs_proc_private_dir(j->dir, sizeof j->dir, -1, e);
@@ -375,16 +380,19 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
         free(j);
         return rc;
     }
-    char srcf[PATH_MAX + 16], gof[PATH_MAX + 16];
+    char srcf[PATH_MAX + 16], gof[PATH_MAX + 16], donef[PATH_MAX + 16];
     snprintf(srcf, sizeof srcf, "%s/kernel.cu", j->dir);
     snprintf(gof, sizeof gof, "%s/go", j->dir);
+    snprintf(donef, sizeof donef, "%s/done", j->dir);
     snprintf(j->outf, sizeof j->outf, "%s/out.bin", j->dir);
     snprintf(j->logf, sizeof j->logf, "%s/ncu.csv", j->dir);
     /* The log exists before ncu starts: its path is this process's. The
      * FIFO is open here for reading and writing, so that neither end's open
      * waits for the other, and the worker's read ends when this end closes. */
     if (write_file(srcf, src->text, strlen(src->text)) != 0 || write_file(j->logf, "", 0) != 0 ||
-        mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0) {
+        mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0 ||
+        mkfifo(donef, 0600) != 0 ||
+        (j->done_fd = open(donef, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
         job_free(j);
         return gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s", j->dir);
     }
@@ -402,7 +410,7 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                     "--target-processes", "application-only", "--kernel-name", filter,
                     "--launch-count", "2", self, GS_COUNTERS_COMMAND,
                     (char *)dev->backend->name, (char *)dev->id, dialect, (char *)src->entry, srcf,
-                    (char *)src->path, n, grid, block, j->outf, gof, NULL};
+                    (char *)src->path, n, grid, block, j->outf, gof, donef, NULL};
     j->have_version = version_start(ncu, j->dir, &j->version);
     rc = spawn_child(ncu, argv, j->dir, &j->ncu, e);
     if (rc != GS_OK) {
@@ -413,6 +421,43 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     return GS_OK;
 }
 
+int gs_counters_launch(struct gs_counters_job *j, int go, struct gs_check_run *run)
+{
+    struct gs_counters *c = &run->counters;
+    if (!j || j->launched)
+        return GS_OK;
+    j->launched = 1;
+    if (!go || gs_write_full(j->go_fd, "g", 1, 0) != 0) {
+        not_read(c, "not read: %s", go ? "the counted launch could not be started"
+                                        : "the counters are read once every case is right");
+        if (j->ncu.pid > 0)
+            gs_proc_kill(&j->ncu, NULL);
+        return GS_OK;
+    }
+    j->go_at = now_s();
+    /* Until the worker says its launches ended, ncu ends, or the deadline. */
+    for (;;) {
+        struct pollfd p[2] = {{j->done_fd, POLLIN, 0}, {j->ncu.out, POLLIN, 0}};
+        const int np = j->ncu.out >= 0 ? 2 : 1;
+        if (poll(p, (nfds_t)np, 50) > 0) {
+            char d;
+            if ((p[0].revents & POLLIN) && read(j->done_fd, &d, 1) == 1)
+                return GS_OK;
+            if (np == 2 && (p[1].revents & (POLLIN | POLLHUP)) && gs_proc_drain(&j->ncu) == 0) {
+                close(j->ncu.out);
+                j->ncu.out = -1;
+            }
+        }
+        /* Ended? (WNOWAIT: gs_counters_finish reaps it, or stops it, and says why.) */
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if ((waitid(P_PID, (id_t)j->ncu.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+             si.si_pid == j->ncu.pid) ||
+            now_s() - j->go_at >= j->deadline_s)
+            return GS_OK;
+    }
+}
+
 int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *run,
                        struct gs_err *e)
 {
@@ -420,18 +465,14 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
     struct gs_counters *c = &run->counters;
     if (!j)
         return GS_OK;
-    if (!go) {
-        not_read(c, "not read: %s", "the counters are read once every case is right");
+    gs_counters_launch(j, go, run);
+    if (j->ncu.pid <= 0) { /* not let go: said by gs_counters_launch */
         job_free(j);
         return GS_OK;
     }
     int status = 0, timed_out = 0;
-    if (gs_write_full(j->go_fd, "g", 1, 0) != 0) {
-        not_read(c, "not read: %s", "the counted launch could not be started");
-        job_free(j);
-        return GS_OK;
-    }
-    wait_child(&j->ncu, j->deadline_s, &status, &timed_out);
+    const double left = j->deadline_s - (now_s() - j->go_at);
+    wait_child(&j->ncu, left > 0 ? (unsigned)left + 1 : 0, &status, &timed_out);
     if (j->have_version)
         version_read(j->dir, &j->version, c->source, sizeof c->source);
     else
@@ -497,10 +538,20 @@ static int go_ahead(const char *fifo)
     return r == 1 && g == 'g';
 }
 
+/* Both launches have ended: a byte on the second FIFO. */
+static void tell_done(const char *fifo)
+{
+    const int fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+        gs_write_full(fd, "d", 1, 0);
+        close(fd);
+    }
+}
+
 int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
 {
-    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO */
-    if (argc != 13 || !b)
+    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO DONE */
+    if (argc != 14 || !b)
         return CW_USAGE;
     size_t len = 0;
     char *text = slurp(argv[6], 1u << 20, &len);
@@ -550,6 +601,8 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
         l.user = NULL;
         rc = launch_once(dev, &w, &l, &e);
     }
+    if (rc == GS_OK)
+        tell_done(argv[13]); /* the GPU is the parent's again */
     if (rc == GS_OK) {
         code = write_file(argv[11], out, (size_t)bytes) == 0 ? CW_OK : CW_WRITE;
     }

@@ -43,19 +43,27 @@ int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsi
  * folder; *job is NULL when the pass does not run (run->counters says why,
  * or nothing for another API).
  *
- * gs_counters_finish, after the speed pass: with go (every case right), lets
- * the worker launch and waits for ncu at most build_timeout_s + 2 *
- * timeout_s (the check --timeout rules: the start and build, then the
- * profiled launches), reads its log and sets run->counters (read, or why
- * not in one line); without go, ends ncu's group and says the counters are
- * read once every case is right. Frees the job. Both return GS_OK also when
- * the counters could not be read; other statuses are the harness's own
- * failures. */
+ * gs_counters_launch, after the cases and before the speed pass: with go
+ * (every case right), lets the worker launch and waits until it says its
+ * launches ended (or ncu ended, or the deadline passed), so that the speed
+ * pass's timed launches never run beside the profiled ones while ncu's own
+ * work after them (its report, its exit) runs beside the speed pass;
+ * without go, ends ncu's group and says the counters are read once every
+ * case is right.
+ *
+ * gs_counters_finish, after the speed pass (it launches first when
+ * gs_counters_launch was not called): waits for ncu, at most
+ * build_timeout_s + 2 * timeout_s from the go (the check --timeout rules:
+ * the start and build, then the profiled launches), reads its log and sets
+ * run->counters (read, or why not in one line). Frees the job. All return
+ * GS_OK also when the counters could not be read; other statuses are the
+ * harness's own failures. */
 struct gs_counters_job;
 int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
                       unsigned build_timeout_s, unsigned timeout_s, struct gs_counters_job **job,
                       struct gs_err *e);
+int gs_counters_launch(struct gs_counters_job *job, int go, struct gs_check_run *run);
 int gs_counters_finish(struct gs_counters_job *job, int go, struct gs_check_run *run,
                        struct gs_err *e);
 /* Both steps at once, for a run whose cases have all run (go: all right). */
