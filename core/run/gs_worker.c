@@ -420,7 +420,7 @@ struct iso {
     uint64_t printed;
     int sandbox;
     int adopted; /* x->c is a prestarted worker not yet told its device */
-    struct gs_pool *pool; /* this process's threads for the speed pass's outputs (or NULL) */
+    struct gs_pool *pool; /* this process's threads for the outputs (or NULL) */
 };
 
 enum { RX_OK, RX_TIMEOUT, RX_LOST };
@@ -739,7 +739,8 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
     uint32_t len = 0;
     int malformed = 0, status = 0;
     *lost = 0;
-    gs_poison(x->shm, c->launch.n); /* an answer before the copy shows poison, never a pass */
+    gs_poison_pool(x->pool, x->shm, c->launch.n); /* an answer before the copy shows poison,
+                                                      never a pass */
     expect_case(x->run, i);
     const double t0 = now_s();
     int r = send_msg(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
@@ -772,7 +773,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
     d.r.api_message[sizeof d.r.api_message - 1] = '\0';
     if (d.status == GS_OK) {
         c->got = d.r;
-        gs_verify(x->shm, NULL, &c->launch, &c->verdict);
+        gs_verify_pool(x->pool, x->shm, &c->launch, &c->verdict);
         c->cls = gs_check_classify(&c->got, &c->verdict);
         return GS_OK;
     }
@@ -1002,9 +1003,6 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     const uint64_t gn = (s->n + s->block - 1) / s->block; /* the grid sized to n */
     char why[160];
     int rc = GS_OK, lost = 0;
-    struct gs_err pe = {0};
-    if (!x->pool && gs_pool_open(&x->pool, 0, &pe) != GS_OK)
-        x->pool = NULL; /* one thread, the same verdicts */
     speed_add(s, GS_SPD_COPY, 1);
     /* 4G: work per block at fixed n (gs_speed_blocks). */
     struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, s->grid);
@@ -1288,6 +1286,11 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     if (!x)
         return gs_err_set(e, GS_NOMEM, "out of memory");
     int rc = gs_check_plan_device(dev, g, plan, run, e);
+    /* This process's threads for poisoning and verifying the outputs of up
+     * to 2^32 elements; without them, one thread gives the same verdicts. */
+    struct gs_err pe = {0};
+    if (gs_pool_open(&x->pool, 0, &pe) != GS_OK)
+        x->pool = NULL;
     x->dev = dev;
     x->src = src;
     x->run = run;
