@@ -25,8 +25,8 @@ source "scripts/gpu-lib.sh"
 
 status=0
 step "configure and build ($build)"
-run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
-run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
+run timeout 300 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || status=1
+run timeout 600 cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 
 g="$build/gridstride"
 side="$out/h200-side-by-side.md"; cuda="$out/h200-cuda.md"; ocl="$out/h200-opencl.md"
@@ -41,17 +41,17 @@ done
 if want tables; then
 rm -f "$side" "$cuda" "$ocl"
 step "tables"
-record "$side" "host, CUDA and OpenCL side by side" "$g" || status=1
-record "$cuda" "CUDA: the table on the device grid" "$g" --backend cuda || status=1
-record "$cuda" "CUDA: a T4's grid (160 blocks) on this device" "$g" --backend cuda --grid 160 || status=1
-record "$cuda" "CUDA devices" "$g" --list --backend cuda || status=1
-record "$ocl" "OpenCL: the table on the device grid" "$g" --backend opencl || status=1
-record "$ocl" "OpenCL: a T4's grid (160 blocks) on this device" "$g" --backend opencl --grid 160 || status=1
-record "$ocl" "OpenCL platforms and devices" "$g" --list --backend opencl || status=1
+record "$side" "host, CUDA and OpenCL side by side" timeout 300 "$g" || status=1
+record "$cuda" "CUDA: the table on the device grid" timeout 300 "$g" --backend cuda || status=1
+record "$cuda" "CUDA: a T4's grid (160 blocks) on this device" timeout 300 "$g" --backend cuda --grid 160 || status=1
+record "$cuda" "CUDA devices" timeout 300 "$g" --list --backend cuda || status=1
+record "$ocl" "OpenCL: the table on the device grid" timeout 300 "$g" --backend opencl || status=1
+record "$ocl" "OpenCL: a T4's grid (160 blocks) on this device" timeout 300 "$g" --backend opencl --grid 160 || status=1
+record "$ocl" "OpenCL platforms and devices" timeout 300 "$g" --list --backend opencl || status=1
 # The same listing with only the system's ICD registrations (no NVIDIA entry
 # in containers): the program must say what is wrong and how to fix it.
 record "$ocl" "OpenCL with the NVIDIA ICD unregistered" \
-  env -u OCL_ICD_FILENAMES OCL_ICD_VENDORS=/etc/OpenCL/vendors "$g" --list --backend opencl
+  timeout 120 env -u OCL_ICD_FILENAMES OCL_ICD_VENDORS=/etc/OpenCL/vendors "$g" --list --backend opencl
 
 fi
 
@@ -60,21 +60,21 @@ rm -f "$bw"
 step "bandwidth"
 start=$(date +%s)
 record "$bw" "Bandwidth: CUDA and OpenCL side by side" \
-  "$g" bandwidth --quiet --svg "$out/h200-bandwidth.svg" --json "$out/h200-bandwidth.json" || status=1
+  timeout 300 "$g" bandwidth --quiet --svg "$out/h200-bandwidth.svg" --json "$out/h200-bandwidth.json" || status=1
 echo "- wall time of the bandwidth run: $(( $(date +%s) - start )) s" >> "$bw"
 # The same rows on 1 GiB buffers (n = 2^28 floats), the size the course's
 # comparisons use; the default is 4 GiB (cli/gs_cmd_bandwidth.c says why).
 record "$bw" "Bandwidth on 1 GiB buffers (n = 2^28)" \
-  "$g" bandwidth --quiet --bytes 1GiB || status=1
+  timeout 300 "$g" bandwidth --quiet --bytes 1GiB || status=1
 record "$bw" "Bandwidth in double (--type double)" \
-  "$g" bandwidth --quiet --type double --json "$out/h200-bandwidth-double.json" || status=1
+  timeout 300 "$g" bandwidth --quiet --type double --json "$out/h200-bandwidth-double.json" || status=1
 fi
 
 if want sweep; then
 rm -f "$sweep"
 step "bandwidth sweep"
 record "$sweep" "Bandwidth sweep: the cost of the grid-stride loop at small n, CUDA and OpenCL" \
-  "$g" bandwidth --sweep --quiet --svg "$out/h200-bandwidth-sweep.svg" \
+  timeout 300 "$g" bandwidth --sweep --quiet --svg "$out/h200-bandwidth-sweep.svg" \
   --json "$out/h200-bandwidth-sweep.json" || status=1
 fi
 
@@ -82,7 +82,7 @@ if want spread; then
 rm -f "$spread"
 step "bandwidth --spread"
 record "$spread" "Per-SM finish times: one wave and 16 waves of the float4 grid-stride add" \
-  "$g" bandwidth --spread --backend cuda,opencl --quiet --svg "$out/h200-bandwidth-spread.svg" \
+  timeout 300 "$g" bandwidth --spread --backend cuda,opencl --quiet --svg "$out/h200-bandwidth-spread.svg" \
   --json "$out/h200-bandwidth-spread.json" || status=1
 fi
 
