@@ -180,6 +180,36 @@ if [ -n "$cu_backends" ]; then
   done
 fi
 
+plain=$(mktemp)
+step "check FILE as a student types it (no --backend): the grid-stride examples"
+for f in ${PLAIN_FILES-examples/grid_stride.cu examples/grid_stride.cl examples/grid_stride.gs}; do
+  json="$jdir/plain.$(basename "$f").json"
+  t0=$(date +%s.%N)
+  timeout "$limit" "$g" check "$f" --json "$json" "${ncu_args[@]}" > /dev/null 2>> "$log"
+  rc=$?
+  t1=$(date +%s.%N)
+  printf '`gridstride check %s` %s %s %s\n' "$f" "$rc" "$(seconds "$t0" "$t1")" "$json" >> "$plain"
+done
+plain_table=$(python3 - "$plain" << 'PY'
+import json, sys
+print("| command | exit | wall s | backends, each: build / cases / count / speed / counters, s |")
+print("|---|---:|---:|---|")
+for line in open(sys.argv[1]):
+    cmd, rc, wall, path = line.rsplit(" ", 3)
+    try:
+        d = json.load(open(path.strip()))
+        parts = []
+        for b in d["backends"]:
+            e = b["elapsed_s"]
+            parts.append("%s: %.2f / %.2f / %.2f / %.2f / %.2f" % (
+                b["backend"], e["build"], e["cases"], e["count"], e["speed"], e["counters"]))
+        print("| %s | %s | %s | %s |" % (cmd, rc, wall, "; ".join(parts)))
+    except Exception as ex:
+        print("| %s | %s | %s | (no JSON: %s) |" % (cmd, rc, wall, ex))
+PY
+)
+rm -f "$plain"
+
 step "five runs of check $spread_file: the spread of the reported GB/s"
 for i in 1 2 3 4 5; do
   json="$jdir/spread.run$i.json"
@@ -232,6 +262,39 @@ PY
   echo "| example | backend | expected | exit | wall s | verdict | speed | yours on G | suite's loop on G | ratio | yours on n-grid | loop on n-grid | monolithic | API copy | as expected |"
   echo "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
   cat "$rows"
+  echo
+  echo "## Where the time went"
+  echo
+  echo "Each run's wall time by phase, from its JSON (\`elapsed_s\`, measured by the process that"
+  echo "gives the verdict): the worker's start and the build, the cases, the count of writes, the"
+  echo "speed pass, and what the counters pass adds beyond them (ncu starts beside the cases; its"
+  echo "report and exit run beside the speed pass). The rest of the wall time is the process's own"
+  echo "start, its API's, and the report."
+  echo
+  echo "| example | backend | wall s | build | cases | count | speed | counters |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  python3 - "$jdir" "$rows" << 'PY'
+import json, re, sys
+jdir = sys.argv[1]
+for line in open(sys.argv[2]):
+    m = re.match(r"\| `([^`]*)` \| (\w+) \| [^|]* \| [^|]* \| ([0-9.]+) ", line)
+    if not m:
+        continue
+    f, b, wall = m.groups()
+    try:
+        e = json.load(open("%s/%s.%s.json" % (jdir, f.split("/")[-1], b)))["backends"][0]["elapsed_s"]
+        print("| `%s` | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            f, b, wall, e["build"], e["cases"], e["count"], e["speed"], e["counters"]))
+    except Exception:
+        pass
+PY
+  echo
+  echo "## \`check FILE\` as a student types it"
+  echo
+  echo "Without \`--backend\`: a .cu file on CUDA alone, a .cl file on OpenCL alone (check opens only"
+  echo "the backends that build the file), a .gs file on every backend, one after the other."
+  echo
+  echo "$plain_table"
   echo
   echo "## Hardware counters of the .cu examples (Nsight Compute)"
   echo
