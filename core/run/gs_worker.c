@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE /* memfd_create, environ */
+/* check's parent (gs_worker.h): the worker started, told what to run and
+ * judged; the worker's side is gs_worker_serve.c, their messages
+ * gs_worker_msg.h. */
+#define _GNU_SOURCE /* memfd_create */
 
 #include "gs_worker.h"
 
@@ -13,394 +16,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gs_counters_run.h"
 #include "gs_device.h"
-#include "gs_io.h"
 #include "gs_plan_run.h"
 #include "gs_proc.h"
-#include "gs_seccomp.h"
-#include "gs_select.h"
 #include "gs_sysmem.h"
 #include "gs_verify.h"
 #include "gs_verify_pool.h"
-#include "gs_workspace.h"
-
-extern char **environ;
-
-#define WK_MAGIC 0x4B575347u /* "GSWK" */
-#define WK_CHAN 3
-#define WK_SHM 4
-#define WK_MAX_PAYLOAD (8u << 20)
-
-enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT };
-
-struct msg_head {
-    uint32_t magic, type, seq, len;
-};
-
-/* Parent to worker, then the path, entry, text and TMPDIR, each NUL-ended. */
-struct msg_hello {
-    char device_id[32];
-    uint64_t max_n;
-    uint64_t shm_bytes;
-    int dialect;
-    int sandbox; /* install the load hook: the backend loads user code in its process */
-    struct gs_proc_limits lim; /* applied by the worker before the build (cwd: the 5th string) */
-};
-
-/* Worker to parent, then the compiler's log, NUL-ended. */
-struct msg_built {
-    int status;
-    char compiler[256];
-    char msg[640];
-};
-
-struct msg_case {
-    uint64_t n, grid, block, global;
-};
-
-enum { PHASE_POISON, PHASE_LAUNCH, PHASE_READ };
-
-/* One timed row (gs_speed.h): warmup + reps launches of `who`, each on a
- * poisoned output; the first one stops the row when it runs past limit_ms
- * (0: never); read_back copies the last output into shared memory. */
-struct msg_speed {
-    uint32_t who, warmup, reps, read_back;
-    uint64_t n, grid, block;
-    double limit_ms;
-    uint64_t seed; /* where the user's launches are sampled (SPEED_SAMPLES a launch) */
-};
-
-/* Elements of each of the user's timed launches read back and compared with
- * the closed form, at places the parent's seed chooses: a kernel that skips
- * the work of some launches leaves poison there. (Only the last launch's
- * whole output is compared, by the parent.) */
-#define SPEED_SAMPLES 8
-
-struct msg_speed_done {
-    int status;
-    int phase;
-    int nsamples;
-    int stopped; /* the first launch ran past limit_ms: samples_ms[0] is its time */
-    int sample_wrong; /* a sampled element of a timed launch was not a + b (msg says which) */
-    double samples_ms[GS_SPEED_MAX_REPS];
-    char api_error[64];
-    char msg[640];
-};
-
-struct msg_done {
-    int status;
-    int phase; /* where a non-OK status came from */
-    struct gs_launch_result r;
-    char msg[640];
-};
-
-/* ---- framing ------------------------------------------------------------- */
-
-static int send_msg(int fd, uint32_t type, uint32_t seq, const void *body, size_t len,
-                    const char *const *strs, int nstrs)
-{
-    size_t total = len;
-    for (int i = 0; i < nstrs; ++i)
-        total += strlen(strs[i]) + 1;
-    if (total > WK_MAX_PAYLOAD)
-        return -1;
-    const struct msg_head h = {WK_MAGIC, type, seq, (uint32_t)total};
-    if (gs_write_full(fd, &h, sizeof h, 1) != 0 || (len && gs_write_full(fd, body, len, 1) != 0))
-        return -1;
-    for (int i = 0; i < nstrs; ++i)
-        if (gs_write_full(fd, strs[i], strlen(strs[i]) + 1, 1) != 0)
-            return -1;
-    return 0;
-}
-
-/* A message's payload (malloc'd, NUL-ended one past len). */
-static char *read_msg(int fd, struct msg_head *h)
-{
-    if (gs_read_full(fd, h, sizeof *h) != (ssize_t)sizeof *h || h->magic != WK_MAGIC || h->len > WK_MAX_PAYLOAD)
-        return NULL;
-    char *body = malloc((size_t)h->len + 1);
-    if (!body || gs_read_full(fd, body, h->len) != (ssize_t)h->len) {
-        free(body);
-        return NULL;
-    }
-    body[h->len] = '\0';
-    return body;
-}
-
-/* The i-th NUL-ended string after a fixed part of `fixed` bytes, or "". */
-static const char *string_at(const char *body, size_t len, size_t fixed, int index)
-{
-    size_t at = fixed;
-    for (int i = 0; i < index && at < len; ++i)
-        at += strnlen(body + at, len - at) + 1;
-    return at < len ? body + at : "";
-}
-
-/* ---- the worker ---------------------------------------------------------- */
-
-static int sandbox_hook(void *ctx, char *why, unsigned why_size)
-{
-    (void)ctx;
-    const struct rlimit none = {0, 0};
-    setrlimit(RLIMIT_FSIZE, &none); /* the compiler has written its last file */
-    const int fds[] = {1, 2, WK_CHAN};
-    return gs_seccomp_install(fds, 3, why, why_size);
-}
-
-static void send_built(int status, const char *compiler, const char *msg, const char *log)
-{
-    struct msg_built b;
-    memset(&b, 0, sizeof b);
-    b.status = status;
-    gs_strlcpy(b.compiler, compiler ? compiler : "", sizeof b.compiler);
-    gs_strlcpy(b.msg, msg ? msg : "", sizeof b.msg);
-    const char *strs[] = {log ? log : ""};
-    send_msg(WK_CHAN, MSG_BUILT, 0, &b, sizeof b, strs, 1);
-}
-
-/* The launch a case message asks for: the user's kernel in the suite's
- * grid-stride slot, bound by the caller. */
-static struct gs_launch case_launch(const struct msg_case *mc)
-{
-    struct gs_launch l;
-    memset(&l, 0, sizeof l);
-    l.kernel = GS_K_ADD_GS;
-    l.n = mc->n;
-    l.grid = mc->grid;
-    l.block = mc->block;
-    l.global = mc->global;
-    return l;
-}
-
-static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
-                       void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
-{
-    struct msg_done d;
-    struct gs_err e = {0};
-    struct gs_launch l = case_launch(mc);
-    memset(&d, 0, sizeof d);
-    const uint64_t bytes = gs_buffer_bytes(l.n);
-    if (l.n > w->n || bytes > shm_bytes) {
-        d.status = gs_err_set(&e, GS_USAGE, "a case of n = %llu in a worker for %llu",
-                              (unsigned long long)l.n, (unsigned long long)w->n);
-    } else {
-        gs_workspace_bind(w, &l);
-        l.user = k;
-        d.phase = PHASE_POISON;
-        d.status = gs_workspace_poison(w, l.n, &e);
-        if (d.status == GS_OK) {
-            d.phase = PHASE_LAUNCH;
-            d.status = gs_dev_launch(dev, &l, 0, &d.r, &e);
-        }
-        if (d.status == GS_OK) {
-            d.phase = PHASE_READ;
-            d.status = gs_dev_read(dev, w->dout, 0, shm, bytes, &e);
-        }
-    }
-    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
-    send_msg(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
-}
-
-static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
-                        void *shm, uint64_t shm_bytes, const struct msg_speed *ms, uint32_t seq)
-{
-    struct msg_speed_done d;
-    struct gs_err e = {0};
-    struct gs_launch l;
-    memset(&d, 0, sizeof d);
-    memset(&l, 0, sizeof l);
-    l.kernel = ms->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS;
-    l.n = ms->n;
-    l.grid = ms->grid;
-    l.block = ms->block;
-    l.global = ms->grid * ms->block;
-    const uint64_t bytes = gs_buffer_bytes(l.n);
-    unsigned total = ms->warmup + ms->reps;
-    if (l.n > w->n || bytes > shm_bytes || ms->reps > GS_SPEED_MAX_REPS) {
-        d.status = gs_err_set(&e, GS_USAGE, "a timed row of n = %llu in a worker for %llu",
-                              (unsigned long long)l.n, (unsigned long long)w->n);
-        total = 0;
-    }
-    gs_workspace_bind(w, &l);
-    l.user = ms->who == GS_SPD_USER ? k : NULL;
-    for (unsigned i = 0; d.status == GS_OK && i < total; ++i) {
-        struct gs_launch_result r = {0};
-        double t = 0;
-        d.phase = PHASE_POISON;
-        d.status = gs_workspace_poison(w, l.n, &e);
-        if (d.status != GS_OK)
-            break;
-        d.phase = PHASE_LAUNCH;
-        if (ms->who == GS_SPD_COPY) {
-            d.status = gs_dev_copy(dev, w->dout, w->da, l.n * sizeof(float), &t, &e);
-        } else {
-            d.status = gs_dev_launch(dev, &l, 1, &r, &e);
-            if (d.status == GS_OK && !r.accepted) {
-                gs_strlcpy(d.api_error, r.api_error, sizeof d.api_error);
-                d.status = gs_err_set(&e, GS_API, "the launch was refused: %s: %s", r.api_error,
-                                      r.api_message);
-            }
-            t = r.ms;
-        }
-        for (unsigned s = 0; d.status == GS_OK && l.user && l.n && s < SPEED_SAMPLES; ++s) {
-            uint64_t h = ms->seed ^ ((uint64_t)i << 32 | s);
-            h = (h ^ (h >> 31)) * 0x9E3779B97F4A7C15ull;
-            const uint64_t at = s == 0 ? l.n - 1 : (h ^ (h >> 29)) % l.n;
-            float got = 0, want = gs_expected_at(GS_OP_ADD, at);
-            d.phase = PHASE_READ;
-            d.status = gs_dev_read(dev, w->dout, at * sizeof(float), &got, sizeof got, &e);
-            if (d.status == GS_OK && memcmp(&got, &want, sizeof got) != 0) {
-                d.sample_wrong = 1;
-                gs_err_set(&e, GS_OK, "launch %u of %u left out[%llu] = %g, not %g", i + 1,
-                           total, (unsigned long long)at, (double)got, (double)want);
-                break;
-            }
-        }
-        if (d.status != GS_OK || d.sample_wrong)
-            break;
-        if (i == 0 && ms->limit_ms > 0 && t > ms->limit_ms) {
-            d.samples_ms[0] = t;
-            d.nsamples = 1;
-            d.stopped = 1;
-            break;
-        }
-        if (i >= ms->warmup)
-            d.samples_ms[d.nsamples++] = t;
-    }
-    if (d.status == GS_OK && ms->read_back) {
-        d.phase = PHASE_READ;
-        d.status = gs_dev_read(dev, w->dout, 0, shm, bytes, &e);
-    }
-    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
-    send_msg(WK_CHAN, MSG_SPEED_DONE, seq, &d, sizeof d, NULL, 0);
-}
-
-/* The count of who writes what (gs_dev_user_count) into shared memory:
- * count, first and last writer, n 32-bit words each; answered as a case. */
-static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
-                        void *shm, uint64_t shm_bytes, const struct msg_case *mc, uint32_t seq)
-{
-    struct msg_done d;
-    struct gs_err e = {0};
-    struct gs_launch l = case_launch(mc);
-    memset(&d, 0, sizeof d);
-    d.phase = PHASE_LAUNCH;
-    if (l.n > w->n || 12 * l.n > shm_bytes) {
-        d.phase = PHASE_POISON;
-        d.status = gs_err_set(&e, GS_USAGE, "a count of n = %llu in a worker for %llu",
-                              (unsigned long long)l.n, (unsigned long long)w->n);
-    } else {
-        gs_workspace_bind(w, &l);
-        l.user = k;
-        uint32_t *words = shm;
-        d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
-    }
-    gs_strlcpy(d.msg, e.msg, sizeof d.msg);
-    send_msg(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
-}
-
-int gs_worker_serve(const struct gs_backend *b)
-{
-    struct msg_head h;
-    struct gs_err e = {0};
-    struct gs_opened o;
-    /* The compiler the backend may start inherits neither. */
-    fcntl(WK_CHAN, F_SETFD, FD_CLOEXEC);
-    fcntl(WK_SHM, F_SETFD, FD_CLOEXEC);
-    /* The API first, while the parent still plans (our own code only). */
-    gs_open_backend(b, &o);
-    char *body = read_msg(WK_CHAN, &h);
-    if (!body || h.type != MSG_HELLO || h.len < sizeof(struct msg_hello)) {
-        free(body);
-        gs_close_backend(&o);
-        return 2;
-    }
-    struct msg_hello hello;
-    memcpy(&hello, body, sizeof hello);
-    hello.device_id[sizeof hello.device_id - 1] = '\0';
-    const struct gs_user_source src = {
-        .path = string_at(body, h.len, sizeof hello, 0),
-        .entry = string_at(body, h.len, sizeof hello, 1),
-        .text = string_at(body, h.len, sizeof hello, 2),
-        .dialect = (enum gs_dialect)hello.dialect,
-    };
-    const char *tmp = string_at(body, h.len, sizeof hello, 3);
-    hello.lim.cwd = string_at(body, h.len, sizeof hello, 4);
-    if (!*hello.lim.cwd)
-        hello.lim.cwd = NULL;
-    if (*tmp)
-        setenv("TMPDIR", tmp, 1);
-    void *shm = mmap(NULL, hello.shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, WK_SHM, 0);
-    if (shm == MAP_FAILED || gs_proc_apply_limits(&hello.lim, &e) != GS_OK) {
-        if (shm == MAP_FAILED)
-            gs_err_set(&e, GS_NOMEM, "the worker cannot map %llu bytes of shared memory: %s",
-                       (unsigned long long)hello.shm_bytes, strerror(errno));
-        send_built(e.status, NULL, e.msg, NULL);
-        gs_close_backend(&o);
-        free(body);
-        return 1;
-    }
-
-    struct gs_device *dev = NULL;
-    struct gs_workspace w;
-    struct gs_user_kernel *k = NULL;
-    struct gs_build_info info = {0};
-    int nsel = 0, have_w = 0;
-    int rc = o.status;
-    if (rc != GS_OK)
-        e = o.err;
-    if (rc == GS_OK)
-        rc = gs_select_devices(&o, hello.device_id, &dev, 1, &nsel, &e);
-    /* The buffers before the build: nothing after the load hook allocates
-     * much or starts a thread the filter would have to allow. */
-    if (rc == GS_OK && (rc = gs_workspace_open(&w, dev, hello.max_n, NULL, &e)) == GS_OK)
-        have_w = 1;
-    if (rc == GS_OK && hello.sandbox)
-        gs_proc_set_load_hook(sandbox_hook, NULL);
-    if (rc == GS_OK)
-        rc = gs_dev_user_build(dev, &src, &k, &info, &e);
-    send_built(rc, info.compiler, rc == GS_OK ? "" : e.msg, info.log);
-    gs_build_info_free(&info);
-    while (rc == GS_OK) {
-        struct msg_head mh;
-        char *m = read_msg(WK_CHAN, &mh);
-        if (m && mh.type == MSG_COUNT && mh.len == sizeof(struct msg_case)) {
-            struct msg_case mc;
-            memcpy(&mc, m, sizeof mc);
-            free(m);
-            serve_count(dev, &w, k, shm, hello.shm_bytes, &mc, mh.seq);
-            continue;
-        }
-        if (m && mh.type == MSG_SPEED && mh.len == sizeof(struct msg_speed)) {
-            struct msg_speed ms;
-            memcpy(&ms, m, sizeof ms);
-            free(m);
-            serve_speed(dev, &w, k, shm, hello.shm_bytes, &ms, mh.seq);
-            continue;
-        }
-        if (!m || mh.type != MSG_CASE || mh.len != sizeof(struct msg_case)) {
-            free(m);
-            break;
-        }
-        struct msg_case mc;
-        memcpy(&mc, m, sizeof mc);
-        free(m);
-        serve_case(dev, &w, k, shm, hello.shm_bytes, &mc, mh.seq);
-    }
-    if (dev)
-        gs_dev_user_free(dev, k);
-    if (have_w)
-        gs_workspace_close(&w);
-    gs_close_backend(&o);
-    munmap(shm, hello.shm_bytes);
-    free(body);
-    return 0;
-}
+#include "gs_worker_msg.h"
 
 /* ---- the parent ---------------------------------------------------------- */
 
@@ -563,7 +189,7 @@ static void end_worker(struct iso *x, int polite, int *status)
     if (!x->live && x->c.pid == 0)
         return;
     if (polite && x->c.chan >= 0)
-        send_msg(x->c.chan, MSG_QUIT, 0, NULL, 0, NULL, 0);
+        gs_wk_send(x->c.chan, MSG_QUIT, 0, NULL, 0, NULL, 0);
     if (polite)
         gs_proc_finish(&x->c, 0, status);
     else
@@ -647,7 +273,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     char *body = NULL;
     uint32_t len = 0;
     int malformed = 0, status = 0;
-    int r = send_msg(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 5) == 0
+    int r = gs_wk_send(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 5) == 0
                 ? rx_msg(x, MSG_BUILT, 0, &body, &len, t0, x->build_timeout_s, NULL, &malformed)
                 : RX_LOST;
     if (r == RX_OK && len < sizeof(struct msg_built)) {
@@ -674,7 +300,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     b.msg[sizeof b.msg - 1] = '\0';
     if (first) {
         gs_strlcpy(x->run->build.compiler, b.compiler, sizeof x->run->build.compiler);
-        const char *log = string_at(body, len, sizeof b, 0);
+        const char *log = gs_wk_string_at(body, len, sizeof b, 0);
         free(x->run->build.log);
         x->run->build.log = *log ? strdup(log) : NULL;
     }
@@ -743,7 +369,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
                                                       never a pass */
     expect_case(x->run, i);
     const double t0 = now_s();
-    int r = send_msg(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
+    int r = gs_wk_send(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
                 ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, c, &malformed)
                 : RX_LOST;
     if (r == RX_OK && len != sizeof(struct msg_done)) {
@@ -898,7 +524,7 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
     if (user)
         gs_poison_pool(x->pool, x->shm, r->n);
     const double t0 = now_s();
-    int rx_rc = send_msg(x->c.chan, MSG_SPEED, seq, &ms, sizeof ms, NULL, 0) == 0
+    int rx_rc = gs_wk_send(x->c.chan, MSG_SPEED, seq, &ms, sizeof ms, NULL, 0) == 0
                     ? rx_msg(x, MSG_SPEED_DONE, seq, &body, &len, t0, deadline,
                              user ? &shown : NULL, &malformed)
                     : RX_LOST;
@@ -1090,7 +716,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
     (void)T;
     memset(x->shm, 0xFF, (size_t)(12 * w->n)); /* no count before the answer */
     const double t0 = now_s();
-    int r = send_msg(x->c.chan, MSG_COUNT, seq, &mc, sizeof mc, NULL, 0) == 0
+    int r = gs_wk_send(x->c.chan, MSG_COUNT, seq, &mc, sizeof mc, NULL, 0) == 0
                 ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, &shown, &malformed)
                 : RX_LOST;
     if (r == RX_OK && len != sizeof(struct msg_done)) {
