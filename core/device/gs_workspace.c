@@ -11,6 +11,7 @@
 
 #include "gs_device.h"
 #include "gs_parallel.h"
+#include "gs_sysmem.h"
 
 /* 64 MiB a transfer: large enough for full PCIe speed, small enough that
  * two staging areas cost nothing (16 Mi floats, 8 Mi doubles). */
@@ -220,6 +221,18 @@ struct gs_verify_jobs {
     struct verify_job job[2];
 };
 
+/* The pool's threads: one a core, less the core of the thread that drives
+ * the API's copies (an API may spin while it waits for its DMA: CUDA's
+ * default on a host with more cores than contexts), so that the comparison
+ * and the generation never take the core that keeps the copies going. A
+ * host of one or two cores keeps them all: there the comparison, not a
+ * copy, is the bottleneck. */
+static unsigned pool_threads(void)
+{
+    const unsigned cpus = gs_host_cpus();
+    return cpus > 2 ? cpus - 1 : cpus;
+}
+
 int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
                       const struct gs_progress *prog, struct gs_err *e)
 {
@@ -249,7 +262,7 @@ int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t
         rc = gs_err_set(e, GS_NOMEM, "out of memory");
         goto fail;
     }
-    if ((rc = gs_pool_open(&w->pool, 0, e)) != GS_OK)
+    if ((rc = gs_pool_open(&w->pool, pool_threads(), e)) != GS_OK)
         goto fail;
     for (int k = 0; k < 2; ++k)
         if ((rc = gs_dev_staging_alloc(dev, w->stage_elems * w->elem, &w->stage[k],

@@ -4,13 +4,17 @@
  * A workspace holds the three device buffers (a, b, out; n + GS_GUARD_ELEMS
  * elements each, floats or doubles: its type), two staging areas of host
  * memory that the API moves at full
- * speed (page-locked where the backend has it), and a pool of host threads.
- * The host never holds a whole array: inputs are generated chunk by chunk
- * from their closed form, on all the host's cores while the previous chunk
- * uploads, and uploaded once, and every launch's output is read
- * back chunk by chunk and compared, on all the host's cores, with the closed
- * form of the expected result while the next chunk arrives. The comparison
- * stays on the host and no kernel under test computes the reference.
+ * speed (page-locked where the backend has it), and a pool of host threads
+ * (one a core, less the core of the thread that drives the copies, on a host
+ * of more than two). The host never holds a whole array: inputs are
+ * generated chunk by chunk from their closed form, on the pool's threads
+ * while the previous chunk uploads, and uploaded once, and every launch's
+ * output is read back chunk by chunk and compared, on the pool's threads,
+ * with the closed form of the expected result while the next chunk arrives
+ * (gs_verify.c computes both in vector lanes, faster than a PCIe link
+ * moves them, so that the copies, not the host, set the pace). The
+ * comparison stays on the host and no kernel under test computes the
+ * reference.
  * The table, the benchmark and the conformance tests all work in one. */
 #ifndef GS_WORKSPACE_H
 #define GS_WORKSPACE_H
