@@ -403,7 +403,11 @@ static void closed_form_finds_what_the_arrays_find(void **state)
     const uint64_t n = 3 * 4096 + 1000;
     float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *ref = malloc(n * sizeof *ref);
     float *out = malloc(n * sizeof *out);
-    const uint64_t firsts[] = {0, 1, 4194300, 123456789};
+    /* Offsets where the closed form's index arithmetic could go wrong: 0,
+     * odd ones, 2^31 and 2^32 on either side (the traps' sizes). */
+    const uint64_t firsts[] = {0,          1,          4194300,          123456789,
+                               (1ull << 31) - 5, (1ull << 32) - 4100, (1ull << 32) + 5};
+    const int nfirsts = (int)(sizeof firsts / sizeof firsts[0]);
     /* Wrong elements: none, single ones at block and quarter edges, a run
      * across two blocks, and a poisoned tail from 5000 on. */
     const uint64_t singles[] = {0, 1023, 1024, 4095, 4096, 8191, 12287, 12288, n - 1};
@@ -412,9 +416,11 @@ static void closed_form_finds_what_the_arrays_find(void **state)
     assert_non_null(ref);
     assert_non_null(out);
     srand(7);
-    for (int f = 0; f < 4; ++f) {
+    for (int q = 0; q < 2 * nfirsts; ++q) {
+        const int f = q % nfirsts;
+        const enum gs_op op = q < nfirsts ? GS_OP_ADD : GS_OP_COPY;
         gs_fill_inputs_at(a, b, firsts[f], n);
-        gs_fill_expected(GS_OP_ADD, a, b, ref, n);
+        gs_fill_expected(op, a, b, ref, n);
         for (int pattern = 0; pattern < 14; ++pattern) {
             memcpy(out, ref, n * sizeof *out);
             if (pattern >= 1 && pattern <= 9) {
@@ -431,8 +437,8 @@ static void closed_form_finds_what_the_arrays_find(void **state)
                     out[(uint64_t)rand() % n] = -1.0f;
             }
             struct gs_vpart fast, plain;
-            gs_verify_span(out, NULL, GS_OP_ADD, firsts[f], n, &fast);
-            gs_verify_span(out, ref, GS_OP_ADD, firsts[f], n, &plain);
+            gs_verify_span(out, NULL, op, firsts[f], n, &fast);
+            gs_verify_span(out, ref, op, firsts[f], n, &plain);
             assert_int_equal(fast.wrong, plain.wrong);
             assert_int_equal(fast.unwritten, plain.unwritten);
             assert_int_equal(fast.listed, plain.listed);
