@@ -228,6 +228,7 @@ static void json_speed(struct gs_jw *w, const struct gs_speed *s)
         for (int k = 0; k < r->nsamples; ++k)
             gs_jw_fixed(w, NULL, 6, r->samples_ms[k]);
         gs_jw_end(w, "");
+        gs_jw_fixed(w, "wall_s", 3, r->wall_s);
         gs_jw_end(w, "");
     }
     gs_jw_end(w, s->nrows ? "\n        " : "");

@@ -59,6 +59,8 @@ struct gs_speed_row {
     double spread_pct; /* (max - min) / median x 100 */
     double gbps;       /* bytes / median / 1e9 */
     double limit_ms;   /* TOO_SLOW: the limit its first launch passed */
+    double wall_s;     /* the row's wall time in check's parent: its launches, their
+                          poisons and samples, the read-back and the verification */
     char why[400];
 };
 

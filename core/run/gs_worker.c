@@ -686,7 +686,9 @@ static int speed_pass(struct iso *x, struct gs_err *e)
             if (limit > 0 && need < deadline)
                 deadline = (unsigned)need + 1;
         }
+        const double t0 = now_s();
         rc = speed_row(x, r, limit, deadline, &lost, e);
+        r->wall_s = now_s() - t0;
     }
     if (rc == GS_OK) {
         s->measured = 1;

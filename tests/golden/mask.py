@@ -55,7 +55,7 @@ DATE = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?\
 # Numbers only: a null stays null, and each member keeps its place.
 JSON_TIMED = ("min_ms|median_ms|max_ms|mean_ms|stddev_ms|gbps|pct_of_copy|pct_of_best|"
               "copy_gbps|best_gbps|chunked_over_coalesced|stride32_over_coalesced|"
-              "pct_of_peak|min_us|median_us|max_us|mean_us|stddev_us")
+              "pct_of_peak|min_us|median_us|max_us|mean_us|stddev_us|wall_s")
 JSON_NUMBER = re.compile(r'("(?:%s)": )-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?' % JSON_TIMED)
 # Sample arrays: every sample masked, their count kept.
 JSON_SAMPLES = re.compile(r'("samples_(?:ms|us)": \[)([^\]]*)(\])')
