@@ -19,7 +19,7 @@ enum opt_id {
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_FLEET, OPT_K,
-    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_NCU,
+    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_COUNTERS, OPT_NCU,
     OPT_COUNT
 };
 
@@ -103,7 +103,10 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"
                                        "                         the suite's grid-stride loop's on grid G, e.g. 0.8", 0, CMD_CHECK, NULL},
     {OPT_NO_COUNTERS, "--no-counters", NULL, "check: no hardware counters of a .cu kernel on NVIDIA (default: read by\n"
-                                            "                         Nsight Compute once every case is right; --no-speed also skips them)", 0, CMD_CHECK, NULL},
+                                            "                         Nsight Compute for a kernel slower than the suite's loop; --no-speed\n"
+                                            "                         also skips them)", 0, CMD_CHECK, NULL},
+    {OPT_COUNTERS, "--counters", NULL, "check: read them also for a kernel as fast as the suite's loop, and\n"
+                                      "                         under --no-speed", 0, CMD_CHECK, NULL},
     {OPT_NCU, "--ncu", "PATH", "check: Nsight Compute's ncu (default: ncu on PATH, else\n"
                                "                         /usr/local/cuda/bin/ncu, else /opt/nvidia/nsight-compute/*/ncu)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
@@ -314,9 +317,10 @@ static void check_usage(struct gs_str *o)
         "device; median of 20 device-timed launches) and the report says how fast it is, in\n"
         "the lesson's words; a time faster than the device can move the bytes is impossible,\n"
         "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n"
-        "A .cu kernel on NVIDIA also runs once under Nsight Compute (ncu, where installed):\n"
-        "its global load and store requests and sectors beside the suite's loop say whether\n"
-        "its lanes are coalesced and each element is stored once. --no-counters leaves it out.\n");
+        "A .cu kernel on NVIDIA that is slower than the suite's loop also runs once under\n"
+        "Nsight Compute (ncu, where installed): its global load and store requests and\n"
+        "sectors beside the loop's say whether its lanes are coalesced and each element is\n"
+        "stored once. --counters reads them for any kernel; --no-counters never.\n");
 }
 
 static void usage_footer(int backends, struct gs_str *o)
@@ -633,6 +637,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     }
     case OPT_NO_SPEED: c->no_speed = 1; break;
     case OPT_NO_COUNTERS: c->no_counters = 1; break;
+    case OPT_COUNTERS: c->counters = 1; break;
     case OPT_NCU: rc = set_name(&c->ncu, v, o->name, "the path of Nsight Compute's ncu", e); break;
     case OPT_MIN_SPEED: rc = parse_ratio(v, &c->min_speed, e); break;
     case OPT_HELP: c->mode = GS_MODE_HELP; break;

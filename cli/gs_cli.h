@@ -66,6 +66,7 @@ struct gs_cli {
     int no_speed;          /* check --no-speed */
     double min_speed;      /* check --min-speed; 0: none */
     int no_counters;       /* check --no-counters */
+    int counters;          /* check --counters */
     const char *ncu;       /* check --ncu: Nsight Compute's ncu; NULL: looked for */
     unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
     unsigned timeout;      /* check: seconds before a launch is killed; 0: default */

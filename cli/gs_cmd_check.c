@@ -314,6 +314,10 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     c->plan.no_speed = cli->no_speed;
     c->plan.min_speed = cli->min_speed;
     c->plan.no_counters = cli->no_counters;
+    c->plan.counters = cli->counters;
+    if (cli->counters && cli->no_counters)
+        return gs_err_set(e, GS_USAGE, "--counters and --no-counters ask for opposite things; "
+                                       "give one of them");
     c->plan.ncu = cli->ncu;
     if (cli->no_speed && cli->min_speed > 0)
         return gs_err_set(e, GS_USAGE, "--min-speed needs the timing that --no-speed leaves out; "

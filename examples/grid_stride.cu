@@ -7,7 +7,11 @@
  *
  *   gridstride check examples/grid_stride.cu
  *
+ * As fast as the suite's loop, it is not profiled unless --counters asks: the
+ * test asks, to show the coalesced loop's counters.
+ *
  * expect: ok speed=measured counters=coalesced
+ * check-args: --counters
  */
 __global__ void solve(const float *a, const float *b, float *out, size_t n)
 {

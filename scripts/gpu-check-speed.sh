@@ -134,7 +134,11 @@ check() {
   so=$(mktemp)
   se=$(mktemp)
   t0=$(date +%s.%N)
-  timeout "$limit" "$g" check "$f" --backend "$b" --json "$json" "${ncu_args[@]}" > "$so" 2> "$se"
+  # The example's own check-args: line, as ctest passes it (tests/check_example.cmake).
+  local args
+  args=$(sed -n 's/^ \* check-args: //p' "$f")
+  # shellcheck disable=SC2086 # the line's words, split as ctest splits them
+  timeout "$limit" "$g" check "$f" --backend "$b" $args --json "$json" "${ncu_args[@]}" > "$so" 2> "$se"
   rc=$?
   t1=$(date +%s.%N)
   if [ "$judge" = 0 ]; then
@@ -155,8 +159,8 @@ check() {
     [ -s "$json" ] && ccells=$(counter_cells "$json")
     printf '| `%s` | %s %s\n' "$f" "$(seconds "$t0" "$t1")" "$ccells" >> "$ctr_rows"
   fi
-  report_run "$f" "$b" "$(printf '`gridstride check %s --backend %s --json %s%s` (exit %s, wall %s s)' \
-    "$f" "$b" "check-speed-json/$name.$b.json" "${ncu:+ --ncu $ncu}" "$rc" \
+  report_run "$f" "$b" "$(printf '`gridstride check %s --backend %s%s --json %s%s` (exit %s, wall %s s)' \
+    "$f" "$b" "${args:+ $args}" "check-speed-json/$name.$b.json" "${ncu:+ --ncu $ncu}" "$rc" \
     "$(seconds "$t0" "$t1")")" "$so" "$se" >> "$reports"
   rm -f "$so" "$se"
 }

@@ -79,6 +79,7 @@ struct gs_check_plan {
     int no_speed;     /* --no-speed: no timing after the cases */
     double min_speed; /* --min-speed: a ratio below it fails; 0: none */
     int no_counters;  /* --no-counters: no hardware counters (gs_counters_run.h) */
+    int counters;     /* --counters: read them also for an as-fast kernel, and under --no-speed */
     const char *ncu;  /* --ncu: Nsight Compute's ncu; NULL: looked for */
 };
 

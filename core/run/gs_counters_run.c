@@ -351,7 +351,7 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                  "timing only");
         return GS_OK;
     }
-    if (plan->no_speed || plan->no_counters) {
+    if (plan->no_counters || (plan->no_speed && !plan->counters)) {
         not_read(c, "not read (%s)", plan->no_counters ? "--no-counters" : "--no-speed");
         return GS_OK;
     }
@@ -421,15 +421,17 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     return GS_OK;
 }
 
-int gs_counters_launch(struct gs_counters_job *j, int go, struct gs_check_run *run)
+int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
+                       struct gs_check_run *run)
 {
     struct gs_counters *c = &run->counters;
     if (!j || j->launched)
         return GS_OK;
     j->launched = 1;
     if (!go || gs_write_full(j->go_fd, "g", 1, 0) != 0) {
-        not_read(c, "not read: %s", go ? "the counted launch could not be started"
-                                        : "the counters are read once every case is right");
+        not_read(c, "not read: %s", go     ? "the counted launch could not be started"
+                                    : why_not ? why_not
+                                              : "the counters are read once every case is right");
         if (j->ncu.pid > 0)
             gs_proc_kill(&j->ncu, NULL);
         return GS_OK;
@@ -465,7 +467,7 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
     struct gs_counters *c = &run->counters;
     if (!j)
         return GS_OK;
-    gs_counters_launch(j, go, run);
+    gs_counters_launch(j, go, NULL, run);
     if (j->ncu.pid <= 0) { /* not let go: said by gs_counters_launch */
         job_free(j);
         return GS_OK;

@@ -37,19 +37,19 @@ int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsi
  * pass, so that ncu's start (its own, the device's, the build's: about 2 s
  * on an H200) runs beside them while its launches never do.
  *
- * gs_counters_start, before the cases: for the CUDA backend, a .cu file and
- * neither --no-speed nor --no-counters, starts ncu around the worker, which
+ * gs_counters_start, before the cases: for the CUDA backend, a .cu file,
+ * no --no-counters, and the speed pass or --counters, starts ncu around the worker, which
  * opens the device, builds the file and waits on a FIFO in the private
  * folder; *job is NULL when the pass does not run (run->counters says why,
  * or nothing for another API).
  *
- * gs_counters_launch, after the cases and before the speed pass: with go
- * (every case right), lets the worker launch and waits until it says its
- * launches ended (or ncu ended, or the deadline passed), so that the speed
- * pass's timed launches never run beside the profiled ones while ncu's own
- * work after them (its report, its exit) runs beside the speed pass;
- * without go, ends ncu's group and says the counters are read once every
- * case is right.
+ * gs_counters_launch, never beside the speed pass's timed launches: with go,
+ * lets the worker launch and waits until it says its launches ended (or ncu
+ * ended, or the deadline passed), so that ncu's own work after them (its
+ * report, its exit) can run beside what follows; without go, ends ncu's
+ * group, and the counters' line says why_not (NULL: they are read once every
+ * case is right). Called before the speed pass under --counters, after it
+ * otherwise (the speed verdict decides: an as-fast kernel is not profiled).
  *
  * gs_counters_finish, after the speed pass (it launches first when
  * gs_counters_launch was not called): waits for ncu, at most
@@ -63,7 +63,8 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
                       unsigned build_timeout_s, unsigned timeout_s, struct gs_counters_job **job,
                       struct gs_err *e);
-int gs_counters_launch(struct gs_counters_job *job, int go, struct gs_check_run *run);
+int gs_counters_launch(struct gs_counters_job *job, int go, const char *why_not,
+                       struct gs_check_run *run);
 int gs_counters_finish(struct gs_counters_job *job, int go, struct gs_check_run *run,
                        struct gs_err *e);
 /* Both steps at once, for a run whose cases have all run (go: all right). */
