@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "gs_device.h"
+#include "gs_memory.h"
 #include "gs_pitfalls.h"
 #include "gs_registry.h"
 #include "gs_resource.h"
@@ -195,6 +196,29 @@ static void big_traps_are_skipped_or_not_launched_with_a_reason(void **state)
     free(p);
 }
 
+/* The big traps among `traps` whose launched cases fit this device's
+ * memory: the largest n each launches (stride-32bit's T = 2^32 cases and
+ * int-block-count's grid are never sent to a CPU device). */
+static unsigned cpu_big_traps_that_fit(unsigned traps)
+{
+    static const struct {
+        enum gs_trap trap;
+        uint64_t n;
+    } launched[] = {
+        {GS_TRAP_STRIDE32, (1ull << 32) + (1ull << 30)},
+        {GS_TRAP_INDEX32, (1ull << 32) + 5},
+        {GS_TRAP_INT_LOOP, (1ull << 31) + 5},
+    };
+    unsigned fit = 0;
+    for (size_t k = 0; k < sizeof launched / sizeof launched[0]; ++k) {
+        struct gs_err e = {0};
+        if ((traps & (1u << launched[k].trap)) &&
+            gs_memory_preflight(dev, launched[k].n, &e) == GS_OK)
+            fit |= 1u << launched[k].trap;
+    }
+    return fit;
+}
+
 /* The early return above a barrier runs only in check's worker, which a
  * test binary is not: skipped with the reason, recorded, never a failure. */
 static void early_return_is_skipped_outside_the_program(void **state)
@@ -231,6 +255,30 @@ int main(int argc, char **argv)
     const int early = gs_test_open("pitfalls", part ? 2 : argc, argv, &opened, &dev);
     if (early >= 0)
         return early;
+    /* On a CPU device (the host reference, PoCL, OpenMP's host fallback) a big
+     * trap that fits this machine's memory is computed there at 2^31 or 2^32
+     * elements, which takes minutes: it runs when GRIDSTRIDE_LARGE=1 asks for
+     * it (ctest -L large, scripts/gpu-ctest.sh), and is skipped with the
+     * reason otherwise. Where it does not fit, its cases are skipped for
+     * memory in no time, and the test checks each says so, as before. A GPU
+     * runs every trap at its biting size in every run. */
+    const char *large = getenv("GRIDSTRIDE_LARGE");
+    if (big_traps && !dev->is_gpu && !(large && strcmp(large, "1") == 0)) {
+        const unsigned bites = cpu_big_traps_that_fit(big_traps);
+        if (bites && !small) {
+            printf("SKIPPED: %s on %s (a CPU device): its launches fit this machine's memory "
+                   "and take a minute or more there; GRIDSTRIDE_LARGE=1 runs them (ctest -L large)\n",
+                   part, dev->backend->name);
+            gs_close_backend(&opened);
+            return GS_TEST_SKIP;
+        }
+        if (bites) {
+            printf("the big traps are left out on %s (a CPU device): they fit this machine's "
+                   "memory and take a minute or more there; GRIDSTRIDE_LARGE=1 runs them\n",
+                   dev->backend->name);
+            big_traps = 0;
+        }
+    }
     const struct CMUnitTest all[] = {
         cmocka_unit_test(block_stride_writes_each_element_once_per_block_below_it),
         cmocka_unit_test(tile_loop_on_a_short_grid_leaves_the_tail),
