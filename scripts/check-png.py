@@ -40,11 +40,23 @@ def paeth(a, b, c):
     return a if pa <= pb and pa <= pc else b if pb <= pc else c
 
 
+def add_bytes(line, prev):
+    """(line[i] + prev[i]) mod 256 for every i, on two big integers instead
+    of a Python-level loop per byte: the low 7 bits of each byte add without
+    reaching the next byte, and bit 7 is the carry into it xor both bit 7s."""
+    size = len(line)
+    low7 = int.from_bytes(b"\x7f" * size, "little")
+    bit7 = int.from_bytes(b"\x80" * size, "little")
+    a, b = int.from_bytes(line, "little"), int.from_bytes(prev, "little")
+    total = ((a & low7) + (b & low7)) ^ ((a ^ b) & bit7)
+    return bytearray(total.to_bytes(size, "little"))
+
+
 def unfilter_row(kind, line, prev, bpp):
     if kind == 0:
         return line
-    if kind == 2:  # up: the common case, done without a Python-level loop per byte
-        return bytearray((a + b) & 0xFF for a, b in zip(line, prev))
+    if kind == 2:  # up: the common case, every byte at once (see add_bytes)
+        return add_bytes(line, prev)
     for i in range(len(line)):
         left = line[i - bpp] if i >= bpp else 0
         up = prev[i]

@@ -11,7 +11,11 @@
 #      a GPU hold a resource lock (one at a time on it), the pitfalls' big
 #      traps their memory locks (tests/CMakeLists.txt), the others run beside
 #      them; then the ten slowest tests, from the JUnit file;
-#   2. -j "$(nproc)", the README's command, in the same build.
+#   2. -j "$(nproc)", the README's command, in the same build;
+#   3. GRIDSTRIDE_LARGE=1 ctest -L large -j 4: the big traps once more, with
+#      those of the CPU devices (the host reference's, 2^31 and 2^32 elements
+#      in this machine's memory), which the default runs skip, each test's
+#      time from its own JUnit file (OUTDIR/h200-ctest-large-junit.xml).
 #
 #   scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]
 set -uo pipefail
@@ -52,4 +56,37 @@ record "$tests" "The test suite as the README runs it (-j \$(nproc) = $(nproc)),
   env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
   -j "$(nproc)" || status=1
 grep -E "tests passed|Total Test time" "$tests" | tail -4
+large_junit="$(cd "$out" && pwd)/h200-ctest-large-junit.xml"
+rm -f "$large_junit"
+step "GRIDSTRIDE_LARGE=1 ctest -L large -j 4 (the CPU devices' big traps too)"
+record "$tests" "The large tests, the CPU devices' big traps included (GRIDSTRIDE_LARGE=1)" \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 GRIDSTRIDE_LARGE=1 timeout 900 \
+  ctest --test-dir "$build" --output-on-failure -L large -j 4 --output-junit "$large_junit" ||
+  status=1
+grep -E "tests passed|Total Test time|Skipped" "$tests" | tail -6
+# With GRIDSTRIDE_LARGE=1 and GRIDSTRIDE_PITFALLS_ALL=1 no large test may skip
+# here: each ran at its biting size, or the record says which did not.
+if [ -s "$large_junit" ] && grep -q 'status="notrun"' "$large_junit"; then
+  echo "large tests that did not run (skipped):" >&2
+  grep -o '<testcase name="[^"]*"[^>]*status="notrun"' "$large_junit" | cut -d'"' -f2 >&2
+  status=1
+fi
+if [ -s "$large_junit" ]; then
+  {
+    echo "# The large tests' times (from h200-ctest-large-junit.xml)"
+    echo
+    echo '```text'
+    python3 - "$large_junit" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+cases = [(float(c.get("time") or 0), c.get("name"), c.get("status"))
+         for c in ET.parse(sys.argv[1]).iter("testcase")]
+print(f"{len(cases)} tests, {sum(t for t, _, _ in cases):.1f} s in all")
+for t, name, status in sorted(cases, reverse=True):
+    print(f"{t:8.2f} s  {name} ({status})")
+PY
+    echo '```'
+    echo
+  } >> "$tests"
+fi
 exit $status
