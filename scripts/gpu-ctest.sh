@@ -18,6 +18,9 @@
 #      time from its own JUnit file (OUTDIR/h200-ctest-large-junit.xml).
 #
 #   scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]
+#
+# GS_CTEST_RUNS (default 1,2,3) picks the runs; GS_CTEST_TIMEOUT (default
+# 900) is each ctest's limit in seconds.
 set -uo pipefail
 out=${1:?usage: scripts/gpu-ctest.sh OUTDIR [BUILD_DIR]}
 build=${2:-build-gpu}
@@ -25,13 +28,17 @@ cd "$(dirname "$0")/.."
 source "scripts/gpu-lib.sh"
 
 status=0
+runs=${GS_CTEST_RUNS:-1,2,3}
+limit=${GS_CTEST_TIMEOUT:-900}
+want_run() { [[ ",$runs," == *",$1,"* ]]; }
 ensure_build || exit 1
 tests="$out/h200-ctest.md"
 junit="$(cd "$out" && pwd)/h200-ctest-junit.xml"
 rm -f "$tests" "$junit"
+if want_run 1; then
 step "ctest -j 4 with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite, with both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout "$limit" ctest --test-dir "$build" --output-on-failure \
   -j 4 --output-junit "$junit" || status=1
 grep -E "tests passed|Skipped|Failed" "$tests" | tail -12
 if [ -s "$junit" ]; then
@@ -51,16 +58,20 @@ PY
     echo
   } >> "$tests"
 fi
+fi
+if want_run 2; then
 step "ctest -j $(nproc) (the README's command) with GRIDSTRIDE_REQUIRE=cuda,opencl"
 record "$tests" "The test suite as the README runs it (-j \$(nproc) = $(nproc)), both GPU backends demanded" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout 900 ctest --test-dir "$build" --output-on-failure \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 timeout "$limit" ctest --test-dir "$build" --output-on-failure \
   -j "$(nproc)" || status=1
 grep -E "tests passed|Total Test time" "$tests" | tail -4
+fi
+if want_run 3; then
 large_junit="$(cd "$out" && pwd)/h200-ctest-large-junit.xml"
 rm -f "$large_junit"
 step "GRIDSTRIDE_LARGE=1 ctest -L large -j 4 (the CPU devices' big traps too)"
 record "$tests" "The large tests, the CPU devices' big traps included (GRIDSTRIDE_LARGE=1)" \
-  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 GRIDSTRIDE_LARGE=1 timeout 900 \
+  env GRIDSTRIDE_REQUIRE=cuda,opencl GRIDSTRIDE_PITFALLS_ALL=1 GRIDSTRIDE_LARGE=1 timeout "$limit" \
   ctest --test-dir "$build" --output-on-failure -L large -j 4 --output-junit "$large_junit" ||
   status=1
 grep -E "tests passed|Total Test time|Skipped" "$tests" | tail -6
@@ -88,5 +99,6 @@ PY
     echo '```'
     echo
   } >> "$tests"
+fi
 fi
 exit $status
