@@ -330,6 +330,30 @@ static void pass_end_to_end(void **state)
     assert_int_equal(c->user.st_req, 524349);
     assert_int_equal(c->suite.st_req, 524288);
 
+    /* Started, then not let launch (the speed pass found the kernel as fast
+     * as the loop): the line says why, and ncu's group is gone. */
+    struct gs_counters_job *job = NULL;
+    assert_int_equal(gs_counters_start(&dev, &src, &plan, &run, 60, 10, &job, &e), GS_OK);
+    assert_non_null(job);
+    assert_int_equal(gs_counters_launch(job, 0, "as fast as the loop", &run), GS_OK);
+    assert_int_equal(gs_counters_finish(job, 1, &run, &e), GS_OK);
+    assert_int_equal(c->state, GS_CTRS_NOT_READ);
+    assert_string_equal(c->why, "not read: as fast as the loop");
+    /* Let launch before the rest (--counters), finished later: read. */
+    job = NULL;
+    assert_int_equal(gs_counters_start(&dev, &src, &plan, &run, 60, 10, &job, &e), GS_OK);
+    assert_int_equal(gs_counters_launch(job, 1, NULL, &run), GS_OK);
+    assert_int_equal(gs_counters_finish(job, 1, &run, &e), GS_OK);
+    assert_int_equal(c->state, GS_CTRS_READ);
+    assert_int_equal(c->cls, GS_CTRS_SCATTERED);
+    /* --no-speed with --counters: still read. */
+    plan.no_speed = 1;
+    plan.counters = 1;
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
+    assert_int_equal(c->state, GS_CTRS_READ);
+    plan.no_speed = 0;
+    plan.counters = 0;
+
     /* The counted launch's output is wrong: its counts are not used. */
     setenv("GS_FAKE_NCU_KERNEL", wrong, 1);
     assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);
