@@ -331,7 +331,7 @@ static void pass_end_to_end(void **state)
     assert_int_equal(c->suite.st_req, 524288);
 
     /* Started, then not let launch (the speed pass found the kernel as fast
-     * as the loop): the line says why, and ncu's group is gone. */
+     * as the loop): the line says why. */
     struct gs_counters_job *job = NULL;
     assert_int_equal(gs_counters_start(&dev, &src, &plan, &run, 60, 10, &job, &e), GS_OK);
     assert_non_null(job);
