@@ -48,7 +48,7 @@ static void far_above_the_copy_is_impossible(void **state)
     const double ms_at = (double)ADD_BYTES / (copy_gbps * 1.25 * 1e9) * 1e3;
     assert_int_equal(gs_speed_floor(ADD_BYTES, ms_at * 0.98, 0, copy_gbps, 0.25, why, sizeof why),
                      GS_FLOOR_COPY);
-    assert_non_null(strstr(why, "25% above the API's own copy (3000.0 GB/s)"));
+    assert_non_null(strstr(why, "25% above the API's own copy at its fastest (3000.0 GB/s)"));
     assert_int_equal(gs_speed_floor(ADD_BYTES, ms_at * 1.02, 0, copy_gbps, 0.25, why, sizeof why),
                      GS_FLOOR_OK);
     /* No copy and no peak: nothing to compare with, the time stands. */
@@ -101,6 +101,34 @@ static void h200(struct gs_speed *s, double user_ms, double min_speed)
     row(s, GS_SPD_COPY, 1, (double)(8 * N) / 3.9e12 * 1e3);
     row(s, GS_SPD_SUITE_GS, 528, (double)ADD_BYTES / 3.58e12 * 1e3);
     row(s, GS_SPD_USER, 528, user_ms);
+}
+
+/* A copy slowed by another job on the GPU for most of its launches (median
+ * 1.95 TB/s, fastest 3.9): a kernel at the loop's 3.58 TB/s is as fast, not
+ * impossible, since the rule takes the copy at its fastest; 5 TB/s stays
+ * impossible (more than 25% above 3.9). */
+static void a_slowed_copy_makes_no_right_kernel_impossible(void **state)
+{
+    struct gs_speed s;
+    (void)state;
+    const double loop_ms = (double)ADD_BYTES / 3.58e12 * 1e3;
+    h200(&s, loop_ms, 0);
+    struct gs_speed_row *copy = &s.rows[0];
+    for (int i = 0; i < GS_SPEED_REPS; ++i)
+        copy->samples_ms[i] = (double)(8 * N) / (i < 8 ? 3.9e12 : 1.95e12) * 1e3;
+    gs_speed_stats(copy);
+    assert_true(copy->gbps < 2000.0); /* its median: slowed */
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_AS_FAST);
+    assert_int_equal(s.rows[2].state, GS_SPD_TIMED);
+    /* The user's row at 5 TB/s. */
+    for (int i = 0; i < GS_SPEED_REPS; ++i)
+        s.rows[2].samples_ms[i] = (double)ADD_BYTES / 5.0e12 * 1e3;
+    s.rows[2].state = GS_SPD_TIMED;
+    gs_speed_stats(&s.rows[2]);
+    gs_speed_judge(&s, 0, 1);
+    assert_int_equal(s.rows[2].state, GS_SPD_IMPOSSIBLE);
+    assert_non_null(strstr(s.rows[2].why, "at its fastest (3900.0 GB/s)"));
 }
 
 static void verdicts_in_words(void **state)
@@ -250,6 +278,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(under_the_peak_is_impossible),
         cmocka_unit_test(far_above_the_copy_is_impossible),
+        cmocka_unit_test(a_slowed_copy_makes_no_right_kernel_impossible),
         cmocka_unit_test(stats_of_samples),
         cmocka_unit_test(verdicts_in_words),
         cmocka_unit_test(work_in_words),
