@@ -72,7 +72,8 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, gs_session_wants
         return rc;
     int turned_down = 0;
     for (int i = 0; i < nchosen; ++i) {
-        if (!explicit_names && wants && !wants(wants_ctx, chosen[i])) {
+        if (!explicit_names && wants && !wants(wants_ctx, chosen[i]) &&
+            !gs_backend_required(chosen[i]->name)) {
             turned_down = 1;
             continue;
         }

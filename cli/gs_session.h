@@ -30,7 +30,8 @@ typedef int (*gs_session_wants)(const void *ctx, const struct gs_backend *b);
 /* Open the backends named by --backend and choose devices by --device. An
  * explicitly named backend without a device, or one GRIDSTRIDE_REQUIRE
  * names, is an error; under "all", a backend without a device is a note,
- * and one that `wants` (when not NULL) turns down is not opened at all:
+ * and one that `wants` (when not NULL) turns down is not opened at all,
+ * unless GRIDSTRIDE_REQUIRE names it (then it must open, used or not):
  * then no device at all is GS_OK with none, for the command to explain. */
 int gs_session_open(const struct gs_cli *cli, int want_devices, gs_session_wants wants,
                     const void *wants_ctx, struct gs_session *s, struct gs_err *e);

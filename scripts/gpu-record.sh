@@ -39,14 +39,26 @@ pack() {
   [ -n "${GS_RECORD_TGZ:-}" ] && tar czf "$GS_RECORD_TGZ" -C "$(dirname "$out")" "$(basename "$out")"
   return 0
 }
-# step SECONDS NAME CMD...: one step under its timeout, noted and packed.
+# step SECONDS NAME CMD...: one step in a session of its own, noted and packed.
+# At SECONDS the whole session is killed: the scripts' own timeouts run their
+# commands in process groups of their own, which a plain outer timeout would
+# leave running beside the next step (a ctest still on the GPU while big n is
+# timed). Whatever the step left behind is killed after it too.
 status=0
 step() {
-  local limit=$1 name=$2
+  local limit=$1 name=$2 pid watcher rc
   shift 2
   note "$name: start"
-  timeout "$limit" "$@" > "$out/$name.out" 2>&1
-  local rc=$?
+  setsid "$@" > "$out/$name.out" 2>&1 < /dev/null &
+  pid=$!
+  (sleep "$limit" && note "$name: past ${limit} s, its session killed" &&
+     pkill -KILL -s "$pid") > /dev/null 2>&1 &
+  watcher=$!
+  wait "$pid"
+  rc=$?
+  kill "$watcher" 2> /dev/null
+  wait "$watcher" 2> /dev/null
+  pkill -KILL -s "$pid" 2> /dev/null
   note "$name: exit $rc"
   [ $rc -eq 0 ] || status=1
   pack

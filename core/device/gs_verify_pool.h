@@ -9,7 +9,8 @@
 #include "gs_parallel.h"
 #include "gs_verify.h"
 
-/* out[0, n) = the poison, the guard after it, as gs_poison. */
+/* out[0, n) = the poison, the guard after it, as gs_poison: floats only (the
+ * check's outputs); gs_poison_as poisons other types. */
 void gs_poison_pool(struct gs_pool *pool, float *out, uint64_t n);
 /* The verdict of gs_verify(out, NULL, l, v): the closed form, of l->type. */
 void gs_verify_pool(struct gs_pool *pool, const void *out, const struct gs_launch *l,

@@ -393,8 +393,10 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
         mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0 ||
         mkfifo(donef, 0600) != 0 ||
         (j->done_fd = open(donef, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
+        gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s: %s", j->dir,
+                   strerror(errno));
         job_free(j);
-        return gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s", j->dir);
+        return GS_IO;
     }
     char filter[256], n[32], grid[32], block[32], dialect[16];
     snprintf(filter, sizeof filter, "regex:^(%s|" GS_COUNTERS_SUITE_KERNEL ")$", src->entry);
@@ -453,10 +455,32 @@ int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
         /* Ended? (WNOWAIT: gs_counters_finish reaps it, or stops it, and says why.) */
         siginfo_t si;
         memset(&si, 0, sizeof si);
-        if ((waitid(P_PID, (id_t)j->ncu.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-             si.si_pid == j->ncu.pid) ||
-            now_s() - j->go_at >= j->deadline_s)
+        if (waitid(P_PID, (id_t)j->ncu.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            si.si_pid == j->ncu.pid)
             return GS_OK;
+        if (now_s() - j->go_at >= j->deadline_s) {
+            /* Stopped here, so that nothing it launched runs beside what follows. */
+            gs_proc_kill(&j->ncu, NULL);
+            c->state = GS_CTRS_NOT_READ;
+            c->cls = GS_CTRS_NONE;
+            snprintf(c->why, sizeof c->why, "not read: ncu ran past %u s after its launches were "
+                     "let go (the build's and twice --timeout) and was stopped", j->deadline_s);
+            return GS_OK;
+        }
+    }
+}
+
+void gs_counters_drain(struct gs_counters_job *j)
+{
+    struct pollfd p = {j ? j->ncu.out : -1, POLLIN, 0};
+    if (!j || j->ncu.out < 0)
+        return;
+    while (poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP))) {
+        if (gs_proc_drain(&j->ncu) == 0) {
+            close(j->ncu.out);
+            j->ncu.out = -1;
+            return;
+        }
     }
 }
 
@@ -468,7 +492,7 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
     if (!j)
         return GS_OK;
     gs_counters_launch(j, go, NULL, run);
-    if (j->ncu.pid <= 0) { /* not let go: said by gs_counters_launch */
+    if (j->ncu.pid <= 0) { /* not let go, or stopped: said by gs_counters_launch */
         job_free(j);
         return GS_OK;
     }

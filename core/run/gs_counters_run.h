@@ -44,8 +44,8 @@ int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsi
  * or nothing for another API).
  *
  * gs_counters_launch, never beside the speed pass's timed launches: with go,
- * lets the worker launch and waits until it says its launches ended (or ncu
- * ended, or the deadline passed), so that ncu's own work after them (its
+ * lets the worker launch and waits until it says its launches ended, or ncu
+ * ended, or the deadline passed (then ncu's group is stopped there), so that ncu's own work after them (its
  * report, its exit) can run beside what follows; without go, ends ncu's
  * group, and the counters' line says why_not (NULL: they are read once every
  * case is right). Called before the speed pass under --counters, after it
@@ -65,6 +65,9 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       struct gs_err *e);
 int gs_counters_launch(struct gs_counters_job *job, int go, const char *why_not,
                        struct gs_check_run *run);
+/* What ncu and its worker printed so far, read and dropped without waiting,
+ * so that its pipe never fills while the cases and the speed pass run. */
+void gs_counters_drain(struct gs_counters_job *job);
 int gs_counters_finish(struct gs_counters_job *job, int go, struct gs_check_run *run,
                        struct gs_err *e);
 /* Both steps at once, for a run whose cases have all run (go: all right). */

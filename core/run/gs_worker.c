@@ -47,6 +47,7 @@ struct iso {
     int sandbox;
     int adopted; /* x->c is a prestarted worker not yet told its device */
     struct gs_pool *pool; /* this process's threads for the outputs (or NULL) */
+    struct gs_counters_job *counters; /* ncu beside the cases (or NULL): its output drained */
 };
 
 enum { RX_OK, RX_TIMEOUT, RX_LOST };
@@ -368,6 +369,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
     gs_poison_pool(x->pool, x->shm, c->launch.n); /* an answer before the copy shows poison,
                                                       never a pass */
     expect_case(x->run, i);
+    gs_counters_drain(x->counters);
     const double t0 = now_s();
     int r = gs_wk_send(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
                 ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, c, &malformed)
@@ -686,6 +688,7 @@ static int speed_pass(struct iso *x, struct gs_err *e)
             if (limit > 0 && need < deadline)
                 deadline = (unsigned)need + 1;
         }
+        gs_counters_drain(x->counters);
         const double t0 = now_s();
         rc = speed_row(x, r, limit, deadline, &lost, e);
         r->wall_s = now_s() - t0;
@@ -964,6 +967,7 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     if (rc == GS_OK)
         rc = gs_counters_start(dev, src, plan, run, x->build_timeout_s, x->timeout_s, &counters,
                                e);
+    x->counters = counters;
     const double counters_start_s = now_s() - t;
     t = now_s();
     if (rc == GS_OK) {
@@ -1010,6 +1014,7 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     }
     t = now_s();
     const int crc = gs_counters_finish(counters, rc == GS_OK && right, run, e);
+    x->counters = NULL; /* freed */
     if (rc == GS_OK)
         rc = crc;
     /* Beyond the other phases: its start, and its wait after the speed pass. */
