@@ -104,8 +104,7 @@ const struct gs_command gs_table_command = {
 static void list_grid(struct gs_device *d, uint64_t grid, unsigned block, const char *rule,
                       struct gs_str *o)
 {
-    struct gs_launch l = {.kernel = GS_K_ADD_GS, .grid = grid, .block = block,
-                          .global = grid * block};
+    struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, 0, grid, block);
     struct gs_err e = {0};
     gs_str_printf(o, "      G = %llu blocks x %u threads, T = %llu (%s)\n",
                   (unsigned long long)grid, block, (unsigned long long)grid * block, rule);

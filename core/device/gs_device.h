@@ -68,6 +68,15 @@ int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *
 void gs_dev_free(struct gs_device *d, struct gs_buf *buf);
 int gs_dev_launch(struct gs_device *d, const struct gs_launch *l, int timed,
                   struct gs_launch_result *r, struct gs_err *e);
+/* A 1D launch of kernel k over n elements on grid x block threads (global =
+ * grid * block), every other member zero: buffers, param and the rest are the
+ * caller's to set. */
+static inline struct gs_launch gs_launch_1d(enum gs_kernel_id k, uint64_t n, uint64_t grid,
+                                            uint64_t block)
+{
+    return (struct gs_launch){.kernel = k, .n = n, .grid = grid, .block = block,
+                              .global = grid * block};
+}
 /* The launch that will really run for l (grant): for a backend whose
  * API treats the shape as an upper bound, l's grid, block and global become
  * the grant the backend measured for that shape, and asked_grid and

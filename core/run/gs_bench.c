@@ -70,11 +70,7 @@ static struct gs_bench_row *add_row(struct gs_bench *b, enum gs_bench_group g, c
     memset(r, 0, sizeof *r);
     r->group = g;
     snprintf(r->label, sizeof r->label, "%s", label);
-    r->launch.kernel = k;
-    r->launch.n = b->n;
-    r->launch.grid = grid;
-    r->launch.block = b->block;
-    r->launch.global = grid * b->block;
+    r->launch = gs_launch_1d(k, b->n, grid, b->block);
     r->launch.param = param;
     r->launch.type = b->type;
     r->bytes = (uint64_t)bytes_per_element(k, b->type) * b->n;

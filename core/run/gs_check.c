@@ -81,11 +81,7 @@ static void add_case(struct gs_check_run *r, enum gs_check_section sec, uint64_t
     c->section = sec;
     /* The verifier's owner map for the contract's mapping: element i belongs
      * to thread i % T on pass i / T, as in a grid-stride loop. */
-    c->launch.kernel = GS_K_ADD_GS;
-    c->launch.n = n;
-    c->launch.grid = grid;
-    c->launch.block = block;
-    c->launch.global = grid * block;
+    c->launch = gs_launch_1d(GS_K_ADD_GS, n, grid, block);
 }
 
 static int plan_cases(struct gs_check_run *r, const struct gs_check_plan *plan)

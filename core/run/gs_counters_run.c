@@ -291,14 +291,8 @@ static int output_right(struct gs_counters *c, const char *path, char *why, size
                  "was read back)");
         return 0;
     }
-    struct gs_launch l;
+    const struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, c->n, c->grid, c->block);
     struct gs_verdict v;
-    memset(&l, 0, sizeof l);
-    l.kernel = GS_K_ADD_GS;
-    l.n = c->n;
-    l.grid = c->grid;
-    l.block = c->block;
-    l.global = c->grid * c->block;
     gs_verify(out, NULL, &l, &v);
     free(out);
     if (v.diag != 0) {
@@ -585,13 +579,8 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
         return CW_USAGE;
     const struct gs_user_source src = {argv[7], text, argv[5],
                                        (enum gs_dialect)strtol(argv[4], NULL, 10)};
-    struct gs_launch l;
-    memset(&l, 0, sizeof l);
-    l.kernel = GS_K_ADD_GS;
-    l.n = strtoull(argv[8], NULL, 10);
-    l.grid = strtoull(argv[9], NULL, 10);
-    l.block = strtoull(argv[10], NULL, 10);
-    l.global = l.grid * l.block;
+    struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, strtoull(argv[8], NULL, 10),
+                                      strtoull(argv[9], NULL, 10), strtoull(argv[10], NULL, 10));
     struct gs_opened o;
     struct gs_err e = {0};
     struct gs_device *dev = NULL;

@@ -134,11 +134,7 @@ static struct gs_trap_case *add(struct gs_pitfalls *p, enum gs_trap t, enum gs_k
     va_list ap;
     memset(c, 0, sizeof *c);
     c->trap = t;
-    c->launch.kernel = k;
-    c->launch.n = n;
-    c->launch.grid = grid;
-    c->launch.block = block;
-    c->launch.global = grid * block;
+    c->launch = gs_launch_1d(k, n, grid, block);
     va_start(ap, fmt);
     vsnprintf(c->label, sizeof c->label, fmt, ap);
     va_end(ap);

@@ -587,14 +587,8 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
     }
     if (user) {
         /* The worker's word is not taken: its last output, verified here. */
-        struct gs_launch l;
+        const struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, r->n, r->grid, r->block);
         struct gs_verdict v;
-        memset(&l, 0, sizeof l);
-        l.kernel = GS_K_ADD_GS;
-        l.n = r->n;
-        l.grid = r->grid;
-        l.block = r->block;
-        l.global = r->grid * r->block;
         gs_verify_pool(x->pool, x->shm, &l, &v);
         if (v.diag != 0) {
             char diag[300];
@@ -642,13 +636,8 @@ static int speed_pass(struct iso *x, struct gs_err *e)
     struct gs_speed_row *user_n = speed_add(s, GS_SPD_USER, gn);
     for (int i = 0; rc == GS_OK && i < s->nrows; ++i) {
         struct gs_speed_row *r = &s->rows[i];
-        struct gs_launch l;
-        memset(&l, 0, sizeof l);
-        l.kernel = r->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS;
-        l.n = r->n;
-        l.grid = r->grid;
-        l.block = r->block;
-        l.global = r->grid * r->block;
+        const struct gs_launch l = gs_launch_1d(
+            r->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS, r->n, r->grid, r->block);
         if (r->who != GS_SPD_COPY &&
             gs_dev_predicts_accept(x->dev, &l, why, sizeof why) != GS_ACCEPTS) {
             snprintf(r->why, sizeof r->why, "%s does not take <<<%llu, %llu>>>: %s",

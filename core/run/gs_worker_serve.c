@@ -46,12 +46,7 @@ static void send_built(int status, const char *compiler, const char *msg, const 
  * grid-stride slot, bound by the caller. */
 static struct gs_launch case_launch(const struct msg_case *mc)
 {
-    struct gs_launch l;
-    memset(&l, 0, sizeof l);
-    l.kernel = GS_K_ADD_GS;
-    l.n = mc->n;
-    l.grid = mc->grid;
-    l.block = mc->block;
+    struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, mc->n, mc->grid, mc->block);
     l.global = mc->global;
     return l;
 }
@@ -90,14 +85,9 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
 {
     struct msg_speed_done d;
     struct gs_err e = {0};
-    struct gs_launch l;
+    struct gs_launch l = gs_launch_1d(ms->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS,
+                                      ms->n, ms->grid, ms->block);
     memset(&d, 0, sizeof d);
-    memset(&l, 0, sizeof l);
-    l.kernel = ms->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS;
-    l.n = ms->n;
-    l.grid = ms->grid;
-    l.block = ms->block;
-    l.global = ms->grid * ms->block;
     const uint64_t bytes = gs_buffer_bytes(l.n);
     unsigned total = ms->warmup + ms->reps;
     if (l.n > w->n || bytes > shm_bytes || ms->reps > GS_SPEED_MAX_REPS) {
