@@ -13,6 +13,11 @@
 # user's kernel beside the suite's loop, and the counters' verdict), and
 # times grid_stride.cu, chunked.cu and block_stride.cu once more with
 # --no-counters for the wall clock without ncu. NCU=PATH passes --ncu PATH.
+# From the same JSON, each run's work count (a .gs text counted on the host
+# backend) and the work-per-block rule on the times; five runs of
+# block_stride.cu for how steadily that rule holds; and `check
+# examples/block_stride.gs --svg`, the kernel's own index-tracer picture
+# (OUTDIR/check-block_stride.svg).
 #
 #   scripts/gpu-check-speed.sh OUTDIR BUILD_DIR
 #
@@ -32,12 +37,16 @@ limit=${GS_CHECK_SPEED_LIMIT:-120} # seconds for any one command
 # The backends of each dialect, and the runs of the spread; the defaults are
 # the GPU's. Another choice tries the script on a machine without one, e.g.
 # CU_BACKENDS= CL_BACKENDS=opencl GS_BACKENDS="host opencl" REQUIRE=host,opencl
-# SPREAD_FILE=examples/grid_stride.cl SPREAD_BACKEND=opencl.
+# SPREAD_FILE=examples/grid_stride.cl SPREAD_BACKEND=opencl RULE_FILE=examples/block_stride.cl
+# RULE_BACKEND=opencl SVG_BACKEND=opencl.
 cu_backends=${CU_BACKENDS-cuda}
 cl_backends=${CL_BACKENDS-opencl}
 gs_backends=${GS_BACKENDS-cuda opencl}
 spread_file=${SPREAD_FILE:-examples/grid_stride.cu}
 spread_backend=${SPREAD_BACKEND:-cuda}
+rule_file=${RULE_FILE:-examples/block_stride.cu}
+rule_backend=${RULE_BACKEND:-cuda}
+svg_backend=${SVG_BACKEND:-cuda}
 ncu=${NCU-} # empty: check looks for ncu itself (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute)
 ncu_args=()
 [ -n "$ncu" ] && ncu_args=(--ncu "$ncu")
@@ -220,6 +229,49 @@ PY
 )
 rm -f "$plain"
 
+step "five runs of check $rule_file: the work-per-block rule on the times"
+ruled=$(mktemp)
+for i in 1 2 3 4 5; do
+  json="$jdir/rule.run$i.json"
+  t0=$(date +%s.%N)
+  timeout "$limit" "$g" check "$rule_file" --backend "$rule_backend" --format json \
+    --output "$json" 2>> "$log"
+  rc=$?
+  t1=$(date +%s.%N)
+  printf '%s %s %s\n' "$i" "$rc" "$(seconds "$t0" "$t1")" >> "$ruled"
+done
+rule_table=$(python3 - "$jdir" "$ruled" << 'PY'
+import json, sys
+jdir, runs = sys.argv[1], sys.argv[2]
+print("| run | exit | wall s | yours on 4G / G | suite's loop on 4G / G | work per block |")
+print("|---:|---:|---:|---:|---:|---|")
+for line in open(runs):
+    i, rc, wall = line.split()
+    try:
+        k = json.load(open("%s/rule.run%s.json" % (jdir, i)))["backends"][0]["speed"]["blocks"]
+        print("| %s | %s | %s | %s | %s | %s |" % (
+            i, rc, wall, "%.2fx" % k["growth"] if k["judged"] else "-",
+            "%.2fx" % k["loop_growth"] if k["judged"] else "-",
+            ("yes" if k["per_block"] else "no") if k["judged"] else "not read: " + k["words"]))
+    except Exception as e:
+        print("| %s | %s | %s | (%s) | | |" % (i, rc, wall, e))
+PY
+)
+rm -f "$ruled"
+
+step "check examples/block_stride.gs --backend $svg_backend --svg: the kernel's own picture"
+svg="$out/check-block_stride.svg"
+rm -f "$svg"
+svg_md=$(mktemp)
+record "$svg_md" "check examples/block_stride.gs --svg" \
+  timeout "$limit" "$g" check examples/block_stride.gs --backend "$svg_backend" --svg "$svg"
+svg_rc=$?
+if [ "$svg_rc" -ne 0 ] || ! grep -q '</svg>' "$svg" 2> /dev/null ||
+   ! grep -q 'counted on the host backend' "$svg"; then
+  echo "   the picture was not drawn (exit $svg_rc)"
+  status=1
+fi
+
 step "five runs of check $spread_file: the spread of the reported GB/s"
 for i in 1 2 3 4 5; do
   json="$jdir/spread.run$i.json"
@@ -299,6 +351,40 @@ for line in open(sys.argv[2]):
         pass
 PY
   echo
+  echo "## The work and work per block"
+  echo
+  echo "From the same runs' JSON. A .gs text is counted on the host backend at the launch the"
+  echo "checked backend ran (its device grid G): each thread alone on a poisoned output. Growth:"
+  echo "the time on 4G blocks over the time on G at the speed pass's n (a row too slow to repeat"
+  echo "with its one launch); by the rule, at least 2x for the kernel while the suite's loop grows"
+  echo "at most 1.25x is work per block (the loop steps by the block, not the grid)."
+  echo
+  echo "| example | backend | work | counted on | counted launch | max writers | growth yours / loop | work per block |"
+  echo "|---|---|---|---|---|---:|---|---|"
+  python3 - "$jdir" "$rows" << 'PY'
+import json, re, sys
+jdir = sys.argv[1]
+def x(v):
+    return "%.2fx" % v if isinstance(v, (int, float)) else "-"
+for line in open(sys.argv[2]):
+    m = re.match(r"\| `([^`]*)` \| (\w+) \|", line)
+    if not m:
+        continue
+    f, b = m.groups()
+    try:
+        d = json.load(open("%s/%s.%s.json" % (jdir, f.split("/")[-1], b)))["backends"][0]
+    except Exception:
+        continue
+    w, k = d.get("work") or {}, (d.get("speed") or {}).get("blocks") or {}
+    where = "host" if w.get("counted_on_host") else (d.get("backend") if w.get("counted") else "-")
+    launch = ("n = %s <<<%s, %s>>>" % (w.get("n"), w.get("grid"), w.get("block"))
+              if w.get("counted") else "-")
+    print("| `%s` | %s | %s | %s | %s | %s | %s / %s | %s |" % (
+        f, b, w.get("class"), where, launch, w.get("max") if w.get("counted") else "-",
+        x(k.get("growth")), x(k.get("loop_growth")),
+        ("yes" if k.get("per_block") else "no") if k.get("judged") else "not read"))
+PY
+  echo
   echo "## \`check FILE\` as a student types it"
   echo
   echo "Without \`--backend\`: a .cu file on CUDA alone, a .cl file on OpenCL alone (check opens only"
@@ -325,6 +411,13 @@ PY
   echo "|---|---:|---:|"
   cat "$walls"
   echo
+  echo "## Five runs of \`gridstride check $rule_file --backend $rule_backend --format json\`"
+  echo
+  echo "$rule_table"
+  echo
+  echo "## The picture: check-block_stride.svg"
+  echo
+  sed -e 's/^# /### /' "$svg_md"
   echo "## Five runs of \`gridstride check $spread_file --backend $spread_backend --format json\`"
   echo
   echo "$spread_table"
@@ -333,6 +426,7 @@ PY
   echo
   cat "$reports"
 } > "$md"
+rm -f "$svg_md"
 
 echo "== done (status $status): $md"
 exit $status
