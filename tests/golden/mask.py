@@ -24,7 +24,9 @@ statuses, JSON member names and their order, layout) stays compared:
   machine  compute units (<N>), memory sizes of --list (<MEM>), and PoCL's
            details: its device name, which is the CPU's (<OPENCL-DEVICE>,
            also where a table column cuts it short), its HSTR (<HSTR>) and
-           its driver version (<OPENCL-DRIVER>)
+           its driver version (<OPENCL-DRIVER>); in a table with a column
+           headed by that name (compare's), the runs of spaces that pad its
+           rows to the name's width (one space)
 
 Case-specific grids and sizes (--grid 8, --sizes ...) keep the rest of the
 output independent of the machine; cases that show the machine's own grid
@@ -186,6 +188,34 @@ def mask_tables(lines):
     return out
 
 
+DEVICE_COLUMN = re.compile(r"\] <OPENCL-DEVICE> \|")
+SPACES = re.compile(r"  +")
+
+
+def device_width_tables(lines):
+    """A table with a column headed by PoCL's device name (compare's tables:
+    "| 2 opencl [0:0] <OPENCL-DEVICE> |") is as wide as that name, which is
+    the machine's CPU: in the block of lines (up to a blank line) holding
+    such a header, every run of spaces in a line with a '|' becomes one
+    space. The cells, their order and the '|' between them stay compared."""
+    out, block = [], []
+
+    def flush():
+        if any(DEVICE_COLUMN.search(ln) for ln in block):
+            block[:] = [SPACES.sub(" ", ln) if "|" in ln else ln for ln in block]
+        out.extend(block)
+        block.clear()
+
+    for ln in lines:
+        if ln.strip():
+            block.append(ln)
+        else:
+            flush()
+            out.append(ln)
+    flush()
+    return out
+
+
 def mask_timed_row(line):
     if "|" not in line:
         return line
@@ -273,7 +303,7 @@ class Masker:
             lines.pop()
         if stderr:
             lines = [ln for ln in lines if not any(p.match(ln) for p in PROGRESS)]
-        lines = mask_tables([self.line(ln) for ln in lines])
+        lines = device_width_tables(mask_tables([self.line(ln) for ln in lines]))
         if not newline:
             lines.append("\\ no newline at the end")
         return lines or ["(empty)"]
