@@ -184,42 +184,73 @@ static void set_memory_limits(const struct gs_proc_limits *lim)
 #endif
 }
 
-#ifdef GS_PROC_ASAN
-/* The worker's environment in a sanitizer build: AddressSanitizer leaves
- * SIGSEGV, SIGBUS, SIGFPE and SIGILL alone there, so that a user's kernel that
- * faults ends the worker by its signal, as in every other build, and check
- * says "faulted" in the same words. (ASan still checks the worker's own code;
- * it cannot see into the user's, which is built without it.) Made before the
- * fork: the child may only make async-signal-safe calls. */
+/* The child's environment, made before the fork (the child may only make
+ * async-signal-safe calls): this process's, with TMPDIR replaced by tmpdir
+ * when one is given, and in a sanitizer build ASAN_OPTIONS extended so that
+ * AddressSanitizer leaves SIGSEGV, SIGBUS, SIGFPE and SIGILL alone there: a
+ * user's kernel that faults then ends the worker by its signal, as in every
+ * other build, and check says "faulted" in the same words. (ASan still
+ * checks the worker's own code; it cannot see into the user's, which is
+ * built without it.) envp NULL: the child inherits this process's. Its
+ * strings are freed with it (child_env_free). */
 extern char **environ;
-#define GS_PROC_ASAN_WORKER "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
-static char **worker_environ(char **asan_var)
+struct child_env {
+    char **envp;
+    char *tmp_var, *asan_var;
+};
+
+static void child_env_free(struct child_env *ce)
 {
+    free(ce->envp);
+    free(ce->tmp_var);
+    free(ce->asan_var);
+    memset(ce, 0, sizeof *ce);
+}
+
+static int child_env(const char *tmpdir, struct child_env *ce)
+{
+    memset(ce, 0, sizeof *ce);
+#ifdef GS_PROC_ASAN
+    const char *asan = "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0";
+#else
+    const char *asan = NULL;
+#endif
+    if (!tmpdir && !asan)
+        return 0;
     size_t n = 0;
-    const char *old = getenv("ASAN_OPTIONS");
     for (char **v = environ; *v; ++v)
         ++n;
-    char **env = malloc((n + 2) * sizeof *env);
-    const size_t len = strlen("ASAN_OPTIONS=") + (old ? strlen(old) + 1 : 0) +
-                       strlen(GS_PROC_ASAN_WORKER) + 1;
-    *asan_var = malloc(len);
-    if (!env || !*asan_var) {
-        free(env);
-        free(*asan_var);
-        *asan_var = NULL;
-        return NULL;
+    ce->envp = malloc((n + 3) * sizeof *ce->envp);
+    if (!ce->envp)
+        return -1;
+    if (tmpdir) {
+        const size_t len = strlen("TMPDIR=") + strlen(tmpdir) + 1;
+        if (!(ce->tmp_var = malloc(len)))
+            goto fail;
+        snprintf(ce->tmp_var, len, "TMPDIR=%s", tmpdir);
     }
-    snprintf(*asan_var, len, "ASAN_OPTIONS=%s%s%s", old ? old : "", old ? ":" : "",
-             GS_PROC_ASAN_WORKER);
+    if (asan) {
+        const char *old = getenv("ASAN_OPTIONS");
+        const size_t len = strlen("ASAN_OPTIONS=") + (old ? strlen(old) + 1 : 0) + strlen(asan) + 1;
+        if (!(ce->asan_var = malloc(len)))
+            goto fail;
+        snprintf(ce->asan_var, len, "ASAN_OPTIONS=%s%s%s", old ? old : "", old ? ":" : "", asan);
+    }
     size_t k = 0;
     for (char **v = environ; *v; ++v)
-        if (strncmp(*v, "ASAN_OPTIONS=", 13) != 0)
-            env[k++] = *v;
-    env[k++] = *asan_var;
-    env[k] = NULL;
-    return env;
+        if (!(ce->tmp_var && strncmp(*v, "TMPDIR=", 7) == 0) &&
+            !(ce->asan_var && strncmp(*v, "ASAN_OPTIONS=", 13) == 0))
+            ce->envp[k++] = *v;
+    if (ce->tmp_var)
+        ce->envp[k++] = ce->tmp_var;
+    if (ce->asan_var)
+        ce->envp[k++] = ce->asan_var;
+    ce->envp[k] = NULL;
+    return 0;
+fail:
+    child_env_free(ce);
+    return -1;
 }
-#endif
 
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_setup(const char *exe, char *const argv[], char *const envp[], int chan,
@@ -283,24 +314,20 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
         close(sv[1]);
         return gs_err_set(e, GS_IO, "pipe for a worker: %s", strerror(err));
     }
-    char **envp = NULL, *asan_var = NULL;
-#ifdef GS_PROC_ASAN
-    envp = worker_environ(&asan_var);
-    if (!envp) {
+    struct child_env ce;
+    if (child_env(lim->tmpdir, &ce) != 0) {
         close(sv[0]);
         close(sv[1]);
         close(po[0]);
         close(po[1]);
         return gs_err_set(e, GS_NOMEM, "out of memory starting a worker");
     }
-#endif
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0)
-        child_setup(exe, argv, envp, sv[1], shm_fd, po[1], lim, parent);
+        child_setup(exe, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent);
     const int err = errno;
-    free(envp);
-    free(asan_var);
+    child_env_free(&ce);
     close(sv[1]);
     close(po[1]);
     if (pid < 0) {

@@ -28,6 +28,9 @@ struct gs_proc_limits {
     int drop_privileges; /* as root: become GS_PROC_NOBODY before exec */
     const char *cwd;     /* the folder it starts in (entered before privileges are
                             dropped, so that it need not be reachable by their user) */
+    const char *tmpdir;  /* its TMPDIR from exec on (NULL: this process's): what a
+                            runtime leaves there when the child is killed is then in
+                            a folder the parent removes */
 };
 
 struct gs_child {

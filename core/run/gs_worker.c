@@ -41,7 +41,8 @@ struct iso {
     int shm_fd;
     float *shm;
     uint64_t shm_bytes, max_n;
-    char dir[PATH_MAX];
+    char dir[PATH_MAX];   /* the build's folder, and the kernel's TMPDIR */
+    char rtdir[PATH_MAX]; /* the worker's TMPDIR from its start (its runtime's files) */
     uint32_t seq;
     uint64_t printed;
     int sandbox;
@@ -57,15 +58,29 @@ static struct {
     const struct gs_backend *b;
     struct gs_child c;
     int shm_fd;
+    char rtdir[PATH_MAX];
 } prestarted[8];
 static int nprestarted;
 
-static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child *c,
-                        struct gs_err *e)
+/* A worker of b, with a private folder of its own as TMPDIR from its start:
+ * what its runtime leaves there when it is killed (NVIDIA's driver leaves a
+ * file) goes when the parent removes rtdir. */
+static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child *c, char *rtdir,
+                        size_t rtdir_size, struct gs_err *e)
 {
-    const struct gs_proc_limits none = {0};
+    int rc = gs_proc_private_dir(rtdir, rtdir_size, -1, e);
+    if (rc != GS_OK) {
+        rtdir[0] = '\0';
+        return rc;
+    }
+    const struct gs_proc_limits lim = {.tmpdir = rtdir};
     char *argv[] = {"gridstride", GS_WORKER_COMMAND, (char *)b->name, NULL};
-    return gs_proc_spawn(NULL, argv, shm_fd, &none, c, e);
+    rc = gs_proc_spawn(NULL, argv, shm_fd, &lim, c, e);
+    if (rc != GS_OK) {
+        gs_proc_remove_dir(rtdir);
+        rtdir[0] = '\0';
+    }
+    return rc;
 }
 
 int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e)
@@ -76,7 +91,8 @@ int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e)
     const int fd = memfd_create("gridstride-check", MFD_CLOEXEC);
     if (fd < 0)
         return gs_err_set(e, GS_NOMEM, "shared memory for a worker: %s", strerror(errno));
-    const int rc = spawn_worker(b, fd, &prestarted[nprestarted].c, e);
+    const int rc = spawn_worker(b, fd, &prestarted[nprestarted].c, prestarted[nprestarted].rtdir,
+                                sizeof prestarted[nprestarted].rtdir, e);
     if (rc != GS_OK) {
         close(fd);
         return rc;
@@ -92,18 +108,22 @@ void gs_worker_prestart_end(void)
         if (prestarted[i].b) {
             gs_proc_kill(&prestarted[i].c, NULL);
             close(prestarted[i].shm_fd);
+            gs_proc_remove_dir(prestarted[i].rtdir);
             prestarted[i].b = NULL;
         }
     nprestarted = 0;
 }
 
-/* A prestarted worker of b, handed over with its shared memory; 0 if none. */
-static int adopt(const struct gs_backend *b, struct gs_child *c, int *shm_fd)
+/* A prestarted worker of b, handed over with its shared memory and its
+ * TMPDIR; 0 if none. */
+static int adopt(const struct gs_backend *b, struct gs_child *c, int *shm_fd, char *rtdir,
+                 size_t rtdir_size)
 {
     for (int i = 0; i < nprestarted; ++i)
         if (prestarted[i].b == b) {
             *c = prestarted[i].c;
             *shm_fd = prestarted[i].shm_fd;
+            gs_strlcpy(rtdir, prestarted[i].rtdir, rtdir_size);
             prestarted[i].b = NULL;
             return 1;
         }
@@ -200,6 +220,8 @@ static void end_worker(struct iso *x, int polite, int *status)
     x->live = 0;
     gs_proc_remove_dir(x->dir);
     x->dir[0] = '\0';
+    gs_proc_remove_dir(x->rtdir);
+    x->rtdir[0] = '\0';
 }
 
 static void lost_words(struct iso *x, int status, int malformed, const char *when, char *why,
@@ -250,7 +272,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     if (rc != GS_OK)
         return rc;
     if (!x->adopted)
-        rc = spawn_worker(x->dev->backend, x->shm_fd, &x->c, e);
+        rc = spawn_worker(x->dev->backend, x->shm_fd, &x->c, x->rtdir, sizeof x->rtdir, e);
     x->adopted = 0;
     if (rc != GS_OK) {
         gs_proc_remove_dir(x->dir);
@@ -935,7 +957,7 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
         count_plan(x, plan);
     if (rc == GS_OK) {
         x->shm_bytes = gs_buffer_bytes(x->max_n);
-        x->adopted = adopt(dev->backend, &x->c, &x->shm_fd);
+        x->adopted = adopt(dev->backend, &x->c, &x->shm_fd, x->rtdir, sizeof x->rtdir);
         if (!x->adopted)
             x->shm_fd = memfd_create("gridstride-check", MFD_CLOEXEC);
         if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
