@@ -89,10 +89,17 @@ record() {
 
 # Configure and build BUILD_DIR with CUDA and OpenCL required, unless it
 # already holds gridstride (scripts run one after another share a build).
+# A build without libseccomp fails here: check's host worker refuses to load
+# a kernel there, and every record of a .gs kernel's work count would say so.
 ensure_build() {
   if [ ! -x "$build/gridstride" ]; then
     step "configure and build ($build)"
     run cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON || return 1
     run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; return 1; }
+  fi
+  if grep -q '^GS_SECCOMP_LIBRARY:[A-Z]*=.*NOTFOUND' "$build/CMakeCache.txt" 2> /dev/null; then
+    echo "$(basename "$0"): $build was configured without libseccomp: check's host worker" \
+      "cannot load a kernel there; install libseccomp-dev and configure again" | tee -a "$log" >&2
+    return 1
   fi
 }

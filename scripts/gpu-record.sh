@@ -72,6 +72,11 @@ if ! { timeout 150 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=O
   pack
   exit 1
 fi
+if grep -q '^GS_SECCOMP_LIBRARY:[A-Z]*=.*NOTFOUND' "$build/CMakeCache.txt"; then
+  note "build: no libseccomp (check's host worker cannot load a kernel): install libseccomp-dev"
+  pack
+  exit 1
+fi
 note "build: done"
 pack
 if [ "$part" = suite ]; then
