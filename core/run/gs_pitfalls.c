@@ -58,8 +58,8 @@ static const struct gs_trap_info trap_table[GS_TRAPS] = {
          "predicted, never launched. Those rows wrap by definition (GS_INT_ADD_WRAP); the "
          "course's own text (i += stride in int) overflows, which is undefined: a compiler "
          "may assume it never happens and carry i in 64 bits, and then every element is "
-         "right (NVRTC 13.0 for sm_90 and NVIDIA's OpenCL 3.0, driver 580, did on an H200). "
-         "Its literal rows record what each compiler's code did; they are not predicted."},
+         "right; another compiler, or the same one at another optimisation, wraps. Its "
+         "literal rows record what each compiler's code did here; they are not predicted."},
     [GS_TRAP_BLOCK_COUNT] =
         {"int-block-count", "The tutorial's block count",
          "int blocks = (n + 255) / 256;  /* int n */  kernel<<<blocks, 256>>>(...)",
