@@ -614,7 +614,7 @@ static void check_release(struct gs_job *j)
 }
 
 const struct gs_command gs_check_command = {
-    .name = "check", .ctx_size = sizeof(struct check_ctx), .run_size = sizeof(struct gs_check_run),
+    .name = "check", .flags = GS_CMD_PRIVATE_TMPDIR, .ctx_size = sizeof(struct check_ctx), .run_size = sizeof(struct gs_check_run),
     .bare_errors = 1u << GS_BUILD | 1u << GS_USAGE, .prepare = check_prepare,
     .opens = check_opens, .select = check_select, .plan = check_plan, .run = check_run, .free_run = check_free,
     .finish = check_finish, .failed = check_failed, .render = check_render,

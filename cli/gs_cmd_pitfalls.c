@@ -36,7 +36,7 @@ static void pitfalls_report(const struct gs_job *j, enum gs_format f, int chart,
 }
 
 const struct gs_command gs_pitfalls_command = {
-    .name = "pitfalls", .ctx_size = sizeof(struct gs_pitfalls_plan),
+    .name = "pitfalls", .flags = GS_CMD_PRIVATE_TMPDIR, .ctx_size = sizeof(struct gs_pitfalls_plan),
     .run_size = sizeof(struct gs_pitfalls), .plan = pitfalls_plan, .run = pitfalls_run,
     .failures = pitfalls_failures, .render = pitfalls_report,
 };

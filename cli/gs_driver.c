@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_driver.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gs_output.h"
+#include "gs_proc.h"
 #include "gs_run.h"
 
 double gs_seconds_since(const struct timespec *t0)
@@ -182,9 +184,42 @@ static int drive(struct gs_job *j, struct stderr_progress *prog, struct gs_err *
     return rc;
 }
 
+/* GS_CMD_PRIVATE_TMPDIR: TMPDIR becomes a fresh folder under it (the signal
+ * cleanup removes it too); *old keeps the value to put back. */
+static int private_tmpdir(char *dir, size_t size, char **old, struct gs_err *e)
+{
+    const char *cur = getenv("TMPDIR");
+    *old = NULL;
+    if (cur && !(*old = strdup(cur)))
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    gs_proc_install_cleanup();
+    const int rc = gs_proc_private_dir(dir, size, -1, e);
+    if (rc == GS_OK && setenv("TMPDIR", dir, 1) != 0) {
+        gs_proc_remove_dir(dir);
+        return gs_err_set(e, GS_NOMEM, "out of memory setting TMPDIR");
+    }
+    if (rc != GS_OK)
+        dir[0] = '\0';
+    return rc;
+}
+
+static void restore_tmpdir(char *dir, char *old)
+{
+    if (dir[0]) {
+        gs_proc_remove_dir(dir);
+        if (old)
+            setenv("TMPDIR", old, 1);
+        else
+            unsetenv("TMPDIR");
+    }
+    free(old);
+}
+
 int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *command,
              struct gs_err *e)
 {
+    char tmpdir[PATH_MAX] = "";
+    char *old_tmpdir = NULL;
     struct stderr_progress prog = {c->name, {0, 0}, {0, 0}};
     const struct gs_progress progress = {show_progress, &prog};
     struct gs_job *j = calloc(1, sizeof *j);
@@ -201,7 +236,11 @@ int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *c
         j->command = command;
         j->output = cli->output;
         j->progress = cli->quiet ? NULL : &progress;
-        const int rc = drive(j, &prog, e);
+        int rc = c->flags & GS_CMD_PRIVATE_TMPDIR
+                     ? private_tmpdir(tmpdir, sizeof tmpdir, &old_tmpdir, e)
+                     : GS_OK;
+        if (rc == GS_OK)
+            rc = drive(j, &prog, e);
         code = rc != GS_OK ? 2 : j->finished ? j->code : failed(j) ? 1 : 0;
         if (rc != GS_OK && c->failure)
             c->failure(j, rc, e);
@@ -214,6 +253,7 @@ int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *c
             c->release(j);
         gs_session_close(&j->s);
     }
+    restore_tmpdir(tmpdir, old_tmpdir);
     if (j) {
         free(j->runs);
         free(j->ctx);

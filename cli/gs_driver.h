@@ -38,6 +38,11 @@ struct gs_job;
 /* Descriptor flags. */
 #define GS_CMD_NO_SESSION 0x1u /* opens no backend (compare) */
 #define GS_CMD_NO_DEVICES 0x2u /* opens the backends, chooses no device (--list) */
+/* Runs kernels in check's workers (check, pitfalls): its TMPDIR is a fresh
+ * private folder while it runs, removed after its backends close, so that
+ * what a GPU runtime leaves in TMPDIR, in this process or in a worker killed
+ * at its deadline (NVIDIA's leaves a file), goes with it. */
+#define GS_CMD_PRIVATE_TMPDIR 0x4u
 
 /* A run hook's answer for a device it leaves out (its slot is reused). */
 #define GS_DRIVE_SKIP (-1)
