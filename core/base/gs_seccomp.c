@@ -52,6 +52,20 @@ static int rule(scmp_filter_ctx f, uint32_t action, const char *name, unsigned n
     return seccomp_rule_add_array(f, action, nr, n, args);
 }
 
+/* A comparison of the first argument, every field set: libseccomp's SCMP_A0
+ * leaves datum_b to the compound literal, which GCC 13's
+ * -Wmissing-field-initializers reports (a warning, an error under GS_WERROR). */
+static struct scmp_arg_cmp arg0(enum scmp_compare op, scmp_datum_t a, scmp_datum_t b)
+{
+    struct scmp_arg_cmp c;
+    memset(&c, 0, sizeof c);
+    c.arg = 0;
+    c.op = op;
+    c.datum_a = a;
+    c.datum_b = b;
+    return c;
+}
+
 int gs_seccomp_install(const int *fds, int nfds, char *why, unsigned why_size)
 {
     scmp_filter_ctx f = seccomp_init(SCMP_ACT_ERRNO(EPERM));
@@ -70,8 +84,8 @@ int gs_seccomp_install(const int *fds, int nfds, char *why, unsigned why_size)
         rc = rule(f, SCMP_ACT_ALLOW, "open", 1, &ro_open_old);
     /* Threads, never processes. clone3 hides its flags in memory the filter
      * cannot read: ENOSYS makes the C library fall back to clone. */
-    const struct scmp_arg_cmp thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD);
-    const struct scmp_arg_cmp no_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+    const struct scmp_arg_cmp thread = arg0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD);
+    const struct scmp_arg_cmp no_thread = arg0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
     if (rc == 0)
         rc = rule(f, SCMP_ACT_ALLOW, "clone", 1, &thread);
     if (rc == 0)
@@ -79,14 +93,14 @@ int gs_seccomp_install(const int *fds, int nfds, char *why, unsigned why_size)
     if (rc == 0)
         rc = rule(f, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
     /* Signals to itself only (abort, raise). */
-    const struct scmp_arg_cmp to_self = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self);
-    const struct scmp_arg_cmp to_other = SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self);
+    const struct scmp_arg_cmp to_self = arg0(SCMP_CMP_EQ, (scmp_datum_t)self, 0);
+    const struct scmp_arg_cmp to_other = arg0(SCMP_CMP_NE, (scmp_datum_t)self, 0);
     if (rc == 0)
         rc = rule(f, SCMP_ACT_ALLOW, "kill", 1, &to_self);
     if (rc == 0)
         rc = rule(f, SCMP_ACT_KILL_PROCESS, "kill", 1, &to_other);
     /* Its own limits only (pid 0: itself), never another process's. */
-    const struct scmp_arg_cmp own = SCMP_A0(SCMP_CMP_EQ, 0);
+    const struct scmp_arg_cmp own = arg0(SCMP_CMP_EQ, 0, 0);
     if (rc == 0)
         rc = rule(f, SCMP_ACT_ALLOW, "prlimit64", 1, &own);
     if (rc == 0)
@@ -95,7 +109,7 @@ int gs_seccomp_install(const int *fds, int nfds, char *why, unsigned why_size)
         rc = rule(f, SCMP_ACT_KILL_PROCESS, "tgkill", 1, &to_other);
     /* Writes to its own descriptors only. */
     for (int i = 0; rc == 0 && i < nfds; ++i) {
-        const struct scmp_arg_cmp fd = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fds[i]);
+        const struct scmp_arg_cmp fd = arg0(SCMP_CMP_EQ, (scmp_datum_t)fds[i], 0);
         rc = rule(f, SCMP_ACT_ALLOW, "write", 1, &fd);
         if (rc == 0)
             rc = rule(f, SCMP_ACT_ALLOW, "writev", 1, &fd);
