@@ -23,8 +23,13 @@ run() {
 }
 
 # Paths as a user of the checkout would type them.
+# The loader path a command inherits from this machine shows as
+# $LD_LIBRARY_PATH.
 relative() {
-  sed -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g" -e "s#\"$PWD\"#\".\"#g"
+  local ld=()
+  [ -n "${LD_LIBRARY_PATH:-}" ] && ld=(-e "s#${LD_LIBRARY_PATH}#\$LD_LIBRARY_PATH#g")
+  sed "${ld[@]}" -e "s#$out/##g" -e "s#$build/gridstride#gridstride#g" -e "s#$PWD/##g" \
+    -e "s#\"$PWD\"#\".\"#g"
 }
 
 # report_run FILE BACKEND LINE STDOUT STDERR: one check run's report as the
