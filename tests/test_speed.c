@@ -232,6 +232,49 @@ static void work_per_block_from_times(void **state)
     assert_int_equal(s.blocks_judged, 0);
 }
 
+/* A kernel too slow on G has its growth read at a smaller n: about
+ * GS_SPEED_BLOCKS_MS on G there, never under the floor of elements per
+ * thread, never above n; the rule then reads the four rows at that n, not
+ * the pass's. */
+static void work_per_block_at_a_smaller_n(void **state)
+{
+    (void)state;
+    const uint64_t n = 1ull << 28, G = 1056, B = 256;
+    /* 420 ms on G at n: 40 ms at about n / 10.5. */
+    const uint64_t m = gs_speed_blocks_n(n, 420.0, G, B);
+    assert_true(m > n / 11 && m < n / 10);
+    assert_int_equal(gs_speed_blocks_n(n, 30.0, G, B), n);        /* cheap already */
+    assert_int_equal(gs_speed_blocks_n(n, 1e6, G, B), 16 * G * B); /* the floor */
+    assert_int_equal(gs_speed_blocks_n(1000, 1e6, G, B), 1000);    /* never above n */
+    struct gs_speed s;
+    const double loop_ms = (double)ADD_BYTES / 3.58e12 * 1e3;
+    h200(&s, loop_ms * 400, 0);
+    s.rows[2].state = GS_SPD_TOO_SLOW;
+    s.rows[2].nsamples = 1;
+    /* At the pass's n a 4G row that would say "no work per block"... */
+    row(&s, GS_SPD_SUITE_GS, 4 * 528, loop_ms);
+    row(&s, GS_SPD_USER, 4 * 528, loop_ms * 400);
+    /* ...and at a smaller n the four rows that say it does. */
+    s.blocks_n = N / 8;
+    struct gs_speed_row *r[4] = {
+        row(&s, GS_SPD_SUITE_GS, 528, loop_ms / 8), row(&s, GS_SPD_SUITE_GS, 4 * 528, loop_ms / 8),
+        row(&s, GS_SPD_USER, 528, loop_ms * 50), row(&s, GS_SPD_USER, 4 * 528, loop_ms * 200)};
+    for (int i = 0; i < 4; ++i)
+        r[i]->n = N / 8;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.blocks_judged, 1);
+    assert_int_equal(s.per_block, 1);
+    assert_non_null(strstr(s.blocks_words, "at n = "));
+    /* The verdict on G still comes from the pass's n. */
+    gs_speed_judge(&s, H200_PEAK, 1);
+    assert_int_equal(s.cls, GS_SPEED_TOO_SLOW);
+    assert_non_null(strstr(s.words, "at least 400x slower"));
+    /* Without the smaller n's rows nothing is read there. */
+    s.nrows -= 4;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.blocks_judged, 0);
+}
+
 /* Who wrote what, as the host's count leaves it, made up: a block stride
  * of B = 4 over 2 blocks (element i by thread i, and by thread i - 4 for
  * i >= 4), then the same elements each by one thread. */
@@ -283,6 +326,7 @@ int main(void)
         cmocka_unit_test(verdicts_in_words),
         cmocka_unit_test(work_in_words),
         cmocka_unit_test(work_per_block_from_times),
+        cmocka_unit_test(work_per_block_at_a_smaller_n),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

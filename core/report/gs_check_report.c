@@ -76,6 +76,9 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
         char shape[64];
         if (r->who == GS_SPD_COPY)
             snprintf(shape, sizeof shape, "%llu bytes", (unsigned long long)(r->bytes / 2));
+        else if (r->n != s->n)
+            snprintf(shape, sizeof shape, "<<<%llu, %llu>>> n = %llu", (unsigned long long)r->grid,
+                     (unsigned long long)r->block, (unsigned long long)r->n);
         else
             snprintf(shape, sizeof shape, "<<<%llu, %llu>>>", (unsigned long long)r->grid,
                      (unsigned long long)r->block);
@@ -188,6 +191,7 @@ static void json_speed(struct gs_jw *w, const struct gs_speed *s)
     gs_jw_object(w, "blocks");
     gs_jw_bool(w, "judged", s->blocks_judged);
     gs_jw_bool(w, "per_block", s->per_block);
+    gs_jw_u64(w, "n", s->blocks_n ? s->blocks_n : s->n);
     if (s->blocks_judged) {
         gs_jw_fixed(w, "growth", 4, s->blocks_growth);
         gs_jw_fixed(w, "loop_growth", 4, s->loop_growth);

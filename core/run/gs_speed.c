@@ -60,13 +60,32 @@ const char *gs_speed_class_name(enum gs_speed_class c)
     return (unsigned)c < sizeof class_names / sizeof class_names[0] ? class_names[c] : "?";
 }
 
+const struct gs_speed_row *gs_speed_find_at(const struct gs_speed *s, enum gs_speed_who who,
+                                            uint64_t grid, uint64_t n)
+{
+    for (int i = 0; i < s->nrows; ++i)
+        if (s->rows[i].who == who && (grid == 0 || s->rows[i].grid == grid) &&
+            s->rows[i].n == n)
+            return &s->rows[i];
+    return NULL;
+}
+
 const struct gs_speed_row *gs_speed_find(const struct gs_speed *s, enum gs_speed_who who,
                                          uint64_t grid)
 {
-    for (int i = 0; i < s->nrows; ++i)
-        if (s->rows[i].who == who && (grid == 0 || s->rows[i].grid == grid))
-            return &s->rows[i];
-    return NULL;
+    return gs_speed_find_at(s, who, grid, s->n);
+}
+
+uint64_t gs_speed_blocks_n(uint64_t n, double first_ms, uint64_t grid, uint64_t block)
+{
+    if (first_ms <= GS_SPEED_BLOCKS_MS || n == 0)
+        return n;
+    const double want = (double)n * GS_SPEED_BLOCKS_MS / first_ms;
+    const uint64_t floor_n = GS_SPEED_BLOCKS_MIN_PER_THREAD * grid * block;
+    uint64_t m = want < 1 ? 1 : (uint64_t)want;
+    if (m < floor_n)
+        m = floor_n;
+    return m < n ? m : n;
 }
 
 /* The lesson's reading of a slow kernel, by device kind. */
@@ -192,10 +211,11 @@ void gs_speed_blocks(struct gs_speed *s)
              "(the loop steps by the block, not the grid)", GS_SPEED_BLOCK_FACTOR,
              GS_SPEED_BLOCK_GROWTH,
              GS_SPEED_LOOP_GROWTH);
-    const double u1 = row_ms(gs_speed_find(s, GS_SPD_USER, s->grid));
-    const double u2 = row_ms(gs_speed_find(s, GS_SPD_USER, g2));
-    const double l1 = row_ms(gs_speed_find(s, GS_SPD_SUITE_GS, s->grid));
-    const double l2 = row_ms(gs_speed_find(s, GS_SPD_SUITE_GS, g2));
+    const uint64_t bn = s->blocks_n ? s->blocks_n : s->n;
+    const double u1 = row_ms(gs_speed_find_at(s, GS_SPD_USER, s->grid, bn));
+    const double u2 = row_ms(gs_speed_find_at(s, GS_SPD_USER, g2, bn));
+    const double l1 = row_ms(gs_speed_find_at(s, GS_SPD_SUITE_GS, s->grid, bn));
+    const double l2 = row_ms(gs_speed_find_at(s, GS_SPD_SUITE_GS, g2, bn));
     if (!s->measured || s->grid == 0 || u1 <= 0 || u2 <= 0 || l1 <= 0 || l2 <= 0) {
         snprintf(s->blocks_words, sizeof s->blocks_words,
                  "not read: the kernel and the suite's loop need a time on G and on %dG blocks",
@@ -209,15 +229,17 @@ void gs_speed_blocks(struct gs_speed *s)
                    s->loop_growth <= GS_SPEED_LOOP_GROWTH;
     if (s->per_block)
         snprintf(s->blocks_words, sizeof s->blocks_words,
-                 "its time grows with the number of blocks at fixed n (%.4g ms on <<<%llu, "
-                 "%llu>>>, %.4g ms on <<<%llu, %llu>>>: %.1fx, while the suite's loop's "
-                 "grows %.2fx): it does work per block: the loop steps by the block, not the "
-                 "grid (pitfall 1)",
-                 u1, (unsigned long long)s->grid, (unsigned long long)s->block, u2,
+                 "its time grows with the number of blocks at fixed n (at n = %llu: %.4g ms on "
+                 "<<<%llu, %llu>>>, %.4g ms on <<<%llu, %llu>>>: %.1fx, while the suite's "
+                 "loop's grows %.2fx): it does work per block: the loop steps by the block, "
+                 "not the grid (pitfall 1)",
+                 (unsigned long long)bn, u1, (unsigned long long)s->grid,
+                 (unsigned long long)s->block, u2,
                  (unsigned long long)g2, (unsigned long long)s->block, s->blocks_growth,
                  s->loop_growth);
     else
         snprintf(s->blocks_words, sizeof s->blocks_words,
-                 "no work per block read from the times: %.2fx on %dG blocks against G (the "
-                 "suite's loop: %.2fx)", s->blocks_growth, GS_SPEED_BLOCK_FACTOR, s->loop_growth);
+                 "no work per block read from the times: %.2fx on %dG blocks against G at n = "
+                 "%llu (the suite's loop: %.2fx)", s->blocks_growth, GS_SPEED_BLOCK_FACTOR,
+                 (unsigned long long)bn, s->loop_growth);
 }

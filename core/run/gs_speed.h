@@ -95,7 +95,7 @@ struct gs_speed {
     uint64_t n, block, grid; /* the size and the device grid G */
     char size_rule[300];     /* how n was chosen */
     int nrows;
-    struct gs_speed_row rows[8];
+    struct gs_speed_row rows[12];
     enum gs_speed_class cls;
     double ratio;  /* user on G / the suite's loop on G; 0 when not known */
     double min_speed; /* --min-speed, 0: none */
@@ -105,6 +105,8 @@ struct gs_speed {
     /* Work per block, read off the times at fixed n (gs_speed_blocks): the
      * user's kernel on G and on GS_SPEED_BLOCK_FACTOR x G blocks, beside the
      * suite's loop on both. */
+    uint64_t blocks_n;  /* the n of those four rows: n, or GS_SPEED_BLOCKS_N's smaller n
+                           for a kernel too slow on G (0: n) */
     int blocks_judged;  /* both user rows and both loop rows have a time */
     int per_block;      /* the rule holds: the loop steps by the block (pitfall 1) */
     double blocks_growth, loop_growth; /* time on 4G over time on G */
@@ -112,9 +114,12 @@ struct gs_speed {
     char blocks_rule[300];
 };
 
-/* The row of `who` on `grid`, or NULL. */
+/* The row of `who` on `grid` (0: any) at the pass's n, or NULL. */
 const struct gs_speed_row *gs_speed_find(const struct gs_speed *s, enum gs_speed_who who,
                                          uint64_t grid);
+/* The same at a given n. */
+const struct gs_speed_row *gs_speed_find_at(const struct gs_speed *s, enum gs_speed_who who,
+                                            uint64_t grid, uint64_t n);
 
 /* Apply the floor to every timed row (peak and the copy row's rate; the copy
  * rule only on a GPU, where the API's copy runs at the memory's practical
@@ -133,5 +138,16 @@ void gs_speed_judge(struct gs_speed *s, uint64_t peak_bytes_per_s, int is_gpu);
 #define GS_SPEED_BLOCK_GROWTH 2.0
 #define GS_SPEED_LOOP_GROWTH 1.25
 void gs_speed_blocks(struct gs_speed *s);
+
+/* The n at which a kernel too slow on grid G has its work per block read:
+ * its one launch on G took first_ms at n, and on 4G blocks it would take
+ * about 4x that again; at a smaller n the growth is the same (work per block
+ * is work at every n) and the launches cost GS_SPEED_BLOCKS_MS on G. n when
+ * that is no smaller; never under GS_SPEED_BLOCKS_MIN_PER_THREAD elements
+ * per thread of G (below, the suite's loop's time is its launch's overhead,
+ * and its growth no longer stands for the memory's). Pure. */
+#define GS_SPEED_BLOCKS_MS 40.0
+#define GS_SPEED_BLOCKS_MIN_PER_THREAD 16
+uint64_t gs_speed_blocks_n(uint64_t n, double first_ms, uint64_t grid, uint64_t block);
 
 #endif

@@ -296,9 +296,16 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     char *body = NULL;
     uint32_t len = 0;
     int malformed = 0, status = 0;
-    int r = gs_wk_send(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 5) == 0
-                ? rx_msg(x, MSG_BUILT, 0, &body, &len, t0, x->build_timeout_s, NULL, &malformed)
-                : RX_LOST;
+    int r = gs_wk_send(x->c.chan, MSG_HELLO, 0, &hello, sizeof hello, strs, 5) == 0 ? RX_OK
+                                                                                 : RX_LOST;
+    /* While the worker builds: the speed pass's part of the shared memory
+     * poisoned here, so that its pages exist before the first timed
+     * read-back (made then, they cost the first row half a second on an
+     * H200: a fault a page). */
+    if (r == RX_OK && first && x->run->speed.n)
+        gs_poison_pool(x->pool, x->shm, x->run->speed.n);
+    if (r == RX_OK)
+        r = rx_msg(x, MSG_BUILT, 0, &body, &len, t0, x->build_timeout_s, NULL, &malformed);
     if (r == RX_OK && len < sizeof(struct msg_built)) {
         r = RX_LOST;
         malformed = 1;
@@ -485,15 +492,16 @@ static int run_all(struct iso *x, struct gs_err *e)
 
 /* ---- the speed pass (gs_speed.h) --------------------------------------- */
 
-static struct gs_speed_row *speed_add(struct gs_speed *s, enum gs_speed_who who, uint64_t grid)
+static struct gs_speed_row *speed_add(struct gs_speed *s, enum gs_speed_who who, uint64_t grid,
+                                     uint64_t n)
 {
     struct gs_speed_row *r = &s->rows[s->nrows++];
     memset(r, 0, sizeof *r);
     r->who = who;
-    r->n = s->n;
+    r->n = n;
     r->grid = grid;
     r->block = who == GS_SPD_COPY ? 1 : s->block;
-    r->bytes = (who == GS_SPD_COPY ? 8 : 12) * s->n; /* floats: read + written */
+    r->bytes = (who == GS_SPD_COPY ? 8 : 12) * n; /* floats: read + written */
     r->state = GS_SPD_NOT_TIMED;
     return r;
 }
@@ -641,69 +649,105 @@ static double med_of(const struct gs_speed_row *r)
     return r && r->state == GS_SPD_TIMED ? r->med_ms : 0;
 }
 
+/* Time one row. ref: the suite's loop on the same launch, for a user's row
+ * (its limit); g_row: the user's row on G at the same n, for its row on 4G. */
+static int speed_time(struct iso *x, struct gs_speed_row *r, const struct gs_speed_row *ref,
+                      const struct gs_speed_row *g_row, struct gs_err *e)
+{
+    char why[160];
+    int rc = GS_OK, lost = 0;
+    const struct gs_launch l = gs_launch_1d(
+        r->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS, r->n, r->grid, r->block);
+    if (r->who != GS_SPD_COPY &&
+        gs_dev_predicts_accept(x->dev, &l, why, sizeof why) != GS_ACCEPTS) {
+        snprintf(r->why, sizeof r->why, "%s does not take <<<%llu, %llu>>>: %s",
+                 x->dev->backend->name, (unsigned long long)r->grid,
+                 (unsigned long long)r->block, why);
+        return GS_OK;
+    }
+    if (!speed_restart(x, r, e, &rc))
+        return rc;
+    double limit = 0;
+    unsigned deadline = x->timeout_s;
+    if (r->who == GS_SPD_USER) {
+        limit = med_of(ref) > 0 ? GS_SPEED_SLOW_FACTOR * med_of(ref) : 0;
+        /* On 4G a kernel too slow on G is launched once, to read its growth. */
+        if (g_row && g_row->state == GS_SPD_TOO_SLOW) {
+            if (g_row->nsamples == 0) {
+                snprintf(r->why, sizeof r->why, "too slow on grid G already");
+                return GS_OK;
+            }
+            limit = 1e-9;
+            const double need =
+                2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * g_row->samples_ms[0] / 1e3;
+            deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
+            const double t0 = now_s();
+            rc = speed_row(x, r, limit, deadline, &lost, e);
+            r->wall_s = now_s() - t0;
+            if (rc == GS_OK && r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
+                snprintf(r->why, sizeof r->why, "launched once (%.4g ms), as the kernel "
+                         "is too slow on grid G to repeat", r->samples_ms[0]);
+            return rc;
+        }
+        /* Room for every launch at the limit, and for the read-back. */
+        const double need = 2.0 + 1.5 * limit * (GS_SPEED_WARMUP + GS_SPEED_REPS + 1) / 1e3;
+        if (limit > 0 && need < deadline)
+            deadline = (unsigned)need + 1;
+    }
+    gs_counters_drain(x->counters);
+    const double t0 = now_s();
+    rc = speed_row(x, r, limit, deadline, &lost, e);
+    r->wall_s = now_s() - t0;
+    return rc;
+}
+
+/* The rows in the order each needs the one before: the API's copy, the
+ * suite's loop and monolithic add, the user's kernel on G; then work per
+ * block (the loop and the kernel on 4G blocks, at a smaller n when the
+ * kernel is too slow on G: gs_speed_blocks_n), then the kernel on the grid
+ * sized to n. */
 static int speed_pass(struct iso *x, struct gs_err *e)
 {
     struct gs_speed *s = &x->run->speed;
-    const uint64_t gn = (s->n + s->block - 1) / s->block; /* the grid sized to n */
-    char why[160];
-    int rc = GS_OK, lost = 0;
-    speed_add(s, GS_SPD_COPY, 1);
-    /* 4G: work per block at fixed n (gs_speed_blocks). */
-    struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, s->grid);
-    struct gs_speed_row *loop_2 = speed_add(s, GS_SPD_SUITE_GS, GS_SPEED_BLOCK_FACTOR * s->grid);
-    struct gs_speed_row *loop_n = speed_add(s, GS_SPD_SUITE_GS, gn);
-    speed_add(s, GS_SPD_SUITE_MONO, gn);
-    struct gs_speed_row *user_g = speed_add(s, GS_SPD_USER, s->grid);
-    struct gs_speed_row *user_2 = speed_add(s, GS_SPD_USER, GS_SPEED_BLOCK_FACTOR * s->grid);
-    struct gs_speed_row *user_n = speed_add(s, GS_SPD_USER, gn);
-    for (int i = 0; rc == GS_OK && i < s->nrows; ++i) {
-        struct gs_speed_row *r = &s->rows[i];
-        const struct gs_launch l = gs_launch_1d(
-            r->who == GS_SPD_SUITE_MONO ? GS_K_ADD_MONO : GS_K_ADD_GS, r->n, r->grid, r->block);
-        if (r->who != GS_SPD_COPY &&
-            gs_dev_predicts_accept(x->dev, &l, why, sizeof why) != GS_ACCEPTS) {
-            snprintf(r->why, sizeof r->why, "%s does not take <<<%llu, %llu>>>: %s",
-                     x->dev->backend->name, (unsigned long long)r->grid,
-                     (unsigned long long)r->block, why);
-            continue;
-        }
-        if (r == user_n && user_g->state == GS_SPD_TOO_SLOW) {
-            snprintf(r->why, sizeof r->why, "too slow on grid G already");
-            continue;
-        }
-        if (!speed_restart(x, r, e, &rc))
-            continue;
-        double limit = 0;
-        unsigned deadline = x->timeout_s;
-        if (r->who == GS_SPD_USER) {
-            const double ref = med_of(r == user_g ? loop_g : r == user_2 ? loop_2 : loop_n);
-            limit = ref > 0 ? GS_SPEED_SLOW_FACTOR * ref : 0;
-            /* On 4G a kernel too slow on G is launched once, to read its growth. */
-            if (r == user_2 && user_g->state == GS_SPD_TOO_SLOW) {
-                if (user_g->nsamples == 0) {
-                    snprintf(r->why, sizeof r->why, "too slow on grid G already");
-                    continue;
-                }
-                limit = 1e-9;
-                const double need =
-                    2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * user_g->samples_ms[0] / 1e3;
-                deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
-                rc = speed_row(x, r, limit, deadline, &lost, e);
-                if (rc == GS_OK && r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
-                    snprintf(r->why, sizeof r->why, "launched once (%.4g ms), as the kernel "
-                             "is too slow on grid G to repeat", r->samples_ms[0]);
-                continue;
-            }
-            /* Room for every launch at the limit, and for the read-back. */
-            const double need = 2.0 + 1.5 * limit * (GS_SPEED_WARMUP + GS_SPEED_REPS + 1) / 1e3;
-            if (limit > 0 && need < deadline)
-                deadline = (unsigned)need + 1;
-        }
-        gs_counters_drain(x->counters);
-        const double t0 = now_s();
-        rc = speed_row(x, r, limit, deadline, &lost, e);
-        r->wall_s = now_s() - t0;
+    const uint64_t n = s->n, g = s->grid, g4 = GS_SPEED_BLOCK_FACTOR * s->grid;
+    const uint64_t gn = (n + s->block - 1) / s->block; /* the grid sized to n */
+    struct gs_speed_row *copy = speed_add(s, GS_SPD_COPY, 1, n);
+    struct gs_speed_row *loop_g = speed_add(s, GS_SPD_SUITE_GS, g, n);
+    struct gs_speed_row *loop_n = speed_add(s, GS_SPD_SUITE_GS, gn, n);
+    struct gs_speed_row *mono = speed_add(s, GS_SPD_SUITE_MONO, gn, n);
+    struct gs_speed_row *user_g = speed_add(s, GS_SPD_USER, g, n);
+    int rc = speed_time(x, copy, NULL, NULL, e);
+    if (rc == GS_OK)
+        rc = speed_time(x, loop_g, NULL, NULL, e);
+    if (rc == GS_OK)
+        rc = speed_time(x, loop_n, NULL, NULL, e);
+    if (rc == GS_OK)
+        rc = speed_time(x, mono, NULL, NULL, e);
+    if (rc == GS_OK)
+        rc = speed_time(x, user_g, loop_g, NULL, e);
+    /* Work per block at fixed n (gs_speed_blocks). */
+    const int slow = user_g->state == GS_SPD_TOO_SLOW && user_g->nsamples > 0;
+    s->blocks_n = slow ? gs_speed_blocks_n(n, user_g->samples_ms[0], g, s->block) : n;
+    struct gs_speed_row *bl_g = loop_g, *bu_g = user_g;
+    if (s->blocks_n != n) {
+        bl_g = speed_add(s, GS_SPD_SUITE_GS, g, s->blocks_n);
+        bu_g = speed_add(s, GS_SPD_USER, g, s->blocks_n);
     }
+    struct gs_speed_row *bl_4 = speed_add(s, GS_SPD_SUITE_GS, g4, s->blocks_n);
+    struct gs_speed_row *bu_4 = speed_add(s, GS_SPD_USER, g4, s->blocks_n);
+    if (rc == GS_OK && bl_g != loop_g)
+        rc = speed_time(x, bl_g, NULL, NULL, e);
+    if (rc == GS_OK)
+        rc = speed_time(x, bl_4, NULL, NULL, e);
+    if (rc == GS_OK && bu_g != user_g)
+        rc = speed_time(x, bu_g, bl_g, NULL, e);
+    if (rc == GS_OK)
+        rc = speed_time(x, bu_4, bl_4, bu_g, e);
+    struct gs_speed_row *user_n = speed_add(s, GS_SPD_USER, gn, n);
+    if (rc == GS_OK && user_g->state == GS_SPD_TOO_SLOW)
+        snprintf(user_n->why, sizeof user_n->why, "too slow on grid G already");
+    else if (rc == GS_OK)
+        rc = speed_time(x, user_n, loop_n, NULL, e);
     if (rc == GS_OK) {
         s->measured = 1;
         gs_speed_judge(s, x->dev->peak_bytes_per_s, x->dev->is_gpu);
