@@ -631,4 +631,5 @@ const struct gs_backend gs_backend_cuda = {
     .user_launch = cuda_user_launch,
     .user_free = cuda_user_free,
     .user_compile = cuda_user_compile,
+    .counters = cuda_counters,
 };

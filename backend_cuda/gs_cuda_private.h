@@ -6,6 +6,7 @@
  *                       launch and the copy, and the backend's table
  *   gs_cuda_timeline.c  per-SM finish times (timeline())
  *   gs_cuda_user.c      user kernels through NVRTC (`gridstride check`)
+ *   gs_cuda_counters.c  hardware counters through CUPTI, loaded at run time
  *   gs_cuda_kernels.cu  the kernels of kernels/, compiled by nvcc */
 #ifndef GS_CUDA_PRIVATE_H
 #define GS_CUDA_PRIVATE_H
@@ -81,6 +82,13 @@ int cuda_refused(struct cuda_device *d, cudaError_t rc, struct gs_launch_result 
 
 int cuda_timeline(struct gs_device *dev, const struct gs_launch *l, struct gs_launch_result *r,
                   struct gs_timeline *t, struct gs_err *e);
+
+/* ---- gs_cuda_counters.c -------------------------------------------------- */
+
+int cuda_counters(struct gs_device *dev, const char *library, const char *const *metrics,
+                  int nmetrics, int (*run)(void *ctx, struct gs_err *e), void *ctx,
+                  double *values, int max_ranges, int *nranges, char *source,
+                  size_t source_size, struct gs_err *e);
 
 /* ---- gs_cuda_user.c ------------------------------------------------------ */
 

@@ -22,7 +22,7 @@ int gs_check_worker_main(int argc, char **argv)
     return gs_worker_serve(b);
 }
 
-/* The counted launch under Nsight Compute (core/run/gs_counters_run.h):
+/* The counted launch, under CUPTI or Nsight Compute (core/run/gs_counters_run.h):
  * nothing is printed, the exit status says how far it came. */
 int gs_check_counters_main(int argc, char **argv)
 {

@@ -103,12 +103,12 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"
                                        "                         the suite's grid-stride loop's on grid G, e.g. 0.8", 0, CMD_CHECK, NULL},
     {OPT_NO_COUNTERS, "--no-counters", NULL, "check: no hardware counters of a .cu kernel on NVIDIA (default: read by\n"
-                                            "                         Nsight Compute for a kernel slower than the suite's loop; --no-speed\n"
+                                            "                         CUPTI for a kernel slower than the suite's loop; --no-speed\n"
                                             "                         also skips them)", 0, CMD_CHECK, NULL},
     {OPT_COUNTERS, "--counters", NULL, "check: read them also for a kernel as fast as the suite's loop, and\n"
                                       "                         under --no-speed", 0, CMD_CHECK, NULL},
-    {OPT_NCU, "--ncu", "PATH", "check: Nsight Compute's ncu (default: ncu on PATH, else\n"
-                               "                         /usr/local/cuda/bin/ncu, else /opt/nvidia/nsight-compute/*/ncu)", 0, CMD_CHECK, NULL},
+    {OPT_NCU, "--ncu", "PATH", "check: read the counters with Nsight Compute's ncu at PATH instead of\n"
+                               "                         CUPTI (libcupti, loaded at run time)", 0, CMD_CHECK, NULL},
     {OPT_TRAPS, "--traps", "LIST", "pitfalls: block-stride, stride-32bit, index-32bit, int-loop,\n"
                                    "                         int-block-count, y-grid, tile-loop, early-return (default: all)", 0, CMD_PITFALLS, NULL},
     {OPT_N, "--n", "N", "trace: elements (default: 4096, at most 4194304)", 0, CMD_TRACE, NULL},
@@ -318,9 +318,10 @@ static void check_usage(struct gs_str *o)
         "the lesson's words; a time faster than the device can move the bytes is impossible,\n"
         "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n"
         "A .cu kernel on NVIDIA that is slower than the suite's loop also runs once under\n"
-        "Nsight Compute (ncu, where installed): its global load and store requests and\n"
-        "sectors beside the loop's say whether its lanes are coalesced and each element is\n"
-        "stored once. --counters reads them for any kernel; --no-counters never.\n");
+        "CUPTI's range profiler (libcupti, loaded at run time; --ncu PATH: Nsight Compute\n"
+        "instead): its global load and store requests and sectors beside the loop's say\n"
+        "whether its lanes are coalesced and each element is stored once. --counters reads\n"
+        "them for any kernel; --no-counters never.\n");
 }
 
 static void usage_footer(int backends, struct gs_str *o)

@@ -217,6 +217,58 @@ static void csv_edges(void **state)
     assert_false(gs_counters_ncu_version("no version here", v, sizeof v));
 }
 
+/* The counters worker's values, as CUPTI's range profiler leaves them
+ * (the H200's counts of the chunked kernel and the suite's loop at
+ * n = 2^24): parsed into the two kernels; the worker's own error kept;
+ * what is not such a file refused, one line saying why. */
+static void worker_values(void **state)
+{
+    (void)state;
+    static const char ok[] =
+        "source CUPTI 13.0 range profiler\n"
+        "range 0 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum 1048698\n"
+        "range 0 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum 33554432\n"
+        "range 0 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum 524349\n"
+        "range 0 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum 16777216\n"
+        "range 0 dram__bytes_read.sum 2302768384\n"
+        "range 0 gpu__time_duration.sum 1453056.0000000002\n"
+        "range 1 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum 524288\n"
+        "range 1 some__other_metric.sum 7\n";
+    struct gs_counters_kernel k[GS_COUNTERS_MAX_KERNELS];
+    char source[64], why[300];
+    int nk = -1;
+    assert_int_equal(gs_counters_parse_values(ok, sizeof ok - 1, k, GS_COUNTERS_MAX_KERNELS, &nk,
+                                              source, sizeof source, why, sizeof why), GS_OK);
+    assert_int_equal(nk, 2);
+    assert_string_equal(source, "CUPTI 13.0 range profiler");
+    assert_int_equal(k[0].ld_req, 1048698);
+    assert_int_equal(k[0].ld_sec, 33554432);
+    assert_int_equal(k[0].st_req, 524349);
+    assert_int_equal(k[0].st_sec, 16777216);
+    assert_int_equal(k[0].dram_read, 2302768384ull);
+    assert_int_equal(k[0].time_ns, 1453056);
+    assert_int_equal(k[0].have & GS_CTR_NEEDED, GS_CTR_NEEDED);
+    assert_int_equal(k[1].have, GS_CTR_ST_REQ);
+    static const char err[] = "source CUPTI 13.0 range profiler\nerror CUPTI: "
+                              "cuptiProfilerInitialize returned 35 (insufficient privileges)\n";
+    assert_int_equal(gs_counters_parse_values(err, sizeof err - 1, k, GS_COUNTERS_MAX_KERNELS,
+                                              &nk, source, sizeof source, why, sizeof why),
+                     GS_API);
+    assert_non_null(strstr(why, "insufficient privileges"));
+    static const char *const bad[] = {
+        "range 0 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum -1\n",
+        "range 0 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum nan\n",
+        "range 9 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum 1\n",
+        "range 0 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum 1 extra\n",
+        "ranges: 2\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(gs_counters_parse_values(bad[i], strlen(bad[i]), k, 8, &nk, source,
+                                                  sizeof source, why, sizeof why), GS_IO);
+        assert_non_null(strstr(why, "line 1"));
+    }
+}
+
 /* The stand-in ncu through --ncu: its log is read, its stdout (a forged
  * row) never; at the deadline its group is killed; its error is one line. */
 static void fake_ncu_runs(void **state)
@@ -436,7 +488,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(real_csv_parses),  cmocka_unit_test(rule_on_the_h200s_values),
         cmocka_unit_test(rule_on_made_up_values), cmocka_unit_test(csv_edges),
         cmocka_unit_test(fake_ncu_runs),    cmocka_unit_test(pass_end_to_end),
-        cmocka_unit_test(report_lines),
+        cmocka_unit_test(report_lines),     cmocka_unit_test(worker_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -395,6 +395,26 @@ struct gs_backend {
      * cannot, and each of its devices says why in no_timeline. */
     int (*timeline)(struct gs_device *dev, const struct gs_launch *l,
                     struct gs_launch_result *r, struct gs_timeline *t, struct gs_err *e);
+
+    /* ---- optional: hardware counters (`gridstride check`'s counters pass) ---- */
+
+    /* Read nmetrics of the API's named hardware metrics (names in the API's
+     * profiler's spelling) for each kernel that run(ctx) launches on dev:
+     * one range a launch, in launch order, values[r * nmetrics + m] for
+     * r < *nranges <= max_ranges. Everything that can be made ready is made
+     * before run is called (run waits until the GPU is free of timed work,
+     * then launches; its failure is returned as it is). `library`: the
+     * profiler's library to load, or NULL for the backend's own search.
+     * source gets what read them, with its version ("CUPTI 13.0 range
+     * profiler"). GS_UNSUPPORTED (e says why and how to fix it) when the
+     * profiler cannot be loaded. Called only in check's counters worker,
+     * never in the process that gives the verdict. NULL: check reads the
+     * counters with an outside profiler where it has one (Nsight Compute for
+     * CUDA), or says that there are none. */
+    int (*counters)(struct gs_device *dev, const char *library, const char *const *metrics,
+                    int nmetrics, int (*run)(void *ctx, struct gs_err *e), void *ctx,
+                    double *values, int max_ranges, int *nranges, char *source,
+                    size_t source_size, struct gs_err *e);
 };
 
 /* A backend's device and buffer structs, checked when it compiles: each

@@ -464,6 +464,29 @@ int gs_dev_user_count(struct gs_device *d, const struct gs_launch *l, uint32_t *
     return d->backend->user_count(d, l, count, first, last, e);
 }
 
+int gs_backend_has_counters(const struct gs_backend *b)
+{
+    return b->counters != NULL;
+}
+
+int gs_dev_counters(struct gs_device *d, const char *library, const char *const *metrics,
+                    int nmetrics, int (*run)(void *ctx, struct gs_err *e), void *ctx,
+                    double *values, int max_ranges, int *nranges, char *source,
+                    size_t source_size, struct gs_err *e)
+{
+    *nranges = 0;
+    if (source_size)
+        source[0] = '\0';
+    if (!d->backend->counters)
+        return gs_err_set(e, GS_UNSUPPORTED, "%s reads no hardware counters",
+                          d->backend->name);
+    if (nmetrics <= 0 || max_ranges <= 0)
+        return gs_err_set(e, GS_USAGE, "%s: counters of no metric or no range",
+                          d->backend->name);
+    return d->backend->counters(d, library, metrics, nmetrics, run, ctx, values, max_ranges,
+                                nranges, source, source_size, e);
+}
+
 void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k)
 {
     if (k && gs_backend_has_user_kernels(d->backend))

@@ -110,6 +110,13 @@ void gs_dev_user_free(struct gs_device *d, struct gs_user_kernel *k);
 /* user_count(): GS_UNSUPPORTED, naming the backend, where it is NULL. */
 int gs_dev_user_count(struct gs_device *d, const struct gs_launch *l, uint32_t *count,
                       uint32_t *first, uint32_t *last, struct gs_err *e);
+/* counters() (gs_backend.h): GS_UNSUPPORTED, naming the backend, where it
+ * is NULL. */
+int gs_dev_counters(struct gs_device *d, const char *library, const char *const *metrics,
+                    int nmetrics, int (*run)(void *ctx, struct gs_err *e), void *ctx,
+                    double *values, int max_ranges, int *nranges, char *source,
+                    size_t source_size, struct gs_err *e);
+int gs_backend_has_counters(const struct gs_backend *b);
 /* No device needed: the backend's compiler alone, for a named target. */
 int gs_backend_user_compile(const struct gs_backend *b, const struct gs_user_source *src,
                             const char *target, struct gs_build_info *info, struct gs_err *e);

@@ -108,7 +108,7 @@ static const char *counters_why(const struct gs_check_run *r)
         return "none: OpenCL exposes no hardware counters; timing only";
     if (!r->dev->is_gpu)
         return "none on a CPU device";
-    return "none: the counters are read for a .cu kernel on the CUDA backend (Nsight Compute); "
+    return "none: the counters are read for a .cu kernel on the CUDA backend (CUPTI); "
            "timing only";
 }
 

@@ -146,6 +146,67 @@ static void metric_into(struct gs_counters_kernel *k, const char *metric, uint64
         }
 }
 
+int gs_counters_parse_values(const char *text, size_t len, struct gs_counters_kernel *out,
+                             int max, int *nout, char *source, size_t source_size, char *why,
+                             size_t why_size)
+{
+    *nout = 0;
+    if (source_size)
+        source[0] = '\0';
+    if (why_size)
+        why[0] = '\0';
+    for (int i = 0; i < max; ++i)
+        memset(&out[i], 0, sizeof out[i]);
+    const char *p = text, *end = text + len;
+    int lineno = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const size_t n = (size_t)((nl ? nl : end) - p);
+        char line[512];
+        ++lineno;
+        if (n >= sizeof line) {
+            snprintf(why, why_size, "line %d of the values is longer than %zu bytes", lineno,
+                     sizeof line - 1);
+            return GS_IO;
+        }
+        memcpy(line, p, n);
+        line[n] = '\0';
+        p = nl ? nl + 1 : end;
+        if (!line[0])
+            continue;
+        if (strncmp(line, "error ", 6) == 0) {
+            snprintf(why, why_size, "%s", line + 6);
+            return GS_API;
+        }
+        if (strncmp(line, "source ", 7) == 0) {
+            snprintf(source, source_size, "%s", line + 7);
+            continue;
+        }
+        char metric[128], num[64];
+        int r = -1, used = 0;
+        if (sscanf(line, "range %d %127s %63s%n", &r, metric, num, &used) != 3 ||
+            line[used] != '\0') {
+            snprintf(why, why_size, "line %d of the values is not \"range R METRIC VALUE\"",
+                     lineno);
+            return GS_IO;
+        }
+        double v = 0;
+        if (r < 0 || r >= max) {
+            snprintf(why, why_size, "line %d names range %d; at most %d were launched", lineno,
+                     r, max);
+            return GS_IO;
+        }
+        if (!parse_number(num, &v) || !(v >= 0) || v > 9.2e18) {
+            snprintf(why, why_size, "line %d: %s is not a count", lineno, num);
+            return GS_IO;
+        }
+        metric_into(&out[r], metric, (uint64_t)(v + 0.5));
+        if (r + 1 > *nout)
+            *nout = r + 1;
+    }
+    return GS_OK;
+}
+
 int gs_counters_parse_csv(const char *text, size_t len, struct gs_counters_kernel *out, int max,
                           int *nout, char *why, size_t why_size)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* check's hardware counters of a .cu kernel on NVIDIA, read by Nsight
- * Compute (ncu): the parsing of ncu's CSV and the rule that turns the
- * counts into the lesson's words. Pure functions, no I/O; the pass that
- * runs ncu is gs_counters_run.h.
+/* check's hardware counters of a .cu kernel on NVIDIA, read by the CUDA
+ * backend's profiler (CUPTI) in check's counters worker, or by Nsight
+ * Compute (ncu) around it: the parsing of the worker's values and of ncu's
+ * CSV, and the rule that turns the counts into the lesson's words. Pure
+ * functions, no I/O; the pass is gs_counters_run.h.
  *
  * The counted launch: the user's kernel once on the device grid G at
  * n = GS_COUNTERS_N floats, and the suite's grid-stride add on the same
@@ -62,6 +63,19 @@ struct gs_counters_kernel {
 int gs_counters_parse_csv(const char *text, size_t len, struct gs_counters_kernel *out, int max,
                           int *nout, char *why, size_t why_size);
 
+/* The counters worker's values file, where the backend's own profiler read
+ * them (gs_counters_run.h): a line "source WORDS", then one line
+ * "range R METRIC VALUE" a value (R the launch's index, from 0; VALUE a
+ * number, as the profiler gives it), or a line "error WORDS" instead. Into
+ * out[R] for R < max (metric names as GS_COUNTERS_METRICS spells them;
+ * others are skipped), *nout = the highest R + 1, source (may be empty).
+ * GS_OK; GS_IO with why when the file is not such a file (a value that is
+ * negative, not finite or not a number; a range of max or more); GS_API with
+ * why = the worker's own words after "error". Pure. */
+int gs_counters_parse_values(const char *text, size_t len, struct gs_counters_kernel *out,
+                             int max, int *nout, char *source, size_t source_size, char *why,
+                             size_t why_size);
+
 /* 1 when ncu's Kernel Name names `entry`: "solve", "solve(const float *, ...)",
  * "solve<float>(...)", "ns::solve(...)". */
 int gs_counters_name_is(const char *kernel_name, const char *entry);
@@ -83,7 +97,7 @@ struct gs_counters {
     enum gs_counters_state state;
     enum gs_counters_class cls;
     char why[500];   /* not read: why, in one line */
-    char source[64]; /* "ncu 2025.3.1" */
+    char source[64]; /* "CUPTI 13.0 range profiler", "ncu 2025.3.1" */
     uint64_t n, grid, block;
     struct gs_counters_kernel user, suite;
     /* Derived by gs_counters_judge: against the minimum of the counted n. */

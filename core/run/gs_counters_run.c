@@ -21,6 +21,7 @@
 #include "gs_io.h"
 #include "gs_proc.h"
 #include "gs_select.h"
+#include "gs_str.h"
 #include "gs_verify.h"
 #include "gs_workspace.h"
 
@@ -205,7 +206,7 @@ static void version_read(const char *dir, struct gs_child *c, char *source, size
 
 /* The counters worker's exit statuses: how far it came. */
 enum { CW_OK = 0, CW_USAGE = 2, CW_OPEN = 3, CW_BUILD = 4, CW_LAUNCH = 5, CW_WRITE = 6,
-       CW_NO_GO = 7 };
+       CW_NO_GO = 7, CW_COUNT = 8 };
 
 
 static void not_read(struct gs_counters *c, const char *fmt, const char *arg)
@@ -223,8 +224,8 @@ static void exit_words(int status, char *buf, size_t size)
         [CW_USAGE] = "its arguments were refused", [CW_OPEN] = "the device did not open",
         [CW_BUILD] = "the build failed", [CW_LAUNCH] = "a launch failed",
         [CW_WRITE] = "its output could not be written",
-        [CW_NO_GO] = "it was not let launch"};
-    if (WIFEXITED(status) && WEXITSTATUS(status) >= CW_USAGE && WEXITSTATUS(status) <= CW_NO_GO) {
+        [CW_NO_GO] = "it was not let launch", [CW_COUNT] = "the profiler failed"};
+    if (WIFEXITED(status) && WEXITSTATUS(status) >= CW_USAGE && WEXITSTATUS(status) <= CW_COUNT) {
         snprintf(buf, size, "exit status %d: %s", WEXITSTATUS(status),
                  stages[WEXITSTATUS(status)]);
         return;
@@ -278,6 +279,57 @@ static void read_log(struct gs_counters *c, const char *log, const char *entry, 
     c->state = GS_CTRS_READ;
 }
 
+/* What the worker's own profiler left (gs_counters_parse_values): range 0
+ * is the user's launch, range 1 the suite's loop, in the order launched. */
+static void read_values(struct gs_counters *c, const char *path, const char *entry, int status)
+{
+    struct gs_counters_kernel k[GS_COUNTERS_MAX_KERNELS];
+    char why[400], source[sizeof c->source], words[320];
+    size_t len = 0;
+    int nk = 0;
+    char *text = slurp(path, LOG_MAX, &len);
+    exit_words(status, words, sizeof words);
+    if (!text) {
+        snprintf(c->why, sizeof c->why, "not read: the counters worker wrote no values (%.300s)",
+                 words);
+        return;
+    }
+    const int rc = gs_counters_parse_values(text, len, k, GS_COUNTERS_MAX_KERNELS, &nk, source,
+                                            sizeof source, why, sizeof why);
+    free(text);
+    if (source[0])
+        gs_strlcpy(c->source, source, sizeof c->source);
+    if (rc == GS_API) {
+        snprintf(c->why, sizeof c->why, "not read: %.420s", why);
+        return;
+    }
+    if (rc != GS_OK || !(WIFEXITED(status) && WEXITSTATUS(status) == CW_OK)) {
+        snprintf(c->why, sizeof c->why, "not read: %.300s (%.150s)",
+                 rc != GS_OK ? why : "the counters worker did not finish", words);
+        return;
+    }
+    if (nk != 2) {
+        snprintf(c->why, sizeof c->why, "not read: the profiler gave %d ranges for the 2 "
+                 "launches", nk);
+        return;
+    }
+    for (int i = 0; i < 2; ++i) {
+        k[i].id = i;
+        k[i].grid = c->grid;
+        k[i].block = c->block;
+    }
+    gs_strlcpy(k[0].name, entry, sizeof k[0].name);
+    gs_strlcpy(k[1].name, GS_COUNTERS_SUITE_KERNEL, sizeof k[1].name);
+    if ((k[0].have & GS_CTR_NEEDED) != GS_CTR_NEEDED) {
+        snprintf(c->why, sizeof c->why, "not read: the profiler gave no global request and sector "
+                 "counts for %.100s (metric names of another GPU generation?)", entry);
+        return;
+    }
+    c->user = k[0];
+    c->suite = k[1];
+    c->state = GS_CTRS_READ;
+}
+
 /* The user's raw output of the counted launch, verified here: counts of a
  * launch that did not compute out = a + b are not the kernel's. */
 static int output_right(struct gs_counters *c, const char *path, char *why, size_t size)
@@ -305,7 +357,8 @@ static int output_right(struct gs_counters *c, const char *path, char *why, size
 }
 
 struct gs_counters_job {
-    struct gs_child ncu, version;
+    struct gs_child ncu, version; /* ncu: ncu around the worker, or the worker alone (api) */
+    int api;                      /* the backend's own profiler reads them in the worker */
     int have_version;
     int go_fd;   /* the FIFO the worker waits on: this process's end, read and write */
     int done_fd; /* the FIFO it says its launches ended on */
@@ -315,6 +368,12 @@ struct gs_counters_job {
     const char *entry;
     char dir[PATH_MAX], outf[PATH_MAX + 16], logf[PATH_MAX + 16];
 };
+
+/* Who the job's process is, for its lines. */
+static const char *who(const struct gs_counters_job *j)
+{
+    return j->api ? "the counters worker" : "ncu";
+}
 
 static void job_free(struct gs_counters_job *j)
 {
@@ -341,16 +400,18 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     if (strcmp(dev->backend->name, "cuda") != 0 || !dev->is_gpu)
         return GS_OK; /* the report says why, by the device's API */
     if (src->dialect != GS_DIALECT_CUDA) {
-        not_read(c, "not read: the counters pass reads a .cu kernel (Nsight Compute); %s",
-                 "timing only");
+        not_read(c, "not read: the counters pass reads a .cu kernel; %s", "timing only");
         return GS_OK;
     }
     if (plan->no_counters || (plan->no_speed && !plan->counters)) {
         not_read(c, "not read (%s)", plan->no_counters ? "--no-counters" : "--no-speed");
         return GS_OK;
     }
-    char ncu[PATH_MAX], why[500];
-    if (!gs_counters_find_ncu(plan->ncu, ncu, sizeof ncu, why, sizeof why)) {
+    /* The backend's own profiler (CUPTI), in the worker; Nsight Compute
+     * around it when --ncu names it, or when the backend has none. */
+    const int api = !plan->ncu && gs_backend_has_counters(dev->backend);
+    char ncu[PATH_MAX] = "", why[500];
+    if (!api && !gs_counters_find_ncu(plan->ncu, ncu, sizeof ncu, why, sizeof why)) {
         not_read(c, "%s", why);
         return GS_OK;
     }
@@ -367,6 +428,7 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     if (!j)
         return gs_err_set(e, GS_NOMEM, "out of memory");
     j->go_fd = j->done_fd = -1;
+    j->api = api;
     j->entry = src->entry;
     j->deadline_s = build_timeout_s + 2 * timeout_s;
     int rc = gs_proc_private_dir(j->dir, sizeof j->dir, -1, e);
@@ -379,11 +441,12 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     snprintf(gof, sizeof gof, "%s/go", j->dir);
     snprintf(donef, sizeof donef, "%s/done", j->dir);
     snprintf(j->outf, sizeof j->outf, "%s/out.bin", j->dir);
-    snprintf(j->logf, sizeof j->logf, "%s/ncu.csv", j->dir);
+    snprintf(j->logf, sizeof j->logf, "%s/%s", j->dir, api ? "values.txt" : "ncu.csv");
     /* The log exists before ncu starts: its path is this process's. The
      * FIFO is open here for reading and writing, so that neither end's open
      * waits for the other, and the worker's read ends when this end closes. */
-    if (write_file(srcf, src->text, strlen(src->text)) != 0 || write_file(j->logf, "", 0) != 0 ||
+    if (write_file(srcf, src->text, strlen(src->text)) != 0 ||
+        (!api && write_file(j->logf, "", 0) != 0) ||
         mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0 ||
         mkfifo(donef, 0600) != 0 ||
         (j->done_fd = open(donef, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
@@ -406,9 +469,17 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                     "--target-processes", "application-only", "--kernel-name", filter,
                     "--launch-count", "2", self, GS_COUNTERS_COMMAND,
                     (char *)dev->backend->name, (char *)dev->id, dialect, (char *)src->entry, srcf,
-                    (char *)src->path, n, grid, block, j->outf, gof, donef, NULL};
-    j->have_version = version_start(ncu, j->dir, &j->version);
-    rc = spawn_child(ncu, argv, j->dir, &j->ncu, e);
+                    (char *)src->path, n, grid, block, j->outf, gof, donef, api ? j->logf : "-",
+                    NULL};
+    if (api) {
+        /* The worker alone: argv from `self` on. */
+        const int first = 17;
+        argv[first] = "gridstride";
+        rc = spawn_child(self, argv + first, j->dir, &j->ncu, e);
+    } else {
+        j->have_version = version_start(ncu, j->dir, &j->version);
+        rc = spawn_child(ncu, argv, j->dir, &j->ncu, e);
+    }
     if (rc != GS_OK) {
         job_free(j);
         return rc;
@@ -457,8 +528,9 @@ int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
             gs_proc_kill(&j->ncu, NULL);
             c->state = GS_CTRS_NOT_READ;
             c->cls = GS_CTRS_NONE;
-            snprintf(c->why, sizeof c->why, "not read: ncu ran past %u s after its launches were "
-                     "let go (the build's and twice --timeout) and was stopped", j->deadline_s);
+            snprintf(c->why, sizeof c->why, "not read: %s ran past %u s after its launches "
+                     "were let go (the build's and twice --timeout) and was stopped", who(j),
+                     j->deadline_s);
             return GS_OK;
         }
     }
@@ -493,17 +565,23 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
     int status = 0, timed_out = 0;
     const double left = j->deadline_s - (now_s() - j->go_at);
     wait_child(&j->ncu, left > 0 ? (unsigned)left + 1 : 0, &status, &timed_out);
-    if (j->have_version)
+    if (j->api)
+        snprintf(c->source, sizeof c->source, "the CUDA backend's profiler");
+    else if (j->have_version)
         version_read(j->dir, &j->version, c->source, sizeof c->source);
     else
         snprintf(c->source, sizeof c->source, "ncu (version unknown)");
     if (timed_out) {
         c->state = GS_CTRS_NOT_READ;
-        snprintf(c->why, sizeof c->why, "not read: ncu ran past %u s after its launches were let "
-                 "go (the build's and twice --timeout) and was stopped", j->deadline_s);
+        snprintf(c->why, sizeof c->why, "not read: %s ran past %u s after its launches were "
+                 "let go (the build's and twice --timeout) and was stopped", who(j),
+                 j->deadline_s);
     } else {
         char why[500];
-        read_log(c, j->logf, j->entry, status);
+        if (j->api)
+            read_values(c, j->logf, j->entry, status);
+        else
+            read_log(c, j->logf, j->entry, status);
         if (c->state == GS_CTRS_READ && !output_right(c, j->outf, why, sizeof why)) {
             c->state = GS_CTRS_NOT_READ;
             snprintf(c->why, sizeof c->why, "not used: %.480s", why);
@@ -568,10 +646,77 @@ static void tell_done(const char *fifo)
     }
 }
 
+/* The counted launches, once the parent lets them go: the user's kernel
+ * on a poisoned output, its output read back, then the suite's loop on the
+ * same launch (poisoned again). code: how far they came (CW_*). */
+struct counted {
+    struct gs_device *dev;
+    struct gs_workspace *w;
+    struct gs_user_kernel *k;
+    struct gs_launch l;
+    void *out;
+    const char *go, *done;
+    int code;
+};
+
+static int counted_launches(void *ctx, struct gs_err *e)
+{
+    struct counted *x = ctx;
+    if (!go_ahead(x->go)) {
+        x->code = CW_NO_GO;
+        return gs_err_set(e, GS_USAGE, "the counted launches were not let go");
+    }
+    x->code = CW_LAUNCH;
+    gs_workspace_bind(x->w, &x->l);
+    x->l.user = x->k;
+    int rc = launch_once(x->dev, x->w, &x->l, e);
+    if (rc == GS_OK)
+        rc = gs_dev_read(x->dev, x->w->dout, 0, x->out, gs_buffer_bytes(x->l.n), e);
+    if (rc == GS_OK) {
+        /* The suite's own loop on the same launch, for reference. */
+        x->l.user = NULL;
+        rc = launch_once(x->dev, x->w, &x->l, e);
+    }
+    if (rc == GS_OK)
+        tell_done(x->done); /* the GPU is the parent's again */
+    return rc;
+}
+
+/* The backend's profiler around the counted launches; its values, or the
+ * error in one line, into `path` (gs_counters_parse_values). */
+static int count_with_api(struct counted *x, const char *path, struct gs_err *e)
+{
+    char names[] = GS_COUNTERS_METRICS, source[64] = "";
+    const char *metrics[16];
+    int nm = 0;
+    char *save = NULL;
+    for (char *m = strtok_r(names, ",", &save); m && nm < 16; m = strtok_r(NULL, ",", &save))
+        metrics[nm++] = m;
+    double values[GS_COUNTERS_MAX_KERNELS * 16];
+    int nr = 0;
+    const int rc = gs_dev_counters(x->dev, NULL, metrics, nm, counted_launches, x, values,
+                                   GS_COUNTERS_MAX_KERNELS, &nr, source, sizeof source, e);
+    struct gs_str t = {0};
+    if (source[0])
+        gs_str_printf(&t, "source %s\n", source);
+    if (rc != GS_OK) {
+        gs_str_printf(&t, "error %s\n", e->msg);
+        if (x->code == CW_BUILD) /* it failed before the launches */
+            x->code = CW_COUNT;
+    }
+    for (int r = 0; rc == GS_OK && r < nr; ++r)
+        for (int m = 0; m < nm; ++m)
+            gs_str_printf(&t, "range %d %s %.17g\n", r, metrics[m], values[r * nm + m]);
+    const int w = write_file(path, t.data ? t.data : "", t.len);
+    gs_str_free(&t);
+    return rc != GS_OK ? rc : w == 0 ? GS_OK : gs_err_set(e, GS_IO, "cannot write %s", path);
+}
+
 int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
 {
-    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO DONE */
-    if (argc != 14 || !b)
+    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO DONE VALUES
+     * VALUES: where the backend's profiler writes what it read; "-" under ncu. */
+    if (argc != 15 || !b)
         return CW_USAGE;
     size_t len = 0;
     char *text = slurp(argv[6], 1u << 20, &len);
@@ -579,54 +724,41 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
         return CW_USAGE;
     const struct gs_user_source src = {argv[7], text, argv[5],
                                        (enum gs_dialect)strtol(argv[4], NULL, 10)};
-    struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, strtoull(argv[8], NULL, 10),
-                                      strtoull(argv[9], NULL, 10), strtoull(argv[10], NULL, 10));
+    const int api = strcmp(argv[14], "-") != 0;
+    struct counted x = {.go = argv[12], .done = argv[13], .code = CW_OPEN};
+    x.l = gs_launch_1d(GS_K_ADD_GS, strtoull(argv[8], NULL, 10), strtoull(argv[9], NULL, 10),
+                       strtoull(argv[10], NULL, 10));
     struct gs_opened o;
     struct gs_err e = {0};
-    struct gs_device *dev = NULL;
     struct gs_workspace w;
-    struct gs_user_kernel *k = NULL;
     struct gs_build_info info = {0};
-    int nsel = 0, code = CW_OPEN, have_w = 0;
+    int nsel = 0, have_w = 0;
     gs_open_backend(b, &o);
     int rc = o.status;
     if (rc == GS_OK)
-        rc = gs_select_devices(&o, argv[3], &dev, 1, &nsel, &e);
-    if (rc == GS_OK && (rc = gs_workspace_open(&w, dev, l.n, NULL, &e)) == GS_OK)
+        rc = gs_select_devices(&o, argv[3], &x.dev, 1, &nsel, &e);
+    if (rc == GS_OK && (rc = gs_workspace_open(&w, x.dev, x.l.n, NULL, &e)) == GS_OK)
         have_w = 1;
+    x.w = &w;
     if (rc == GS_OK) {
-        code = CW_BUILD;
-        rc = gs_dev_user_build(dev, &src, &k, &info, &e);
+        x.code = CW_BUILD;
+        rc = gs_dev_user_build(x.dev, &src, &x.k, &info, &e);
     }
     gs_build_info_free(&info);
-    const uint64_t bytes = gs_buffer_bytes(l.n);
-    void *out = rc == GS_OK ? malloc((size_t)bytes) : NULL;
-    if (rc == GS_OK && out && !go_ahead(argv[12]))
-        rc = GS_USAGE, code = CW_NO_GO;
-    if (rc == GS_OK) {
-        code = CW_LAUNCH;
-        gs_workspace_bind(&w, &l);
-        l.user = k;
-        rc = out ? launch_once(dev, &w, &l, &e) : GS_NOMEM;
-    }
+    const uint64_t bytes = gs_buffer_bytes(x.l.n);
+    x.out = rc == GS_OK ? malloc((size_t)bytes) : NULL;
+    if (rc == GS_OK && !x.out)
+        rc = GS_NOMEM;
     if (rc == GS_OK)
-        rc = gs_dev_read(dev, w.dout, 0, out, bytes, &e);
-    if (rc == GS_OK) {
-        /* The suite's own loop on the same launch, for reference. */
-        l.user = NULL;
-        rc = launch_once(dev, &w, &l, &e);
-    }
+        rc = api ? count_with_api(&x, argv[14], &e) : counted_launches(&x, &e);
     if (rc == GS_OK)
-        tell_done(argv[13]); /* the GPU is the parent's again */
-    if (rc == GS_OK) {
-        code = write_file(argv[11], out, (size_t)bytes) == 0 ? CW_OK : CW_WRITE;
-    }
-    free(out);
-    if (dev && k)
-        gs_dev_user_free(dev, k);
+        x.code = write_file(argv[11], x.out, (size_t)bytes) == 0 ? CW_OK : CW_WRITE;
+    free(x.out);
+    if (x.dev && x.k)
+        gs_dev_user_free(x.dev, x.k);
     if (have_w)
         gs_workspace_close(&w);
     gs_close_backend(&o);
     free(text);
-    return code;
+    return x.code;
 }
