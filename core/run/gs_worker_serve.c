@@ -82,7 +82,9 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
 }
 
 /* The pages of a large read-back mapped in one call, before the API copies
- * into them: made one fault at a time, 1 GiB costs about half a second.
+ * into them, rather than one fault at a time: on an H200 the first timed
+ * row's read-back of 1 GiB took 0.71 s against 0.15 s for the next rows;
+ * with this and the parent's poison while the worker builds, 0.27 s.
  * Where the kernel lacks MADV_POPULATE_WRITE (before Linux 5.14), or the
  * pages are mapped already, nothing changes but the time. */
 #ifndef MADV_POPULATE_WRITE

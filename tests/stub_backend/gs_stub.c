@@ -248,7 +248,9 @@ static int stub_timeline(struct gs_device *dev, const struct gs_launch *l,
 
 /* Only what the API offers is filled in: staging memory, a free-memory
  * query and the grid probe stay NULL, and the core degrades for them
- * (plain malloc'd staging, the device's memory size, "not probed"). */
+ * (plain malloc'd staging, the device's memory size, "not probed"); so do
+ * user kernels and counters (a pretend API has no profiler: check's
+ * counters line says why). */
 const struct gs_backend gs_backend_stub = {
     .name = "stub",
     .description = "the template backend: a pretend API running kernels/ on the CPU",
