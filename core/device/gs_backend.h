@@ -408,7 +408,9 @@ struct gs_backend {
      * source gets what read them, with its version ("CUPTI 13.0 range
      * profiler"). GS_UNSUPPORTED (e says why and how to fix it) when the
      * profiler cannot be loaded. Called only in check's counters worker,
-     * never in the process that gives the verdict. NULL: check reads the
+     * never in the process that gives the verdict, and today only for a .cu
+     * kernel on the CUDA backend (GS_COUNTERS_METRICS are NVIDIA's metric
+     * names; another API's would need its own list there). NULL: check reads the
      * counters with an outside profiler where it has one (Nsight Compute for
      * CUDA), or says that there are none. */
     int (*counters)(struct gs_device *dev, const char *library, const char *const *metrics,

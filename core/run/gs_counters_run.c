@@ -235,6 +235,21 @@ static void exit_words(int status, char *buf, size_t size)
     snprintf(buf, size, "%s", words);
 }
 
+/* The user's kernel and the suite's, as a reader found them (`who` read
+ * them): taken when the user's has the global requests and sectors. */
+static void use_pair(struct gs_counters *c, const struct gs_counters_kernel *user,
+                     const struct gs_counters_kernel *suite, const char *entry, const char *who)
+{
+    if ((user->have & GS_CTR_NEEDED) != GS_CTR_NEEDED) {
+        snprintf(c->why, sizeof c->why, "not read: %s gave no global request and sector "
+                 "counts for %.100s (metric names of another GPU generation?)", who, entry);
+        return;
+    }
+    c->user = *user;
+    c->suite = *suite;
+    c->state = GS_CTRS_READ;
+}
+
 /* What ncu's exit left: the kernels picked, or why not. */
 static void read_log(struct gs_counters *c, const char *log, const char *entry, int status)
 {
@@ -269,14 +284,7 @@ static void read_log(struct gs_counters *c, const char *log, const char *entry, 
                  "and the suite's " GS_COUNTERS_SUITE_KERNEL, nk, entry);
         return;
     }
-    if ((user->have & GS_CTR_NEEDED) != GS_CTR_NEEDED) {
-        snprintf(c->why, sizeof c->why, "not read: ncu gave no global request and sector "
-                 "counts for %.100s (metric names of another GPU generation?)", entry);
-        return;
-    }
-    c->user = *user;
-    c->suite = *suite;
-    c->state = GS_CTRS_READ;
+    use_pair(c, user, suite, entry, "ncu");
 }
 
 /* What the worker's own profiler left (gs_counters_parse_values): range 0
@@ -320,14 +328,7 @@ static void read_values(struct gs_counters *c, const char *path, const char *ent
     }
     gs_strlcpy(k[0].name, entry, sizeof k[0].name);
     gs_strlcpy(k[1].name, GS_COUNTERS_SUITE_KERNEL, sizeof k[1].name);
-    if ((k[0].have & GS_CTR_NEEDED) != GS_CTR_NEEDED) {
-        snprintf(c->why, sizeof c->why, "not read: the profiler gave no global request and sector "
-                 "counts for %.100s (metric names of another GPU generation?)", entry);
-        return;
-    }
-    c->user = k[0];
-    c->suite = k[1];
-    c->state = GS_CTRS_READ;
+    use_pair(c, &k[0], &k[1], entry, "the profiler");
 }
 
 /* The user's raw output of the counted launch, verified here: counts of a

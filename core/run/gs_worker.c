@@ -669,26 +669,18 @@ static int speed_time(struct iso *x, struct gs_speed_row *r, const struct gs_spe
         return rc;
     double limit = 0;
     unsigned deadline = x->timeout_s;
-    if (r->who == GS_SPD_USER) {
-        limit = med_of(ref) > 0 ? GS_SPEED_SLOW_FACTOR * med_of(ref) : 0;
-        /* On 4G a kernel too slow on G is launched once, to read its growth. */
-        if (g_row && g_row->state == GS_SPD_TOO_SLOW) {
-            if (g_row->nsamples == 0) {
-                snprintf(r->why, sizeof r->why, "too slow on grid G already");
-                return GS_OK;
-            }
-            limit = 1e-9;
-            const double need =
-                2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * g_row->samples_ms[0] / 1e3;
-            deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
-            const double t0 = now_s();
-            rc = speed_row(x, r, limit, deadline, &lost, e);
-            r->wall_s = now_s() - t0;
-            if (rc == GS_OK && r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
-                snprintf(r->why, sizeof r->why, "launched once (%.4g ms), as the kernel "
-                         "is too slow on grid G to repeat", r->samples_ms[0]);
-            return rc;
+    /* On 4G a kernel too slow on G is launched once, to read its growth. */
+    const int once = r->who == GS_SPD_USER && g_row && g_row->state == GS_SPD_TOO_SLOW;
+    if (once) {
+        if (g_row->nsamples == 0) {
+            snprintf(r->why, sizeof r->why, "too slow on grid G already");
+            return GS_OK;
         }
+        limit = 1e-9;
+        const double need = 2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * g_row->samples_ms[0] / 1e3;
+        deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
+    } else if (r->who == GS_SPD_USER) {
+        limit = med_of(ref) > 0 ? GS_SPEED_SLOW_FACTOR * med_of(ref) : 0;
         /* Room for every launch at the limit, and for the read-back. */
         const double need = 2.0 + 1.5 * limit * (GS_SPEED_WARMUP + GS_SPEED_REPS + 1) / 1e3;
         if (limit > 0 && need < deadline)
@@ -698,6 +690,9 @@ static int speed_time(struct iso *x, struct gs_speed_row *r, const struct gs_spe
     const double t0 = now_s();
     rc = speed_row(x, r, limit, deadline, &lost, e);
     r->wall_s = now_s() - t0;
+    if (once && rc == GS_OK && r->state == GS_SPD_TOO_SLOW && r->nsamples > 0)
+        snprintf(r->why, sizeof r->why, "launched once (%.4g ms), as the kernel is too slow on "
+                 "grid G to repeat", r->samples_ms[0]);
     return rc;
 }
 
