@@ -266,12 +266,16 @@ struct check_ctx {
     struct gs_grid_choice grids[GS_MAX_DEVICES];
     /* What ended a run that judged no case: the JSON verdict's class. */
     enum gs_check_class failure;
-    uint64_t printed;                  /* bytes the kernels printed, kept out of the report */
+    /* Each device's, as they run side by side: */
+    uint64_t printed[GS_MAX_DEVICES]; /* bytes the kernels printed, kept out of the report */
+    struct watch watch[GS_MAX_DEVICES];
+    struct gs_turns *turns; /* their timed sections, one at a time */
     struct gs_build_info failed_build; /* the compile error's log, for the JSON */
     const char *failed_backend;
-    struct watch watch;
     struct gs_opened host; /* the host backend, opened to count a .gs text for another */
     int host_opened;
+    struct gs_device *count_on; /* where a .gs text is counted for a backend that does not */
+    char count_why[400];        /* or why it is not */
 };
 
 /* The file, before any backend opens (--output naming it is refused first);
@@ -322,7 +326,8 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     if (cli->no_speed && cli->min_speed > 0)
         return gs_err_set(e, GS_USAGE, "--min-speed needs the timing that --no-speed leaves out; "
                                        "give one of them");
-    c->watch.seconds = cli->watchdog ? cli->watchdog : CHECK_WATCHDOG_S;
+    for (int i = 0; i < GS_MAX_DEVICES; ++i)
+        c->watch[i].seconds = cli->watchdog ? cli->watchdog : CHECK_WATCHDOG_S;
     for (int i = 0; i < gs_registry_count(); ++i) {
         const struct gs_backend *b = gs_registry_at(i);
         struct gs_err ignored = {0};
@@ -405,30 +410,54 @@ static int check_select(struct gs_job *j, struct gs_err *e)
 
 /* Shapes, grid and buffers must suit every device before anything runs;
  * from here on a failure is the harness's own, unless the build says. */
+static struct gs_device *host_device(struct gs_job *j, char *why, size_t size);
+
+/* Before the devices run side by side: where a .gs text is counted for a
+ * backend that does not count writes, and the turns of their timed
+ * sections. */
 static int check_plan(struct gs_job *j, struct gs_err *e)
 {
     struct check_ctx *c = j->ctx;
-    const int rc = gs_plan_check(j->devs, j->ndevs, &c->plan, c->grids, e);
+    int rc = gs_plan_check(j->devs, j->ndevs, &c->plan, c->grids, e);
+    int elsewhere = 0;
+    for (int i = 0; i < j->ndevs; ++i)
+        elsewhere |= !j->devs[i]->backend->user_count;
+    if (rc == GS_OK && elsewhere && c->src.dialect == GS_DIALECT_PORTABLE)
+        c->count_on = host_device(j, c->count_why, sizeof c->count_why);
+    if (rc == GS_OK && j->ndevs > 1)
+        rc = gs_turns_open(&c->turns, j->ndevs, e);
     if (rc == GS_OK)
         c->failure = GS_CHECK_ERROR;
     return rc;
 }
 
-static int count_elsewhere(struct gs_job *j, struct gs_check_run *run, struct gs_err *e);
-
-/* One device, its build and every launch in a worker. A dialect its
- * compiler lacks skips it under --backend all; a compile error shows the
- * compiler's log. */
+/* One device, its build and every launch in a worker; a .gs text on a
+ * backend that does not count writes is counted on the host backend. The
+ * devices run side by side: nothing here touches what another one does. */
 static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
+{
+    struct check_ctx *c = j->ctx;
+    const struct gs_worker_opts opts = {.timeout_s = j->cli->timeout,
+                                        .waiting = watch_waiting,
+                                        .ctx = &c->watch[i],
+                                        .loads_in_process = gs_registry_is_reference,
+                                        .count_on = c->count_on,
+                                        .count_why = c->count_why[0] ? c->count_why : NULL,
+                                        .turns = c->turns,
+                                        .turn = i};
+    const int rc = gs_check_device_isolated(j->devs[i], &c->grids[i], &c->src, &c->plan, &opts,
+                                            slot, &c->printed[i], e);
+    gs_turns_end(c->turns, i);
+    return rc;
+}
+
+/* Its outcome, in the devices' order: a dialect its compiler lacks skips it
+ * under --backend all; a compile error shows the compiler's log. */
+static int check_settle(struct gs_job *j, int i, void *slot, int rc, struct gs_err *e)
 {
     struct check_ctx *c = j->ctx;
     struct gs_device *d = j->devs[i];
     struct gs_check_run *run = slot;
-    const struct gs_worker_opts opts = {j->cli->timeout, 0, watch_waiting, &c->watch,
-                                        gs_registry_is_reference};
-    c->watch.told = 0;
-    const int rc = gs_check_device_isolated(d, &c->grids[i], &c->src, &c->plan, &opts, run,
-                                            &c->printed, e);
     if (rc == GS_BUILD || rc == GS_USAGE)
         c->failure = rc == GS_BUILD ? GS_CHECK_COMPILE_ERROR : GS_CHECK_BAD_SIGNATURE;
     if (rc == GS_BUILD) {
@@ -442,8 +471,6 @@ static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
         skip(j, d->backend->name, e->msg);
         return GS_DRIVE_SKIP;
     }
-    if (rc == GS_OK)
-        return count_elsewhere(j, run, e);
     return rc;
 }
 
@@ -481,29 +508,6 @@ static struct gs_device *host_device(struct gs_job *j, char *why, size_t size)
     return NULL;
 }
 
-/* A .gs text whose cases were all right on a backend that does not count
- * writes (OpenCL, CUDA, OpenMP): the same text at the same launch, counted
- * by the host backend in its own sandboxed worker. */
-static int count_elsewhere(struct gs_job *j, struct gs_check_run *run, struct gs_err *e)
-{
-    struct check_ctx *c = j->ctx;
-    if (c->src.dialect != GS_DIALECT_PORTABLE || run->work.cls != GS_WORK_NOT_COUNTED ||
-        run->dev->backend->user_count || run->ncases == 0)
-        return GS_OK;
-    for (int i = 0; i < run->ncases; ++i)
-        if (run->cases[i].cls != GS_CHECK_OK)
-            return GS_OK;
-    char why[400];
-    struct gs_device *host = host_device(j, why, sizeof why);
-    if (!host) {
-        gs_strlcpy(run->work.why, why, sizeof run->work.why);
-        return GS_OK;
-    }
-    const struct gs_worker_opts opts = {j->cli->timeout, 0, watch_waiting, &c->watch,
-                                        gs_registry_is_reference};
-    return gs_check_count_isolated(host, &c->src, &opts, run, &c->printed, e);
-}
-
 static void check_free(void *run)
 {
     gs_check_run_free(run);
@@ -515,10 +519,13 @@ static int check_finish(struct gs_job *j, struct gs_err *e)
     if (j->ndone == 0)
         return gs_err_set(e, GS_NO_DEVICE, "no backend could run %s: %s", c->src.path,
                           c->nskipped ? c->skipped[0].why : "none builds its dialect");
-    if (c->printed)
+    uint64_t printed = 0;
+    for (int i = 0; i < j->ndevs; ++i)
+        printed += c->printed[i];
+    if (printed)
         gs_session_note(&j->s, "the kernel printed %llu bytes; a kernel's output is not shown "
                                "(the report is the harness's alone)",
-                        (unsigned long long)c->printed);
+                        (unsigned long long)printed);
     return GS_OK;
 }
 
@@ -607,6 +614,7 @@ static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
     gs_worker_prestart_end();
+    gs_turns_close(c->turns);
     if (c->host_opened)
         gs_close_backend(&c->host);
     gs_build_info_free(&c->failed_build);
@@ -614,9 +622,9 @@ static void check_release(struct gs_job *j)
 }
 
 const struct gs_command gs_check_command = {
-    .name = "check", .flags = GS_CMD_PRIVATE_TMPDIR, .ctx_size = sizeof(struct check_ctx), .run_size = sizeof(struct gs_check_run),
+    .name = "check", .flags = GS_CMD_PRIVATE_TMPDIR | GS_CMD_PARALLEL, .ctx_size = sizeof(struct check_ctx), .run_size = sizeof(struct gs_check_run),
     .bare_errors = 1u << GS_BUILD | 1u << GS_USAGE, .prepare = check_prepare,
-    .opens = check_opens, .select = check_select, .plan = check_plan, .run = check_run, .free_run = check_free,
+    .opens = check_opens, .select = check_select, .plan = check_plan, .run = check_run, .settle = check_settle, .free_run = check_free,
     .finish = check_finish, .failed = check_failed, .render = check_render,
     .failure = check_failure, .release = check_release,
 };

@@ -2,6 +2,7 @@
 #include "gs_driver.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,33 +88,90 @@ static void free_slot(const struct gs_job *j, int i)
 {
     if (j->cmd->free_run)
         j->cmd->free_run(gs_job_slot(j, i));
+    memset(gs_job_slot(j, i), 0, j->cmd->run_size);
 }
 
-/* Every device select kept, in turn. A failure names the device unless the
- * command's own message already does. */
+/* One device's run, in a thread of its own (GS_CMD_PARALLEL). */
+struct device_run {
+    struct gs_job *j;
+    int i, rc;
+    struct gs_err e;
+};
+
+static void *device_thread(void *arg)
+{
+    struct device_run *r = arg;
+    r->rc = r->j->cmd->run(r->j, r->i, gs_job_slot(r->j, r->i), &r->e);
+    return NULL;
+}
+
+/* Under GS_CMD_PARALLEL, every device's run at once, device i into slot i.
+ * A thread that cannot start runs its device here, after the others have
+ * started (a run may wait for the others: gs_turns.h). */
+static void run_side_by_side(struct gs_job *j, struct device_run *runs)
+{
+    pthread_t threads[GS_MAX_DEVICES];
+    int started[GS_MAX_DEVICES];
+    for (int i = 0; i < j->ndevs; ++i) {
+        runs[i] = (struct device_run){j, i, GS_OK, {0}};
+        started[i] = pthread_create(&threads[i], NULL, device_thread, &runs[i]) == 0;
+    }
+    for (int i = 0; i < j->ndevs; ++i)
+        if (!started[i])
+            device_thread(&runs[i]);
+    for (int i = 0; i < j->ndevs; ++i)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+}
+
+/* Every device select kept, in turn (or side by side), each outcome settled
+ * in the devices' order; the kept slots packed from 0. A failure names the
+ * device unless the command's own message already does. */
 static int run_devices(struct gs_job *j, struct gs_err *e)
 {
     const struct gs_command *c = j->cmd;
+    struct device_run *runs = NULL;
+    const int parallel = (c->flags & GS_CMD_PARALLEL) && j->ndevs > 1;
+    if (parallel && !(runs = calloc((size_t)j->ndevs, sizeof *runs)))
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    if (parallel)
+        run_side_by_side(j, runs);
+    int rc = GS_OK;
     for (int i = 0; i < j->ndevs; ++i) {
-        const int rc = c->run(j, i, gs_job_slot(j, j->ndone), e);
+        const int at = parallel ? i : j->ndone; /* the slot the run filled */
+        struct gs_err *ei = parallel ? &runs[i].e : e;
+        rc = parallel ? runs[i].rc : c->run(j, i, gs_job_slot(j, at), e);
+        if (c->settle)
+            rc = c->settle(j, i, gs_job_slot(j, at), rc, ei);
         if (rc == GS_OK) {
+            if (at != j->ndone) { /* slots below `at` were moved or freed */
+                memcpy(gs_job_slot(j, j->ndone), gs_job_slot(j, at), c->run_size);
+                memset(gs_job_slot(j, at), 0, c->run_size);
+            }
             j->done[j->ndone] = gs_job_slot(j, j->ndone);
             ++j->ndone;
             continue;
         }
-        free_slot(j, j->ndone);
-        memset(gs_job_slot(j, j->ndone), 0, c->run_size);
-        if (rc == GS_DRIVE_SKIP)
+        free_slot(j, at);
+        if (rc == GS_DRIVE_SKIP) {
+            rc = GS_OK;
             continue;
+        }
+        if (parallel)
+            *e = *ei;
         if (!(c->bare_errors >> rc & 1u)) {
             char msg[sizeof e->msg];
             gs_strlcpy(msg, e->msg, sizeof msg);
             gs_err_set(e, rc, "%s device %s: %s", j->devs[i]->backend->name, j->devs[i]->name,
                        msg);
         }
-        return rc;
+        /* The devices after it ran side by side; their results are dropped. */
+        for (int k = i + 1; parallel && k < j->ndevs; ++k)
+            free_slot(j, k);
+        break;
     }
-    return GS_OK;
+    free(runs);
+    return rc;
 }
 
 /* The texts in the order of the outputs: report, --svg, --json. */

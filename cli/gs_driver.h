@@ -7,7 +7,8 @@
  *   -> select: the devices this command runs on (notes for those left out)
  *   -> plan: the plan and its preflight (bad usage before anything runs)
  *   -> every output opened (an unwritable path fails before the work)
- *   -> run: each device in turn, progress on stderr
+ *   -> run: each device in turn (or side by side: GS_CMD_PARALLEL), progress
+ *      on stderr; settle: each outcome in the devices' order
  *   -> finish: what needs every device's result
  *   -> the report in --format, the --svg chart, the --json copy
  *   -> every output committed whole
@@ -43,6 +44,10 @@ struct gs_job;
  * what a GPU runtime leaves in TMPDIR, in this process or in a worker killed
  * at its deadline (NVIDIA's leaves a file), goes with it. */
 #define GS_CMD_PRIVATE_TMPDIR 0x4u
+/* Runs its devices side by side, each in a thread of its own; the command
+ * keeps what must not overlap apart (check: gs_turns.h), and `settle` takes
+ * the results in the devices' order, as if they had run one after another. */
+#define GS_CMD_PARALLEL 0x8u
 
 /* A run hook's answer for a device it leaves out (its slot is reused). */
 #define GS_DRIVE_SKIP (-1)
@@ -65,6 +70,12 @@ struct gs_command {
     /* Device j->devs[i] into slot `run`: GS_OK, GS_DRIVE_SKIP, or an error
      * (the slot is freed either way when it is not kept). */
     int (*run)(struct gs_job *j, int i, void *run, struct gs_err *e);
+    /* After device i's run returned rc, in the devices' order (under
+     * GS_CMD_PARALLEL, once every run has ended): what the command does with
+     * the outcome that must not happen in a run's thread (messages, notes);
+     * returns the status that counts. NULL: rc. A failure ends the job
+     * there, and the results of the devices after it are dropped. */
+    int (*settle)(struct gs_job *j, int i, void *run, int rc, struct gs_err *e);
     void (*free_run)(void *run);
     int (*finish)(struct gs_job *j, struct gs_err *e);
     /* How failures count: exit 1 when a kept run has failures, or when

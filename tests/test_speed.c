@@ -2,17 +2,22 @@
 /* check's speed rules on made-up timings (core/run/gs_speed.h): the floor
  * that no kernel can beat, the statistics, and the verdict in the lesson's
  * words; and the words of a made-up count of who wrote what
- * (gs_check_work_judge). Nothing here is timed. */
+ * (gs_check_work_judge); the turns of devices whose timed sections must
+ * not overlap (gs_turns.h), on threads that finish in the wrong order.
+ * Nothing here is timed. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
 #include "gs_check.h"
 #include "gs_speed.h"
+#include "gs_turns.h"
 
 #define H200_PEAK 4800000000000ull /* bytes per second */
 #define N (1ull << 28)             /* 1 GiB of floats per buffer */
@@ -316,6 +321,76 @@ static void work_in_words(void **state)
     assert_int_equal(w.total, n);
 }
 
+/* ---- turns ---------------------------------------------------------------- */
+
+static struct {
+    pthread_mutex_t mu;
+    struct gs_turns *t;
+    int ready, inside, overlap, order[3], norder, early;
+} tr = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+struct dev_arg {
+    int i, delay_ms, timed;
+};
+
+static void nap(int ms)
+{
+    const struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void *device(void *p)
+{
+    const struct dev_arg *a = p;
+    nap(a->delay_ms); /* its build, cases and count */
+    pthread_mutex_lock(&tr.mu);
+    ++tr.ready;
+    pthread_mutex_unlock(&tr.mu);
+    if (!a->timed) { /* wrong: no timed section */
+        gs_turns_end(tr.t, a->i);
+        return NULL;
+    }
+    gs_turns_ready(tr.t, a->i);
+    gs_turns_wait(tr.t, a->i);
+    pthread_mutex_lock(&tr.mu);
+    tr.early |= tr.ready != 3;
+    tr.overlap |= tr.inside++ != 0;
+    tr.order[tr.norder++] = a->i;
+    pthread_mutex_unlock(&tr.mu);
+    nap(10); /* timed */
+    pthread_mutex_lock(&tr.mu);
+    --tr.inside;
+    pthread_mutex_unlock(&tr.mu);
+    gs_turns_end(tr.t, a->i);
+    gs_turns_end(tr.t, a->i); /* again: nothing */
+    return NULL;
+}
+
+/* Device 2 is ready first and device 0 last, device 1 ends without timing:
+ * the timed sections run after every device is ready, one at a time, 0 then 2. */
+static void turns_in_order_never_side_by_side(void **state)
+{
+    (void)state;
+    struct gs_err e = {0};
+    assert_int_equal(gs_turns_open(&tr.t, 3, &e), GS_OK);
+    const struct dev_arg args[3] = {{0, 60, 1}, {1, 30, 0}, {2, 0, 1}};
+    pthread_t th[3];
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(pthread_create(&th[i], NULL, device, (void *)&args[i]), 0);
+    for (int i = 0; i < 3; ++i)
+        pthread_join(th[i], NULL);
+    gs_turns_close(tr.t);
+    assert_int_equal(tr.norder, 2);
+    assert_int_equal(tr.order[0], 0);
+    assert_int_equal(tr.order[1], 2);
+    assert_int_equal(tr.overlap, 0);
+    assert_int_equal(tr.early, 0);
+    /* One device, or none: nothing waits. */
+    gs_turns_ready(NULL, 0);
+    gs_turns_wait(NULL, 0);
+    gs_turns_end(NULL, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +402,7 @@ int main(void)
         cmocka_unit_test(work_in_words),
         cmocka_unit_test(work_per_block_from_times),
         cmocka_unit_test(work_per_block_at_a_smaller_n),
+        cmocka_unit_test(turns_in_order_never_side_by_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,8 @@
 #include <sys/prctl.h>
 #endif
 
+#include <pthread.h>
+
 #include "gs_str.h"
 
 /* ---- what the signal handler cleans up ----------------------------------- */
@@ -35,13 +37,19 @@ static volatile pid_t tracked_pid[TRACK_PIDS];
 static char tracked_dir[TRACK_DIRS][PATH_MAX];
 static volatile sig_atomic_t tracked_dir_used[TRACK_DIRS];
 
+/* Threads that start and end workers side by side (check's devices) take
+ * this for the tables; the signal handler only reads them. */
+static pthread_mutex_t track_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static void track_pid(pid_t pid, int add)
 {
+    pthread_mutex_lock(&track_mu);
     for (int i = 0; i < TRACK_PIDS; ++i)
         if (add ? tracked_pid[i] == 0 : tracked_pid[i] == pid) {
             tracked_pid[i] = add ? pid : 0;
-            return;
+            break;
         }
+    pthread_mutex_unlock(&track_mu);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -64,9 +72,11 @@ void gs_proc_remove_dir(const char *path)
     if (!path || !*path)
         return;
     remove_tree(path);
+    pthread_mutex_lock(&track_mu);
     for (int i = 0; i < TRACK_DIRS; ++i)
         if (tracked_dir_used[i] && strcmp(tracked_dir[i], path) == 0)
             tracked_dir_used[i] = 0;
+    pthread_mutex_unlock(&track_mu);
 }
 
 int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e)
@@ -85,12 +95,14 @@ int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e)
         rmdir(path);
         return gs_err_set(e, GS_IO, "cannot give %s to user %ld: %s", path, owner, strerror(err));
     }
+    pthread_mutex_lock(&track_mu);
     for (int i = 0; i < TRACK_DIRS; ++i)
         if (!tracked_dir_used[i] && strlen(path) < sizeof tracked_dir[i]) {
             gs_strlcpy(tracked_dir[i], path, sizeof tracked_dir[i]);
             tracked_dir_used[i] = 1;
             break;
         }
+    pthread_mutex_unlock(&track_mu);
     return GS_OK;
 }
 
@@ -131,6 +143,7 @@ void gs_proc_install_cleanup(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigfillset(&sa.sa_mask);
+    pthread_mutex_lock(&track_mu);
     /* A signal the caller ignores (nohup's SIGHUP) stays ignored; a handler
      * installed since the last call (the output's temporaries) is chained. */
     for (size_t i = 0; i < sizeof chained_sig / sizeof chained_sig[0]; ++i)
@@ -139,6 +152,7 @@ void gs_proc_install_cleanup(void)
             chained[i] = cur;
             sigaction(chained_sig[i], &sa, NULL);
         }
+    pthread_mutex_unlock(&track_mu);
 }
 
 /* ---- starting and ending a worker ---------------------------------------- */

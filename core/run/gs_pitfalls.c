@@ -428,7 +428,8 @@ static int run_in_worker(struct gs_pitfalls *p, const struct gs_pitfalls_plan *p
     }
     if (rc != GS_OK)
         return rc;
-    const struct gs_worker_opts opts = {timeout, 0, NULL, NULL, gs_registry_is_reference};
+    const struct gs_worker_opts opts = {.timeout_s = timeout,
+                                        .loads_in_process = gs_registry_is_reference};
     struct gs_check_run run = {0};
     uint64_t printed = 0;
     rc = gs_check_device_isolated(p->dev, &g, t->src, &cp, &opts, &run, &printed, e);

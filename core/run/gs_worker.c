@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,18 +117,23 @@ void gs_worker_prestart_end(void)
 
 /* A prestarted worker of b, handed over with its shared memory and its
  * TMPDIR; 0 if none. */
+static pthread_mutex_t prestarted_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static int adopt(const struct gs_backend *b, struct gs_child *c, int *shm_fd, char *rtdir,
                  size_t rtdir_size)
 {
-    for (int i = 0; i < nprestarted; ++i)
+    int found = 0;
+    pthread_mutex_lock(&prestarted_mu); /* devices run side by side */
+    for (int i = 0; !found && i < nprestarted; ++i)
         if (prestarted[i].b == b) {
             *c = prestarted[i].c;
             *shm_fd = prestarted[i].shm_fd;
             gs_strlcpy(rtdir, prestarted[i].rtdir, rtdir_size);
             prestarted[i].b = NULL;
-            return 1;
+            found = 1;
         }
-    return 0;
+    pthread_mutex_unlock(&prestarted_mu);
+    return found;
 }
 
 static double now_s(void)
@@ -1034,7 +1040,17 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     else if (rc == GS_OK && run->work.n)
         snprintf(run->work.why, sizeof run->work.why,
                  "not counted: the writes are counted once every case is right");
+    if (rc == GS_OK && right && run->ncases && src->dialect == GS_DIALECT_PORTABLE &&
+        run->work.cls == GS_WORK_NOT_COUNTED && !dev->backend->user_count && opts) {
+        if (opts->count_on)
+            rc = gs_check_count_isolated(opts->count_on, src, opts, run, printed, e);
+        else if (opts->count_why)
+            gs_strlcpy(run->work.why, opts->count_why, sizeof run->work.why);
+    }
     run->elapsed.count_s = now_s() - t;
+    /* Built, cases run, counted: the timed section waits for its turn. */
+    gs_turns_ready(opts ? opts->turns : NULL, opts ? opts->turn : 0);
+    gs_turns_wait(opts ? opts->turns : NULL, opts ? opts->turn : 0);
     /* The counters explain a kernel slower than the loop: the speed verdict
      * decides whether they are read, unless --counters asks for them (then
      * they are read before the speed pass, and ncu's report runs beside it). */
@@ -1062,6 +1078,7 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
                            run);
         counters_launch_s += now_s() - t;
     }
+    gs_turns_end(opts ? opts->turns : NULL, opts ? opts->turn : 0);
     t = now_s();
     const int crc = gs_counters_finish(counters, rc == GS_OK && right, run, e);
     x->counters = NULL; /* freed */

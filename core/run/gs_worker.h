@@ -22,6 +22,7 @@
 #define GS_WORKER_H
 
 #include "gs_check.h"
+#include "gs_turns.h"
 
 #define GS_WORKER_COMMAND "__check-worker" /* the hidden mode; --help never lists it */
 #define GS_WORKER_TIMEOUT_S 10u           /* per launch, on a GPU */
@@ -44,6 +45,15 @@ struct gs_worker_opts {
      * backend's dlopen): its worker gets the system-call filter, the
      * unprivileged user and the address-space limit. NULL: none does. */
     int (*loads_in_process)(const struct gs_backend *b);
+    /* A .gs text on a backend that does not count writes: counted on this
+     * device of the host backend (gs_check_count_isolated) once its cases
+     * are right, before the timed section; NULL: not counted, count_why
+     * says why (NULL: nothing to say). */
+    struct gs_device *count_on;
+    const char *count_why;
+    /* Devices that run side by side: this one is `turn` (gs_turns.h). */
+    struct gs_turns *turns;
+    int turn;
 };
 
 /* Build src on dev and run every case of plan on the device grid g, with the
