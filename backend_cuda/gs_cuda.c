@@ -485,6 +485,22 @@ static void cuda_staging_free(struct gs_device *dev, void *ptr, void *handle)
     (void)CUDA_CHECK(NULL, cudaFreeHost(ptr));
 }
 
+/* From any thread: the device made current there, without the stream and
+ * events cuda_prepare makes (the thread that opened the device makes them). */
+static int cuda_pin(struct gs_device *dev, void *ptr, uint64_t bytes, struct gs_err *e)
+{
+    int s = CUDA_CHECK(e, cudaSetDevice(((struct cuda_device *)dev)->ordinal));
+    if (s == GS_OK)
+        s = CUDA_CHECK(e, cudaHostRegister(ptr, (size_t)bytes, cudaHostRegisterDefault));
+    return s;
+}
+
+static void cuda_unpin(struct gs_device *dev, void *ptr)
+{
+    (void)dev;
+    (void)CUDA_CHECK(NULL, cudaHostUnregister(ptr));
+}
+
 static int cuda_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
 {
     size_t free_b = 0, total = 0;
@@ -623,6 +639,8 @@ const struct gs_backend gs_backend_cuda = {
     .copy = cuda_copy,
     .fill32 = cuda_fill32,
     .staging_alloc = cuda_staging_alloc,
+    .pin = cuda_pin,
+    .unpin = cuda_unpin,
     .staging_free = cuda_staging_free,
     .mem_available = cuda_mem_available,
     .timeline = cuda_timeline,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_session.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,37 @@ int gs_session_check(const struct gs_cli *cli, struct gs_err *e)
     return rc;
 }
 
+/* Each backend's open in a thread of its own: an API's start (a driver's,
+ * a platform's) takes a tenth of a second to seconds, and they do not wait
+ * for each other. A thread that cannot start opens its backend here. */
+struct opening {
+    const struct gs_backend *b;
+    struct gs_opened *o;
+};
+
+static void *open_one(void *arg)
+{
+    const struct opening *op = arg;
+    gs_open_backend(op->b, op->o);
+    return NULL;
+}
+
+static void open_side_by_side(const struct gs_backend **b, struct gs_opened *o, int n)
+{
+    pthread_t threads[GS_MAX_BACKENDS];
+    struct opening ops[GS_MAX_BACKENDS];
+    int started[GS_MAX_BACKENDS];
+    for (int i = 0; i < n; ++i) {
+        ops[i] = (struct opening){b[i], &o[i]};
+        started[i] = n > 1 && pthread_create(&threads[i], NULL, open_one, &ops[i]) == 0;
+        if (!started[i])
+            open_one(&ops[i]);
+    }
+    for (int i = 0; i < n; ++i)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+}
+
 int gs_session_open(const struct gs_cli *cli, int want_devices, gs_session_wants wants,
                     const void *wants_ctx, struct gs_session *s, struct gs_err *e)
 {
@@ -71,14 +103,17 @@ int gs_session_open(const struct gs_cli *cli, int want_devices, gs_session_wants
     if (rc != GS_OK)
         return rc;
     int turned_down = 0;
+    const struct gs_backend *open[GS_MAX_BACKENDS];
     for (int i = 0; i < nchosen; ++i) {
         if (!explicit_names && wants && !wants(wants_ctx, chosen[i]) &&
-            !gs_backend_required(chosen[i]->name)) {
+            !gs_backend_required(chosen[i]->name))
             turned_down = 1;
-            continue;
-        }
-        struct gs_opened *o = &s->opened[s->nopened++];
-        gs_open_backend(chosen[i], o);
+        else
+            open[s->nopened++] = chosen[i];
+    }
+    open_side_by_side(open, s->opened, s->nopened);
+    for (int i = 0; i < s->nopened; ++i) {
+        struct gs_opened *o = &s->opened[i];
         if (o->notice[0])
             note(s, "%s: %s", o->backend->name, o->notice);
         if (o->status == GS_OK)

@@ -325,6 +325,15 @@ struct gs_backend {
     int (*staging_alloc)(struct gs_device *dev, uint64_t bytes, void **ptr, void **handle,
                          struct gs_err *e);
     void (*staging_free)(struct gs_device *dev, void *ptr, void *handle);
+    /* Page-lock `bytes` of this process's memory at ptr in place, so that
+     * reads into it move at full speed as into staging memory
+     * (cudaHostRegister); undone by unpin(ptr) before the memory is
+     * unmapped. May be called from a thread other than the one that opened
+     * the device (check's worker pins its shared memory while it builds).
+     * Optional, both or neither: without them, reads into ptr run at the
+     * API's speed for pageable memory. */
+    int (*pin)(struct gs_device *dev, void *ptr, uint64_t bytes, struct gs_err *e);
+    void (*unpin)(struct gs_device *dev, void *ptr);
     /* Device memory free for new buffers now, in bytes. */
     int (*mem_available)(struct gs_device *dev, uint64_t *bytes, struct gs_err *e);
     /* Launch the grid probe (2^32 threads or more) and fill *p; or set

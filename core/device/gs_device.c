@@ -198,6 +198,20 @@ int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint
     return bytes ? d->backend->fill32(d, buf, offset, bytes, pattern, e) : GS_OK;
 }
 
+int gs_dev_pin(struct gs_device *d, void *ptr, uint64_t bytes, struct gs_err *e)
+{
+    if (!d->backend->pin || !d->backend->unpin)
+        return gs_err_set(e, GS_UNSUPPORTED, "%s cannot page-lock memory in place",
+                          d->backend->name);
+    return d->backend->pin(d, ptr, bytes, e);
+}
+
+void gs_dev_unpin(struct gs_device *d, void *ptr)
+{
+    if (d->backend->pin && d->backend->unpin)
+        d->backend->unpin(d, ptr);
+}
+
 int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void **handle,
                          int *pinned, struct gs_err *e)
 {

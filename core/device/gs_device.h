@@ -95,6 +95,10 @@ int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint
 int gs_dev_staging_alloc(struct gs_device *d, uint64_t bytes, void **ptr, void **handle,
                          int *pinned, struct gs_err *e);
 void gs_dev_staging_free(struct gs_device *d, void *ptr, void *handle, int pinned);
+/* Page-lock host memory in place (the backend's pin), GS_UNSUPPORTED where
+ * it has none; gs_dev_unpin undoes a pin that succeeded. */
+int gs_dev_pin(struct gs_device *d, void *ptr, uint64_t bytes, struct gs_err *e);
+void gs_dev_unpin(struct gs_device *d, void *ptr);
 int gs_dev_mem_available(struct gs_device *d, uint64_t *bytes, struct gs_err *e);
 /* The grid probe's answer, measured once per device and kept: *p points
  * into d. p->status says whether it was measured. Errors are API failures. */

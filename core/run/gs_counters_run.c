@@ -364,6 +364,8 @@ struct gs_counters_job {
     int go_fd;   /* the FIFO the worker waits on: this process's end, read and write */
     int done_fd; /* the FIFO it says its launches ended on */
     int launched; /* let go, and its launches ended (or ncu did) */
+    int ready;    /* said it is ready, or will never be */
+    double start_at;
     double go_at;
     unsigned deadline_s;
     const char *entry;
@@ -429,6 +431,7 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     if (!j)
         return gs_err_set(e, GS_NOMEM, "out of memory");
     j->go_fd = j->done_fd = -1;
+    j->start_at = now_s();
     j->api = api;
     j->entry = src->entry;
     j->deadline_s = build_timeout_s + 2 * timeout_s;
@@ -489,6 +492,36 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     return GS_OK;
 }
 
+/* Until the worker writes `want` on the done FIFO (AWAIT_SEEN), its
+ * process ends (AWAIT_ENDED, not reaped: gs_counters_finish reaps it and
+ * says why), or the clock passes `until` (AWAIT_TIMEOUT); what it prints is
+ * drained meanwhile. The worker writes 'r' when it is ready for the go,
+ * then 'd' when its launches have ended. */
+enum { AWAIT_SEEN, AWAIT_ENDED, AWAIT_TIMEOUT };
+static int await_byte(struct gs_counters_job *j, char want, double until)
+{
+    for (;;) {
+        struct pollfd p[2] = {{j->done_fd, POLLIN, 0}, {j->ncu.out, POLLIN, 0}};
+        const int np = j->ncu.out >= 0 ? 2 : 1;
+        if (poll(p, (nfds_t)np, 50) > 0) {
+            char d;
+            if ((p[0].revents & POLLIN) && read(j->done_fd, &d, 1) == 1 && d == want)
+                return AWAIT_SEEN;
+            if (np == 2 && (p[1].revents & (POLLIN | POLLHUP)) && gs_proc_drain(&j->ncu) == 0) {
+                close(j->ncu.out);
+                j->ncu.out = -1;
+            }
+        }
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)j->ncu.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            si.si_pid == j->ncu.pid)
+            return AWAIT_ENDED;
+        if (now_s() >= until)
+            return AWAIT_TIMEOUT;
+    }
+}
+
 int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
                        struct gs_check_run *run)
 {
@@ -506,35 +539,25 @@ int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
     }
     j->go_at = now_s();
     /* Until the worker says its launches ended, ncu ends, or the deadline. */
-    for (;;) {
-        struct pollfd p[2] = {{j->done_fd, POLLIN, 0}, {j->ncu.out, POLLIN, 0}};
-        const int np = j->ncu.out >= 0 ? 2 : 1;
-        if (poll(p, (nfds_t)np, 50) > 0) {
-            char d;
-            if ((p[0].revents & POLLIN) && read(j->done_fd, &d, 1) == 1)
-                return GS_OK;
-            if (np == 2 && (p[1].revents & (POLLIN | POLLHUP)) && gs_proc_drain(&j->ncu) == 0) {
-                close(j->ncu.out);
-                j->ncu.out = -1;
-            }
-        }
-        /* Ended? (WNOWAIT: gs_counters_finish reaps it, or stops it, and says why.) */
-        siginfo_t si;
-        memset(&si, 0, sizeof si);
-        if (waitid(P_PID, (id_t)j->ncu.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-            si.si_pid == j->ncu.pid)
-            return GS_OK;
-        if (now_s() - j->go_at >= j->deadline_s) {
-            /* Stopped here, so that nothing it launched runs beside what follows. */
-            gs_proc_kill(&j->ncu, NULL);
-            c->state = GS_CTRS_NOT_READ;
-            c->cls = GS_CTRS_NONE;
-            snprintf(c->why, sizeof c->why, "not read: %s ran past %u s after its launches "
-                     "were let go (the build's and twice --timeout) and was stopped", who(j),
-                     j->deadline_s);
-            return GS_OK;
-        }
-    }
+    if (await_byte(j, 'd', j->go_at + j->deadline_s) != AWAIT_TIMEOUT)
+        return GS_OK;
+    /* Stopped here, so that nothing it launched runs beside what follows. */
+    gs_proc_kill(&j->ncu, NULL);
+    c->state = GS_CTRS_NOT_READ;
+    c->cls = GS_CTRS_NONE;
+    snprintf(c->why, sizeof c->why, "not read: %s ran past %u s after its launches were let go "
+             "(the build's and twice --timeout) and was stopped", who(j), j->deadline_s);
+    return GS_OK;
+}
+
+void gs_counters_ready(struct gs_counters_job *j, unsigned build_timeout_s)
+{
+    if (!j || j->ready || j->launched)
+        return;
+    j->ready = 1;
+    /* Not ready by the build's deadline: its launches are let go, or it is
+     * stopped, at gs_counters_launch, which says why. */
+    await_byte(j, 'r', j->start_at + build_timeout_s);
 }
 
 void gs_counters_drain(struct gs_counters_job *j)
@@ -624,8 +647,11 @@ static int launch_once(struct gs_device *dev, struct gs_workspace *w, struct gs_
 /* Opened, built and ready: wait until the parent lets the launches go (a
  * byte on the FIFO), so that they never run beside the speed pass's timed
  * ones. 0 when the parent closed it instead (the pass is not wanted). */
-static int go_ahead(const char *fifo)
+static void tell(const char *fifo, char what);
+
+static int go_ahead(const char *fifo, const char *done)
 {
+    tell(done, 'r');
     const int fd = open(fifo, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
@@ -637,12 +663,13 @@ static int go_ahead(const char *fifo)
     return r == 1 && g == 'g';
 }
 
-/* Both launches have ended: a byte on the second FIFO. */
-static void tell_done(const char *fifo)
+/* A byte on the second FIFO: 'r', ready for the go; 'd', both launches
+ * have ended. */
+static void tell(const char *fifo, char what)
 {
     const int fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd >= 0) {
-        gs_write_full(fd, "d", 1, 0);
+        gs_write_full(fd, &what, 1, 0);
         close(fd);
     }
 }
@@ -663,7 +690,7 @@ struct counted {
 static int counted_launches(void *ctx, struct gs_err *e)
 {
     struct counted *x = ctx;
-    if (!go_ahead(x->go)) {
+    if (!go_ahead(x->go, x->done)) {
         x->code = CW_NO_GO;
         return gs_err_set(e, GS_USAGE, "the counted launches were not let go");
     }
@@ -679,7 +706,7 @@ static int counted_launches(void *ctx, struct gs_err *e)
         rc = launch_once(x->dev, x->w, &x->l, e);
     }
     if (rc == GS_OK)
-        tell_done(x->done); /* the GPU is the parent's again */
+        tell(x->done, 'd'); /* the GPU is the parent's again */
     return rc;
 }
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* check's counters pass (gs_counters.h): Nsight Compute (ncu) around a
- * worker that builds the user's .cu kernel and launches it once on grid G
- * at GS_COUNTERS_N floats, then the suite's grid-stride add on the same
- * launch. CUPTI is not used: ncu alone reads the counters.
+/* check's counters pass (gs_counters.h): a worker that builds the user's
+ * .cu kernel and launches it once on grid G at GS_COUNTERS_N floats, then
+ * the suite's grid-stride add on the same launch, its counters read by the
+ * backend's own profiler in the worker (the backend's counters member:
+ * CUPTI for CUDA), or with --ncu PATH (or where the backend has none) by
+ * Nsight Compute (ncu) around it.
  *
  * The parent creates a private folder (gs_proc_private_dir) and in it the
- * kernel's source, the path ncu writes its CSV to (--csv --log-file) and the
+ * kernel's source, the file the values go to (the worker's values file, or
+ * ncu's CSV: --csv --log-file) and the
  * path the worker writes the user's raw output to. ncu and the worker run in
  * their own process group under a deadline; at the deadline the whole group
  * is killed. What the profiled process prints (a kernel's printf) goes to a
@@ -33,9 +36,11 @@ int gs_counters_find_ncu(const char *given, char *path, size_t size, char *why, 
 int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
                       int *status, int *timed_out, struct gs_err *e);
 
-/* The pass for one device, in two steps around the cases and the speed
- * pass, so that ncu's start (its own, the device's, the build's: about 2 s
- * on an H200) runs beside them while its launches never do.
+/* The pass for one device, in steps around the cases and the speed pass, so
+ * that the worker's start (the device's, the build's, the profiler's; with
+ * ncu, ncu's own too: about 2 s on an H200) runs beside the build and the
+ * cases, while nothing of it runs beside the speed pass's timed launches:
+ * gs_counters_ready waits for it before them, and its launches come after.
  *
  * gs_counters_start, before the cases: for the CUDA backend, a .cu file,
  * no --no-counters, and the speed pass or --counters, starts ncu around the worker, which
@@ -65,6 +70,10 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       struct gs_err *e);
 int gs_counters_launch(struct gs_counters_job *job, int go, const char *why_not,
                        struct gs_check_run *run);
+/* Before the timed section: wait until the worker is ready for the go (its
+ * context, build and profiler made ready, so that none of that runs beside a
+ * timed launch), it ended, or build_timeout_s passed since its start. */
+void gs_counters_ready(struct gs_counters_job *job, unsigned build_timeout_s);
 /* What ncu and its worker printed so far, read and dropped without waiting,
  * so that its pipe never fills while the cases and the speed pass run. */
 void gs_counters_drain(struct gs_counters_job *job);

@@ -1048,7 +1048,10 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
             gs_strlcpy(run->work.why, opts->count_why, sizeof run->work.why);
     }
     run->elapsed.count_s = now_s() - t;
-    /* Built, cases run, counted: the timed section waits for its turn. */
+    /* Built, cases run, counted, and the counters worker ready for its go:
+     * the timed section waits for its turn. */
+    if (rc == GS_OK && right && (run->speed.n || plan->counters))
+        gs_counters_ready(counters, x->build_timeout_s);
     gs_turns_ready(opts ? opts->turns : NULL, opts ? opts->turn : 0);
     gs_turns_wait(opts ? opts->turns : NULL, opts ? opts->turn : 0);
     /* The counters explain a kernel slower than the loop: the speed verdict

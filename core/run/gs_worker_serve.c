@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,13 +91,58 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
+#define LARGE_SHM (64ull << 20)
+static uint64_t populated;
+
 static void populate(void *shm, uint64_t bytes)
 {
-    static uint64_t done;
-    if (bytes <= done || bytes < (64ull << 20))
+    if (bytes <= populated || bytes < LARGE_SHM)
         return;
     if (madvise(shm, (size_t)bytes, MADV_POPULATE_WRITE) == 0)
-        done = bytes;
+        populated = bytes;
+}
+
+/* The shared memory of a speed pass (1 GiB and more), made ready while the
+ * kernel builds, in a thread of its own: its pages mapped, and page-locked
+ * where the backend can (gs_dev_pin), so that each timed row's read-back of
+ * 1 GiB moves at the bus's speed (on an H200, 20 ms against 77 ms into
+ * pageable memory; the pin itself takes about 70 ms). Never in a worker
+ * that gets the system-call filter (the user's code loads into it: no
+ * thread may run beside it); there the read-back maps the pages itself. */
+struct prep {
+    struct gs_device *dev;
+    void *shm;
+    uint64_t bytes;
+    int pinned;
+    pthread_t thread;
+    int started;
+};
+
+static void *prep_shm(void *arg)
+{
+    struct prep *p = arg;
+    struct gs_err e = {0};
+    populate(p->shm, p->bytes);
+    p->pinned = gs_dev_pin(p->dev, p->shm, p->bytes, &e) == GS_OK;
+    return NULL;
+}
+
+static void prep_start(struct prep *p, struct gs_device *dev, void *shm, uint64_t bytes,
+                       int sandbox)
+{
+    memset(p, 0, sizeof *p);
+    p->dev = dev;
+    p->shm = shm;
+    p->bytes = bytes;
+    if (dev && !sandbox && bytes >= LARGE_SHM)
+        p->started = pthread_create(&p->thread, NULL, prep_shm, p) == 0;
+}
+
+static void prep_join(struct prep *p)
+{
+    if (p->started)
+        pthread_join(p->thread, NULL);
+    p->started = 0;
 }
 
 static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs_user_kernel *k,
@@ -249,10 +295,13 @@ int gs_worker_serve(const struct gs_backend *b)
      * much or starts a thread the filter would have to allow. */
     if (rc == GS_OK && (rc = gs_workspace_open(&w, dev, hello.max_n, NULL, &e)) == GS_OK)
         have_w = 1;
+    struct prep prep;
+    prep_start(&prep, rc == GS_OK ? dev : NULL, shm, hello.shm_bytes, hello.sandbox);
     if (rc == GS_OK && hello.sandbox)
         gs_proc_set_load_hook(sandbox_hook, NULL);
     if (rc == GS_OK)
         rc = gs_dev_user_build(dev, &src, &k, &info, &e);
+    prep_join(&prep);
     send_built(rc, info.compiler, rc == GS_OK ? "" : e.msg, info.log);
     gs_build_info_free(&info);
     while (rc == GS_OK) {
@@ -283,6 +332,8 @@ int gs_worker_serve(const struct gs_backend *b)
     }
     if (dev)
         gs_dev_user_free(dev, k);
+    if (prep.pinned)
+        gs_dev_unpin(dev, shm);
     if (have_w)
         gs_workspace_close(&w);
     gs_close_backend(&o);

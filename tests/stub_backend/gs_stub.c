@@ -246,9 +246,10 @@ static int stub_timeline(struct gs_device *dev, const struct gs_launch *l,
     return GS_OK;
 }
 
-/* Only what the API offers is filled in: staging memory, a free-memory
- * query and the grid probe stay NULL, and the core degrades for them
- * (plain malloc'd staging, the device's memory size, "not probed"); so do
+/* Only what the API offers is filled in: staging memory, pinning memory in
+ * place, a free-memory query and the grid probe stay NULL, and the core
+ * degrades for them (plain malloc'd staging, pageable read-backs, the
+ * device's memory size, "not probed"); so do
  * user kernels and counters (a pretend API has no profiler: check's
  * counters line says why). */
 const struct gs_backend gs_backend_stub = {
