@@ -21,6 +21,8 @@
 #ifndef GS_WORKER_H
 #define GS_WORKER_H
 
+#include <stdatomic.h>
+
 #include "gs_check.h"
 #include "gs_turns.h"
 
@@ -47,10 +49,15 @@ struct gs_worker_opts {
     int (*loads_in_process)(const struct gs_backend *b);
     /* A .gs text on a backend that does not count writes: counted on this
      * device of the host backend (gs_check_count_isolated) once its cases
-     * are right, before the timed section; NULL: not counted, count_why
+     * are right, before the timed section (it starts beside the build and
+     * the cases, and is dropped unless they are all right); NULL: not
+     * counted, count_why
      * says why (NULL: nothing to say). */
     struct gs_device *count_on;
     const char *count_why;
+    /* Set by another thread: every wait on the worker ends at once, as if
+     * it were lost (a count beside the cases, not wanted after all). */
+    atomic_int *cancel;
     /* Devices that run side by side: this one is `turn` (gs_turns.h). */
     struct gs_turns *turns;
     int turn;
