@@ -16,6 +16,7 @@
 #include "gs_io.h"
 #include "gs_output.h"
 #include "gs_plan_run.h"
+#include "gs_proc.h"
 #include "gs_registry.h"
 #include "gs_run.h"
 #include "gs_select.h"
@@ -443,6 +444,7 @@ static int check_run(struct gs_job *j, int i, void *slot, struct gs_err *e)
                                         .loads_in_process = gs_registry_is_reference,
                                         .count_on = c->count_on,
                                         .count_why = c->count_why[0] ? c->count_why : NULL,
+                                        .defer_exit = 1,
                                         .turns = c->turns,
                                         .turn = i};
     const int rc = gs_check_device_isolated(j->devs[i], &c->grids[i], &c->src, &c->plan, &opts,
@@ -614,6 +616,7 @@ static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
     gs_worker_prestart_end();
+    gs_proc_reap_later(); /* the workers whose end was not waited for */
     gs_turns_close(c->turns);
     if (c->host_opened)
         gs_close_backend(&c->host);

@@ -422,6 +422,59 @@ void gs_proc_kill(struct gs_child *c, int *status)
         *status = st;
 }
 
+/* Workers killed and not yet reaped, with their folders. */
+#define LATER 8
+static struct {
+    pid_t pid;
+    char dir[2][PATH_MAX];
+} later[LATER];
+static int nlater;
+
+void gs_proc_kill_later(struct gs_child *c, const char *dir1, const char *dir2)
+{
+    if (c->pid > 0) {
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+    }
+    close_fds(c);
+    pthread_mutex_lock(&track_mu);
+    const int slot = c->pid > 0 && nlater < LATER ? nlater++ : -1;
+    if (slot >= 0) {
+        later[slot].pid = c->pid;
+        gs_strlcpy(later[slot].dir[0], dir1 ? dir1 : "", PATH_MAX);
+        gs_strlcpy(later[slot].dir[1], dir2 ? dir2 : "", PATH_MAX);
+    }
+    pthread_mutex_unlock(&track_mu);
+    if (slot < 0) { /* full (or no process): now */
+        gs_proc_kill(c, NULL);
+        gs_proc_remove_dir(dir1);
+        gs_proc_remove_dir(dir2);
+    }
+    c->pid = 0;
+}
+
+void gs_proc_reap_later(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&track_mu);
+        const int k = nlater > 0 ? --nlater : -1;
+        pid_t pid = 0;
+        char dir[2][PATH_MAX];
+        if (k >= 0) {
+            pid = later[k].pid;
+            memcpy(dir, later[k].dir, sizeof dir);
+        }
+        pthread_mutex_unlock(&track_mu);
+        if (k < 0)
+            return;
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        track_pid(pid, 0);
+        gs_proc_remove_dir(dir[0]);
+        gs_proc_remove_dir(dir[1]);
+    }
+}
+
 void gs_proc_finish(struct gs_child *c, int ms, int *status)
 {
     int st = 0;

@@ -61,6 +61,15 @@ void gs_proc_kill(struct gs_child *c, int *status);
 /* Wait up to ms for the worker to end on its own (after a last message), then
  * kill its group. */
 void gs_proc_finish(struct gs_child *c, int ms, int *status);
+/* Kill the worker's group now and close the descriptors, but reap it, and
+ * then remove the folders dir1 and dir2 (either may be NULL or empty), only
+ * in gs_proc_reap_later(): a GPU worker's end (its context, its pinned and
+ * device memory released) takes 0.1 to 0.2 s, which need not be waited for
+ * while the caller still has work that no launch of the worker can disturb.
+ * When the list is full it is reaped now. */
+void gs_proc_kill_later(struct gs_child *c, const char *dir1, const char *dir2);
+/* Reap every worker gs_proc_kill_later() killed and remove its folders. */
+void gs_proc_reap_later(void);
 
 /* A wait status in words a student understands: "the kernel crashed:
  * segmentation fault (SIGSEGV)", "the worker ended with exit status 0 before

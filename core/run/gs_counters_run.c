@@ -365,6 +365,7 @@ struct gs_counters_job {
     int done_fd; /* the FIFO it says its launches ended on */
     int launched; /* let go, and its launches ended (or ncu did) */
     int ready;    /* said it is ready, or will never be */
+    int defer_exit;
     double start_at;
     double go_at;
     unsigned deadline_s;
@@ -380,6 +381,10 @@ static const char *who(const struct gs_counters_job *j)
 
 static void job_free(struct gs_counters_job *j)
 {
+    if (j->ncu.pid > 0 && j->defer_exit) {
+        gs_proc_kill_later(&j->ncu, j->dir, NULL);
+        j->dir[0] = '\0';
+    }
     if (j->ncu.pid > 0)
         gs_proc_kill(&j->ncu, NULL);
     if (j->have_version && j->version.pid > 0)
@@ -394,8 +399,8 @@ static void job_free(struct gs_counters_job *j)
 
 int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
-                      unsigned build_timeout_s, unsigned timeout_s, struct gs_counters_job **job,
-                      struct gs_err *e)
+                      unsigned build_timeout_s, unsigned timeout_s, int defer_exit,
+                      struct gs_counters_job **job, struct gs_err *e)
 {
     struct gs_counters *c = &run->counters;
     memset(c, 0, sizeof *c);
@@ -432,6 +437,7 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
         return gs_err_set(e, GS_NOMEM, "out of memory");
     j->go_fd = j->done_fd = -1;
     j->start_at = now_s();
+    j->defer_exit = defer_exit;
     j->api = api;
     j->entry = src->entry;
     j->deadline_s = build_timeout_s + 2 * timeout_s;
@@ -492,21 +498,27 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     return GS_OK;
 }
 
-/* Until the worker writes `want` on the done FIFO (AWAIT_SEEN), its
- * process ends (AWAIT_ENDED, not reaped: gs_counters_finish reaps it and
- * says why), or the clock passes `until` (AWAIT_TIMEOUT); what it prints is
- * drained meanwhile. The worker writes 'r' when it is ready for the go,
- * then 'd' when its launches have ended. */
+/* Until the worker writes one of `wants` on the done FIFO (AWAIT_SEEN, the
+ * byte in *got), its process ends (AWAIT_ENDED, not reaped:
+ * gs_counters_finish reaps it and says why), or the clock passes `until`
+ * (AWAIT_TIMEOUT); what it prints is drained meanwhile. The worker writes
+ * 'r' when it is ready for the go, 'd' when its launches have ended, and
+ * (its own profiler) its exit status as a digit once its files are
+ * written. */
 enum { AWAIT_SEEN, AWAIT_ENDED, AWAIT_TIMEOUT };
-static int await_byte(struct gs_counters_job *j, char want, double until)
+static int await_byte(struct gs_counters_job *j, const char *wants, double until, char *got)
 {
     for (;;) {
         struct pollfd p[2] = {{j->done_fd, POLLIN, 0}, {j->ncu.out, POLLIN, 0}};
         const int np = j->ncu.out >= 0 ? 2 : 1;
-        if (poll(p, (nfds_t)np, 50) > 0) {
+        if (poll(p, (nfds_t)np, 20) > 0) {
             char d;
-            if ((p[0].revents & POLLIN) && read(j->done_fd, &d, 1) == 1 && d == want)
+            if ((p[0].revents & POLLIN) && read(j->done_fd, &d, 1) == 1 && d &&
+                strchr(wants, d)) {
+                if (got)
+                    *got = d;
                 return AWAIT_SEEN;
+            }
             if (np == 2 && (p[1].revents & (POLLIN | POLLHUP)) && gs_proc_drain(&j->ncu) == 0) {
                 close(j->ncu.out);
                 j->ncu.out = -1;
@@ -533,13 +545,15 @@ int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
         not_read(c, "not read: %s", go     ? "the counted launch could not be started"
                                     : why_not ? why_not
                                               : "the counters are read once every case is right");
-        if (j->ncu.pid > 0)
+        if (j->ncu.pid > 0 && j->defer_exit)
+            gs_proc_kill_later(&j->ncu, NULL, NULL);
+        else if (j->ncu.pid > 0)
             gs_proc_kill(&j->ncu, NULL);
         return GS_OK;
     }
     j->go_at = now_s();
     /* Until the worker says its launches ended, ncu ends, or the deadline. */
-    if (await_byte(j, 'd', j->go_at + j->deadline_s) != AWAIT_TIMEOUT)
+    if (await_byte(j, "d", j->go_at + j->deadline_s, NULL) != AWAIT_TIMEOUT)
         return GS_OK;
     /* Stopped here, so that nothing it launched runs beside what follows. */
     gs_proc_kill(&j->ncu, NULL);
@@ -557,7 +571,7 @@ void gs_counters_ready(struct gs_counters_job *j, unsigned build_timeout_s)
     j->ready = 1;
     /* Not ready by the build's deadline: its launches are let go, or it is
      * stopped, at gs_counters_launch, which says why. */
-    await_byte(j, 'r', j->start_at + build_timeout_s);
+    await_byte(j, "r", j->start_at + build_timeout_s, NULL);
 }
 
 void gs_counters_drain(struct gs_counters_job *j)
@@ -588,7 +602,13 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
     }
     int status = 0, timed_out = 0;
     const double left = j->deadline_s - (now_s() - j->go_at);
-    wait_child(&j->ncu, left > 0 ? (unsigned)left + 1 : 0, &status, &timed_out);
+    char code = 0;
+    /* The profiler in the worker writes its exit status after its files:
+     * then it need not be waited for. */
+    if (j->api && j->defer_exit && await_byte(j, "012345678", j->go_at + j->deadline_s, &code) == AWAIT_SEEN)
+        status = (code - '0') << 8; /* as exit(code) */
+    else
+        wait_child(&j->ncu, left > 0 ? (unsigned)left + 1 : 0, &status, &timed_out);
     if (j->api)
         snprintf(c->source, sizeof c->source, "the CUDA backend's profiler");
     else if (j->have_version)
@@ -625,7 +645,8 @@ int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
     int right = 1;
     for (int i = 0; i < run->ncases; ++i)
         right &= run->cases[i].cls == GS_CHECK_OK;
-    const int rc = gs_counters_start(dev, src, plan, run, build_timeout_s, timeout_s, &j, e);
+    const int rc = gs_counters_start(dev, src, plan, run, build_timeout_s, timeout_s, 0, &j,
+                                     e);
     return rc == GS_OK ? gs_counters_finish(j, right, run, e) : rc;
 }
 
@@ -781,6 +802,8 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
         rc = api ? count_with_api(&x, argv[14], &e) : counted_launches(&x, &e);
     if (rc == GS_OK)
         x.code = write_file(argv[11], x.out, (size_t)bytes) == 0 ? CW_OK : CW_WRITE;
+    if (api) /* its files are written: the parent need not wait for the end */
+        tell(x.done, (char)('0' + x.code));
     free(x.out);
     if (x.dev && x.k)
         gs_dev_user_free(x.dev, x.k);

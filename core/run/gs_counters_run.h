@@ -56,6 +56,11 @@ int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsi
  * case is right). Called before the speed pass under --counters, after it
  * otherwise (the speed verdict decides: an as-fast kernel is not profiled).
  *
+ * defer_exit: the worker is killed as soon as its values are written (the
+ * backend's profiler writes its exit status on the FIFO after them), or
+ * when it is not let go, and reaped later (gs_proc_kill_later; the caller
+ * calls gs_proc_reap_later()); else it is reaped as it ends.
+ *
  * gs_counters_finish, after the speed pass (it launches first when
  * gs_counters_launch was not called): waits for ncu, at most
  * build_timeout_s + 2 * timeout_s from the go (the check --timeout rules:
@@ -66,8 +71,8 @@ int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsi
 struct gs_counters_job;
 int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
-                      unsigned build_timeout_s, unsigned timeout_s, struct gs_counters_job **job,
-                      struct gs_err *e);
+                      unsigned build_timeout_s, unsigned timeout_s, int defer_exit,
+                      struct gs_counters_job **job, struct gs_err *e);
 int gs_counters_launch(struct gs_counters_job *job, int go, const char *why_not,
                        struct gs_check_run *run);
 /* Before the timed section: wait until the worker is ready for the go (its

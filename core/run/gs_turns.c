@@ -71,6 +71,11 @@ void gs_turns_end(struct gs_turns *t, int i)
     mark(t, i, 1);
 }
 
+int gs_turns_last(const struct gs_turns *t, int i)
+{
+    return !t || i >= t->n - 1;
+}
+
 static int my_turn(const struct gs_turns *t, int i)
 {
     for (int k = 0; k < t->n; ++k)

@@ -32,6 +32,10 @@ void gs_turns_ready(struct gs_turns *t, int i);
  * has ended its timed section. */
 void gs_turns_wait(struct gs_turns *t, int i);
 
+/* 1 when no timed section comes after device i's (i is the last, or t is
+ * NULL): what it leaves running after its own cannot disturb another's. */
+int gs_turns_last(const struct gs_turns *t, int i);
+
 /* Device i's timed section is over, or it ends without one (also ready);
  * calling it again does nothing. */
 void gs_turns_end(struct gs_turns *t, int i);

@@ -234,6 +234,18 @@ static void end_worker(struct iso *x, int polite, int *status)
     x->rtdir[0] = '\0';
 }
 
+/* The worker killed now, reaped with its folders later (opts->defer_exit). */
+static void end_worker_later(struct iso *x)
+{
+    if (!x->live && x->c.pid == 0)
+        return;
+    gs_proc_kill_later(&x->c, x->dir, x->rtdir);
+    x->printed += x->c.output_total;
+    x->c.output_total = 0;
+    x->live = 0;
+    x->dir[0] = x->rtdir[0] = '\0';
+}
+
 static void lost_words(struct iso *x, int status, int malformed, const char *when, char *why,
                        size_t size)
 {
@@ -1102,10 +1114,11 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
      * now, beside the cases and the speed pass; its launches run before or
      * after the speed pass, never beside it (gs_counters_run.h). */
     struct gs_counters_job *counters = NULL;
+    const int defer = opts && opts->defer_exit && gs_turns_last(opts->turns, opts->turn);
     double t = now_s();
     if (rc == GS_OK)
-        rc = gs_counters_start(dev, src, plan, run, x->build_timeout_s, x->timeout_s, &counters,
-                               e);
+        rc = gs_counters_start(dev, src, plan, run, x->build_timeout_s, x->timeout_s, defer,
+                               &counters, e);
     x->counters = counters;
     const double counters_start_s = now_s() - t;
     struct side_count side;
@@ -1154,7 +1167,10 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     else if (rc == GS_OK && run->speed.n)
         snprintf(run->speed.words, sizeof run->speed.words,
                  "not measured: a kernel is timed once every case is right");
-    end_worker(x, 1, NULL);
+    if (defer)
+        end_worker_later(x);
+    else
+        end_worker(x, 1, NULL);
     run->elapsed.speed_s = now_s() - t;
     if (after_speed) {
         const int as_fast = run->speed.measured && run->speed.cls == GS_SPEED_AS_FAST;

@@ -58,6 +58,11 @@ struct gs_worker_opts {
     /* Set by another thread: every wait on the worker ends at once, as if
      * it were lost (a count beside the cases, not wanted after all). */
     atomic_int *cancel;
+    /* 1: once no timed launch follows (the last turn), the worker that timed
+     * and the counters worker are killed and reaped later
+     * (gs_proc_kill_later): the caller calls gs_proc_reap_later() before it
+     * ends. */
+    int defer_exit;
     /* Devices that run side by side: this one is `turn` (gs_turns.h). */
     struct gs_turns *turns;
     int turn;
