@@ -16,7 +16,6 @@
 #include "gs_io.h"
 #include "gs_output.h"
 #include "gs_plan_run.h"
-#include "gs_proc.h"
 #include "gs_registry.h"
 #include "gs_run.h"
 #include "gs_select.h"
@@ -616,7 +615,6 @@ static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
     gs_worker_prestart_end();
-    gs_proc_reap_later(); /* the workers whose end was not waited for */
     gs_turns_close(c->turns);
     if (c->host_opened)
         gs_close_backend(&c->host);

@@ -310,6 +310,9 @@ int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *c
         if (c->release)
             c->release(j);
         gs_session_close(&j->s);
+        /* Workers killed without a wait (gs_proc_kill_later) end while the
+         * APIs above close; reaped here, before their folders go. */
+        gs_proc_reap_later();
     }
     restore_tmpdir(tmpdir, old_tmpdir);
     if (j) {

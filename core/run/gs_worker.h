@@ -61,7 +61,7 @@ struct gs_worker_opts {
     /* 1: once no timed launch follows (the last turn), the worker that timed
      * and the counters worker are killed and reaped later
      * (gs_proc_kill_later): the caller calls gs_proc_reap_later() before it
-     * ends. */
+     * ends (the CLI's driver does, after the backends close). */
     int defer_exit;
     /* Devices that run side by side: this one is `turn` (gs_turns.h). */
     struct gs_turns *turns;
