@@ -103,12 +103,15 @@ static void populate(void *shm, uint64_t bytes)
 }
 
 /* The shared memory of a speed pass (1 GiB and more), made ready while the
- * kernel builds, in a thread of its own: its pages mapped, and page-locked
- * where the backend can (gs_dev_pin), so that each timed row's read-back of
- * 1 GiB moves at the bus's speed (on an H200, 20 ms against 77 ms into
- * pageable memory; the pin itself takes about 70 ms). Never in a worker
- * that gets the system-call filter (the user's code loads into it: no
- * thread may run beside it); there the read-back maps the pages itself. */
+ * kernel builds and the cases run, in a thread of its own, joined before
+ * the first timed row: its pages mapped, and page-locked where the backend
+ * can (gs_dev_pin), so that each timed row's read-back of 1 GiB moves at
+ * the bus's speed (on an H200, 20 ms against 77 ms into pageable memory;
+ * the pin itself takes about 70 ms). The cases read back into the same
+ * memory meanwhile (the API copies into pages being locked, a few KiB).
+ * Never in a worker that gets the system-call filter (the user's code loads
+ * into it: no thread may run beside it); there the read-back maps the pages
+ * itself. */
 struct prep {
     struct gs_device *dev;
     void *shm;
@@ -301,7 +304,8 @@ int gs_worker_serve(const struct gs_backend *b)
         gs_proc_set_load_hook(sandbox_hook, NULL);
     if (rc == GS_OK)
         rc = gs_dev_user_build(dev, &src, &k, &info, &e);
-    prep_join(&prep);
+    if (rc != GS_OK)
+        prep_join(&prep);
     send_built(rc, info.compiler, rc == GS_OK ? "" : e.msg, info.log);
     gs_build_info_free(&info);
     while (rc == GS_OK) {
@@ -318,6 +322,7 @@ int gs_worker_serve(const struct gs_backend *b)
             struct msg_speed ms;
             memcpy(&ms, m, sizeof ms);
             free(m);
+            prep_join(&prep);
             serve_speed(dev, &w, k, shm, hello.shm_bytes, &ms, mh.seq);
             continue;
         }
@@ -332,6 +337,7 @@ int gs_worker_serve(const struct gs_backend *b)
     }
     if (dev)
         gs_dev_user_free(dev, k);
+    prep_join(&prep);
     if (prep.pinned)
         gs_dev_unpin(dev, shm);
     if (have_w)
