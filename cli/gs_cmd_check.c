@@ -280,7 +280,8 @@ struct check_ctx {
 
 /* The file, before any backend opens (--output naming it is refused first);
  * --compile-only is the whole command. Each worker that can build the file
- * starts here, so that it opens its API while this process opens its own. */
+ * starts here, so that it opens its API (and a GPU API's builds the file)
+ * while this process opens its own. */
 static int check_prepare(struct gs_job *j, struct gs_err *e)
 {
     struct check_ctx *c = j->ctx;
@@ -331,8 +332,14 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
     for (int i = 0; i < gs_registry_count(); ++i) {
         const struct gs_backend *b = gs_registry_at(i);
         struct gs_err ignored = {0};
-        if (names(cli->backend, b->name) && gs_plan_builds_dialect(b, c->src.dialect))
+        if (!names(cli->backend, b->name) || !gs_plan_builds_dialect(b, c->src.dialect))
+            continue;
+        /* A GPU API's worker builds the file at once; the reference's waits
+         * for its limits and filter. */
+        if (gs_registry_is_reference(b))
             gs_worker_prestart(b, &ignored);
+        else
+            gs_worker_prestart_build(b, &c->src, cli->device, &ignored);
     }
     return GS_OK;
 }

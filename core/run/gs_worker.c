@@ -85,6 +85,24 @@ static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child 
     return rc;
 }
 
+int gs_worker_prestart_build(const struct gs_backend *b, const struct gs_user_source *src,
+                             const char *selector, struct gs_err *e)
+{
+    const int rc = gs_worker_prestart(b, e);
+    /* A text larger than the channel holds would wait here for the worker. */
+    if (rc != GS_OK || !src || strlen(src->text) > (64u << 10) || nprestarted == 0 ||
+        prestarted[nprestarted - 1].b != b)
+        return rc;
+    struct msg_prebuild pb;
+    memset(&pb, 0, sizeof pb);
+    gs_strlcpy(pb.selector, selector ? selector : "", sizeof pb.selector);
+    pb.dialect = (int)src->dialect;
+    const char *strs[] = {src->path, src->entry, src->text};
+    /* Not sent: the worker builds at HELLO, as it would have. */
+    gs_wk_send(prestarted[nprestarted - 1].c.chan, MSG_PREBUILD, 0, &pb, sizeof pb, strs, 3);
+    return GS_OK;
+}
+
 int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e)
 {
     if (nprestarted == (int)(sizeof prestarted / sizeof prestarted[0]))

@@ -97,6 +97,14 @@ int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source 
  * adopts it. GS_OK or why not (check then starts one when it needs it).
  * gs_worker_prestart_end() ends those no device adopted. */
 int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e);
+/* The same, and the worker builds src at once on the first device that
+ * `selector` (--device, NULL: any) picks of b, while this process opens its
+ * own APIs; the first gs_check_device_isolated of that device on the same
+ * file takes the build as it is. Only for a backend that does not load user
+ * code in its own process (the reference's worker builds once its limits
+ * and filter are in place). */
+int gs_worker_prestart_build(const struct gs_backend *b, const struct gs_user_source *src,
+                             const char *selector, struct gs_err *e);
 void gs_worker_prestart_end(void);
 
 /* The worker's side, on descriptors 3 (the channel) and 4 (shared memory):

@@ -17,7 +17,8 @@
 #define WK_SHM 4
 #define WK_MAX_PAYLOAD (8u << 20)
 
-enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT };
+enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT,
+       MSG_PREBUILD };
 
 struct msg_head {
     uint32_t magic, type, seq, len;
@@ -31,6 +32,17 @@ struct msg_hello {
     int dialect;
     int sandbox; /* install the load hook: the backend loads user code in its process */
     struct gs_proc_limits lim; /* applied by the worker before the build (cwd: the 5th string) */
+};
+
+/* Parent to a prestarted worker, before HELLO: build the file now, on the
+ * first device `selector` picks (as the parent's --device does), while the
+ * parent opens its own APIs; then the path, entry and text, each NUL-ended.
+ * HELLO then finds the kernel built when it names that device and the same
+ * file (never for a worker whose backend loads user code in its process:
+ * there the build waits for HELLO's limits and filter). */
+struct msg_prebuild {
+    char selector[128];
+    int dialect;
 };
 
 /* Worker to parent, then the compiler's log, NUL-ended. */

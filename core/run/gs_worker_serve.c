@@ -242,25 +242,95 @@ static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs
     gs_wk_send(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
 }
 
+/* MSG_PREBUILD's build, kept for HELLO (gs_worker_msg.h). */
+struct prebuilt {
+    int done;
+    struct gs_device *dev;
+    struct gs_user_kernel *k;
+    struct gs_build_info info;
+    int rc;
+    struct gs_err e;
+    char *body; /* the message: the source's strings point into it */
+    uint32_t len;
+    struct msg_prebuild pb;
+};
+
+static void prebuild(struct gs_opened *o, struct prebuilt *p, char *body, uint32_t len)
+{
+    memset(p, 0, sizeof *p);
+    p->body = body;
+    p->len = len;
+    memcpy(&p->pb, body, sizeof p->pb);
+    p->pb.selector[sizeof p->pb.selector - 1] = '\0';
+    const struct gs_user_source src = {
+        .path = gs_wk_string_at(body, len, sizeof p->pb, 0),
+        .entry = gs_wk_string_at(body, len, sizeof p->pb, 1),
+        .text = gs_wk_string_at(body, len, sizeof p->pb, 2),
+        .dialect = (enum gs_dialect)p->pb.dialect,
+    };
+    struct gs_device *dev = NULL;
+    int n = 0;
+    if (o->status != GS_OK ||
+        gs_select_devices(o, p->pb.selector[0] ? p->pb.selector : NULL, &dev, 1, &n, &p->e) !=
+            GS_OK ||
+        n < 1)
+        return; /* HELLO builds, and says why not */
+    p->dev = dev;
+    p->rc = gs_dev_user_build(p->dev, &src, &p->k, &p->info, &p->e);
+    p->done = 1;
+}
+
+/* The prebuilt kernel when HELLO asks for the same device and file. */
+static int prebuilt_fits(const struct prebuilt *p, const struct gs_device *dev,
+                         const struct gs_user_source *src)
+{
+    return p->done && p->dev == dev && p->pb.dialect == (int)src->dialect &&
+           strcmp(gs_wk_string_at(p->body, p->len, sizeof p->pb, 0), src->path) == 0 &&
+           strcmp(gs_wk_string_at(p->body, p->len, sizeof p->pb, 1), src->entry) == 0 &&
+           strcmp(gs_wk_string_at(p->body, p->len, sizeof p->pb, 2), src->text) == 0;
+}
+
+static void prebuilt_free(struct prebuilt *p, struct gs_user_kernel *keep)
+{
+    if (p->done && p->k && p->k != keep)
+        gs_dev_user_free(p->dev, p->k);
+    gs_build_info_free(&p->info);
+    free(p->body);
+    memset(p, 0, sizeof *p);
+}
+
 int gs_worker_serve(const struct gs_backend *b)
 {
     struct msg_head h;
     struct gs_err e = {0};
     struct gs_opened o;
+    struct prebuilt pre;
+    memset(&pre, 0, sizeof pre);
     /* The compiler the backend may start inherits neither. */
     fcntl(WK_CHAN, F_SETFD, FD_CLOEXEC);
     fcntl(WK_SHM, F_SETFD, FD_CLOEXEC);
     /* The API first, while the parent still plans (our own code only). */
     gs_open_backend(b, &o);
     char *body = gs_wk_read(WK_CHAN, &h);
+    if (body && h.type == MSG_PREBUILD && h.len >= sizeof(struct msg_prebuild)) {
+        prebuild(&o, &pre, body, h.len);
+        body = gs_wk_read(WK_CHAN, &h);
+    }
     if (!body || h.type != MSG_HELLO || h.len < sizeof(struct msg_hello)) {
         free(body);
+        prebuilt_free(&pre, NULL);
         gs_close_backend(&o);
         return 2;
     }
     struct msg_hello hello;
     memcpy(&hello, body, sizeof hello);
     hello.device_id[sizeof hello.device_id - 1] = '\0';
+    if (hello.sandbox && pre.body) { /* user code built before the filter: never */
+        free(body);
+        prebuilt_free(&pre, NULL);
+        gs_close_backend(&o);
+        return 2;
+    }
     const struct gs_user_source src = {
         .path = gs_wk_string_at(body, h.len, sizeof hello, 0),
         .entry = gs_wk_string_at(body, h.len, sizeof hello, 1),
@@ -302,8 +372,17 @@ int gs_worker_serve(const struct gs_backend *b)
     prep_start(&prep, rc == GS_OK ? dev : NULL, shm, hello.shm_bytes, hello.sandbox);
     if (rc == GS_OK && hello.sandbox)
         gs_proc_set_load_hook(sandbox_hook, NULL);
-    if (rc == GS_OK)
+    if (rc == GS_OK && prebuilt_fits(&pre, dev, &src)) {
+        k = pre.k;
+        rc = pre.rc;
+        if (rc != GS_OK)
+            e = pre.e;
+        info = pre.info;
+        pre.info = (struct gs_build_info){0};
+    } else if (rc == GS_OK) {
         rc = gs_dev_user_build(dev, &src, &k, &info, &e);
+    }
+    prebuilt_free(&pre, k);
     if (rc != GS_OK)
         prep_join(&prep);
     send_built(rc, info.compiler, rc == GS_OK ? "" : e.msg, info.log);
