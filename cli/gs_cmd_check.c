@@ -340,6 +340,7 @@ static int check_prepare(struct gs_job *j, struct gs_err *e)
             gs_worker_prestart(b, &ignored);
         else
             gs_worker_prestart_build(b, &c->src, cli->device, &ignored);
+        gs_counters_prestart(b, &c->src, &c->plan, cli->device, &ignored);
     }
     return GS_OK;
 }
@@ -622,6 +623,7 @@ static void check_release(struct gs_job *j)
 {
     struct check_ctx *c = j->ctx;
     gs_worker_prestart_end();
+    gs_counters_prestart_end();
     gs_turns_close(c->turns);
     if (c->host_opened)
         gs_close_backend(&c->host);

@@ -8,6 +8,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,6 +367,9 @@ struct gs_counters_job {
     int launched; /* let go, and its launches ended (or ncu did) */
     int ready;    /* said it is ready, or will never be */
     int defer_exit;
+    const struct gs_backend *backend;
+    char text[1u << 20 | 1]; /* the file, to match a prestarted job with its run */
+    char entry_buf[128];
     double start_at;
     double go_at;
     unsigned deadline_s;
@@ -397,6 +401,139 @@ static void job_free(struct gs_counters_job *j)
     free(j);
 }
 
+/* A job's folder, files and FIFOs, and its process: the worker alone (api),
+ * or ncu around it. The worker's device, grid and block come later, as a
+ * line on the go FIFO (job_params); until then it builds the file on the
+ * first device `selector` picks. */
+static int job_spawn(const struct gs_backend *b, const struct gs_user_source *src, int api,
+                     const char *ncu, const char *selector, struct gs_counters_job **job,
+                     struct gs_err *e)
+{
+    char self[PATH_MAX];
+    const ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0)
+        return gs_err_set(e, GS_IO, "cannot find this program's path for the counters pass: %s",
+                          strerror(errno));
+    self[sl] = '\0';
+    struct gs_counters_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return gs_err_set(e, GS_NOMEM, "out of memory");
+    j->go_fd = j->done_fd = -1;
+    j->start_at = now_s();
+    j->api = api;
+    j->backend = b;
+    int rc = gs_proc_private_dir(j->dir, sizeof j->dir, -1, e);
+    if (rc != GS_OK) {
+        free(j);
+        return rc;
+    }
+    char srcf[PATH_MAX + 16], gof[PATH_MAX + 16], donef[PATH_MAX + 16];
+    snprintf(srcf, sizeof srcf, "%s/kernel.cu", j->dir);
+    snprintf(gof, sizeof gof, "%s/go", j->dir);
+    snprintf(donef, sizeof donef, "%s/done", j->dir);
+    snprintf(j->outf, sizeof j->outf, "%s/out.bin", j->dir);
+    snprintf(j->logf, sizeof j->logf, "%s/%s", j->dir, api ? "values.txt" : "ncu.csv");
+    gs_strlcpy(j->text, src->text, sizeof j->text);
+    gs_strlcpy(j->entry_buf, src->entry, sizeof j->entry_buf);
+    j->entry = j->entry_buf;
+    /* The log exists before ncu starts: its path is this process's. The
+     * FIFO is open here for reading and writing, so that neither end's open
+     * waits for the other, and the worker's read ends when this end closes. */
+    if (strlen(src->text) >= sizeof j->text ||
+        write_file(srcf, src->text, strlen(src->text)) != 0 ||
+        (!api && write_file(j->logf, "", 0) != 0) ||
+        mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0 ||
+        mkfifo(donef, 0600) != 0 ||
+        (j->done_fd = open(donef, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
+        gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s: %s", j->dir,
+                   strerror(errno));
+        job_free(j);
+        return GS_IO;
+    }
+    char filter[256], n[32], dialect[16], device[160];
+    snprintf(filter, sizeof filter, "regex:^(%s|" GS_COUNTERS_SUITE_KERNEL ")$", src->entry);
+    snprintf(n, sizeof n, "%llu", (unsigned long long)GS_COUNTERS_N);
+    snprintf(dialect, sizeof dialect, "%d", (int)src->dialect);
+    snprintf(device, sizeof device, "?%s", selector ? selector : "");
+    /* --clock-control none: ncu's default locks the GPU's clocks to base
+     * while it profiles; check never changes the card's settings, and the
+     * counters it reads (requests, sectors) do not depend on the clocks. */
+    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", j->logf, "--print-units",
+                    "base", "--clock-control", "none", "--metrics", GS_COUNTERS_METRICS,
+                    "--target-processes", "application-only", "--kernel-name", filter,
+                    "--launch-count", "2", self, GS_COUNTERS_COMMAND,
+                    (char *)b->name, device, dialect, (char *)src->entry, srcf,
+                    (char *)src->path, n, "-", "-", j->outf, gof, donef, api ? j->logf : "-",
+                    NULL};
+    if (api) {
+        /* The worker alone: argv from `self` on. */
+        const int first = 17;
+        argv[first] = "gridstride";
+        rc = spawn_child(self, argv + first, j->dir, &j->ncu, e);
+    } else {
+        j->have_version = version_start(ncu, j->dir, &j->version);
+        rc = spawn_child(ncu, argv, j->dir, &j->ncu, e);
+    }
+    if (rc != GS_OK) {
+        job_free(j);
+        return rc;
+    }
+    *job = j;
+    return GS_OK;
+}
+
+/* The device, grid and block, a line on the go FIFO before the go. */
+static int job_params(struct gs_counters_job *j, const struct gs_device *dev, uint64_t grid,
+                      uint64_t block, struct gs_err *e)
+{
+    char line[160];
+    const int len = snprintf(line, sizeof line, "%s %llu %llu\n", dev->id,
+                             (unsigned long long)grid, (unsigned long long)block);
+    if (len <= 0 || (size_t)len >= sizeof line || gs_write_full(j->go_fd, line, (size_t)len, 0))
+        return gs_err_set(e, GS_IO, "cannot tell the counters worker its device: %s",
+                          strerror(errno));
+    return GS_OK;
+}
+
+/* A job started before the parent opened its APIs (gs_counters_prestart). */
+static struct gs_counters_job *prestarted_job;
+static pthread_mutex_t prestarted_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int gs_counters_prestart(const struct gs_backend *b, const struct gs_user_source *src,
+                         const struct gs_check_plan *plan, const char *selector, struct gs_err *e)
+{
+    if (strcmp(b->name, "cuda") != 0 || src->dialect != GS_DIALECT_CUDA || plan->no_counters ||
+        (plan->no_speed && !plan->counters) || plan->ncu || !gs_backend_has_counters(b) ||
+        prestarted_job)
+        return GS_OK;
+    return job_spawn(b, src, 1, NULL, selector, &prestarted_job, e);
+}
+
+void gs_counters_prestart_end(void)
+{
+    pthread_mutex_lock(&prestarted_mu);
+    struct gs_counters_job *j = prestarted_job;
+    prestarted_job = NULL;
+    pthread_mutex_unlock(&prestarted_mu);
+    if (j)
+        job_free(j);
+}
+
+/* The prestarted job, when it was started for this backend, file and entry. */
+static struct gs_counters_job *adopt_job(const struct gs_backend *b,
+                                         const struct gs_user_source *src)
+{
+    pthread_mutex_lock(&prestarted_mu);
+    struct gs_counters_job *j = prestarted_job;
+    if (j && j->backend == b && strcmp(j->text, src->text) == 0 &&
+        strcmp(j->entry, src->entry) == 0)
+        prestarted_job = NULL;
+    else
+        j = NULL;
+    pthread_mutex_unlock(&prestarted_mu);
+    return j;
+}
+
 int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
                       unsigned build_timeout_s, unsigned timeout_s, int defer_exit,
@@ -426,76 +563,20 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
     c->n = GS_COUNTERS_N;
     c->grid = run->grid;
     c->block = run->block;
-    char self[PATH_MAX];
-    const ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl <= 0)
-        return gs_err_set(e, GS_IO, "cannot find this program's path for the counters pass: %s",
-                          strerror(errno));
-    self[sl] = '\0';
-    struct gs_counters_job *j = calloc(1, sizeof *j);
+    struct gs_counters_job *j = api ? adopt_job(dev->backend, src) : NULL;
+    int rc = GS_OK;
     if (!j)
-        return gs_err_set(e, GS_NOMEM, "out of memory");
-    j->go_fd = j->done_fd = -1;
-    j->start_at = now_s();
-    j->defer_exit = defer_exit;
-    j->api = api;
-    j->entry = src->entry;
-    j->deadline_s = build_timeout_s + 2 * timeout_s;
-    int rc = gs_proc_private_dir(j->dir, sizeof j->dir, -1, e);
-    if (rc != GS_OK) {
-        free(j);
-        return rc;
+        rc = job_spawn(dev->backend, src, api, ncu, dev->id, &j, e);
+    if (rc == GS_OK) {
+        j->defer_exit = defer_exit;
+        j->deadline_s = build_timeout_s + 2 * timeout_s;
+        rc = job_params(j, dev, c->grid, c->block, e);
+        if (rc != GS_OK)
+            job_free(j);
     }
-    char srcf[PATH_MAX + 16], gof[PATH_MAX + 16], donef[PATH_MAX + 16];
-    snprintf(srcf, sizeof srcf, "%s/kernel.cu", j->dir);
-    snprintf(gof, sizeof gof, "%s/go", j->dir);
-    snprintf(donef, sizeof donef, "%s/done", j->dir);
-    snprintf(j->outf, sizeof j->outf, "%s/out.bin", j->dir);
-    snprintf(j->logf, sizeof j->logf, "%s/%s", j->dir, api ? "values.txt" : "ncu.csv");
-    /* The log exists before ncu starts: its path is this process's. The
-     * FIFO is open here for reading and writing, so that neither end's open
-     * waits for the other, and the worker's read ends when this end closes. */
-    if (write_file(srcf, src->text, strlen(src->text)) != 0 ||
-        (!api && write_file(j->logf, "", 0) != 0) ||
-        mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0 ||
-        mkfifo(donef, 0600) != 0 ||
-        (j->done_fd = open(donef, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
-        gs_err_set(e, GS_IO, "cannot write the counters pass's files in %s: %s", j->dir,
-                   strerror(errno));
-        job_free(j);
-        return GS_IO;
-    }
-    char filter[256], n[32], grid[32], block[32], dialect[16];
-    snprintf(filter, sizeof filter, "regex:^(%s|" GS_COUNTERS_SUITE_KERNEL ")$", src->entry);
-    snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
-    snprintf(grid, sizeof grid, "%llu", (unsigned long long)c->grid);
-    snprintf(block, sizeof block, "%llu", (unsigned long long)c->block);
-    snprintf(dialect, sizeof dialect, "%d", (int)src->dialect);
-    /* --clock-control none: ncu's default locks the GPU's clocks to base
-     * while it profiles; check never changes the card's settings, and the
-     * counters it reads (requests, sectors) do not depend on the clocks. */
-    char *argv[] = {"ncu", "--csv", "--force-overwrite", "--log-file", j->logf, "--print-units",
-                    "base", "--clock-control", "none", "--metrics", GS_COUNTERS_METRICS,
-                    "--target-processes", "application-only", "--kernel-name", filter,
-                    "--launch-count", "2", self, GS_COUNTERS_COMMAND,
-                    (char *)dev->backend->name, (char *)dev->id, dialect, (char *)src->entry, srcf,
-                    (char *)src->path, n, grid, block, j->outf, gof, donef, api ? j->logf : "-",
-                    NULL};
-    if (api) {
-        /* The worker alone: argv from `self` on. */
-        const int first = 17;
-        argv[first] = "gridstride";
-        rc = spawn_child(self, argv + first, j->dir, &j->ncu, e);
-    } else {
-        j->have_version = version_start(ncu, j->dir, &j->version);
-        rc = spawn_child(ncu, argv, j->dir, &j->ncu, e);
-    }
-    if (rc != GS_OK) {
-        job_free(j);
-        return rc;
-    }
-    *job = j;
-    return GS_OK;
+    if (rc == GS_OK)
+        *job = j;
+    return rc;
 }
 
 /* Until the worker writes one of `wants` on the done FIFO (AWAIT_SEEN, the
@@ -761,11 +842,44 @@ static int count_with_api(struct counted *x, const char *path, struct gs_err *e)
     return rc != GS_OK ? rc : w == 0 ? GS_OK : gs_err_set(e, GS_IO, "cannot write %s", path);
 }
 
+/* The run's device, grid and block: a line on the go FIFO ("ID GRID
+ * BLOCK"); 0 when it does not come (the parent closed it) or is not one. */
+static int read_params(const char *fifo, char *id, size_t id_size, uint64_t *grid,
+                       uint64_t *block)
+{
+    const int fd = open(fifo, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char line[160];
+    size_t n = 0;
+    for (;;) {
+        char ch;
+        const ssize_t r = read(fd, &ch, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r != 1 || ch == '\n' || n + 1 >= sizeof line)
+            break;
+        line[n++] = ch;
+    }
+    close(fd);
+    line[n] = '\0';
+    char fmt[32];
+    unsigned long long g = 0, bl = 0;
+    snprintf(fmt, sizeof fmt, "%%%zus %%llu %%llu", id_size - 1);
+    if (sscanf(line, fmt, id, &g, &bl) != 3 || g == 0 || bl == 0)
+        return 0;
+    *grid = g;
+    *block = bl;
+    return 1;
+}
+
 int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
 {
-    /* gridstride __check-counters BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO DONE VALUES
-     * VALUES: where the backend's profiler writes what it read; "-" under ncu. */
-    if (argc != 15 || !b)
+    /* gridstride __check-counters BACKEND ?SELECTOR DIALECT ENTRY SRC SHOWN N - - OUT GO DONE
+     * VALUES: it opens the API and builds SRC on the first device SELECTOR picks, then reads
+     * the run's device, grid and block as a line on the GO FIFO (built again when the device
+     * is another). VALUES: where the backend's profiler writes what it read; "-" under ncu. */
+    if (argc != 15 || !b || argv[3][0] != '?')
         return CW_USAGE;
     size_t len = 0;
     char *text = slurp(argv[6], 1u << 20, &len);
@@ -775,8 +889,6 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
                                        (enum gs_dialect)strtol(argv[4], NULL, 10)};
     const int api = strcmp(argv[14], "-") != 0;
     struct counted x = {.go = argv[12], .done = argv[13], .code = CW_OPEN};
-    x.l = gs_launch_1d(GS_K_ADD_GS, strtoull(argv[8], NULL, 10), strtoull(argv[9], NULL, 10),
-                       strtoull(argv[10], NULL, 10));
     struct gs_opened o;
     struct gs_err e = {0};
     struct gs_workspace w;
@@ -785,15 +897,40 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
     gs_open_backend(b, &o);
     int rc = o.status;
     if (rc == GS_OK)
-        rc = gs_select_devices(&o, argv[3], &x.dev, 1, &nsel, &e);
-    if (rc == GS_OK && (rc = gs_workspace_open(&w, x.dev, x.l.n, NULL, &e)) == GS_OK)
-        have_w = 1;
-    x.w = &w;
+        rc = gs_select_devices(&o, argv[3][1] ? argv[3] + 1 : NULL, &x.dev, 1, &nsel, &e);
     if (rc == GS_OK) {
         x.code = CW_BUILD;
         rc = gs_dev_user_build(x.dev, &src, &x.k, &info, &e);
     }
     gs_build_info_free(&info);
+    char id[128];
+    uint64_t grid = 0, block = 0;
+    if (rc == GS_OK && !read_params(argv[12], id, sizeof id, &grid, &block)) {
+        x.code = CW_NO_GO;
+        rc = GS_USAGE;
+    }
+    struct gs_device *dev = NULL;
+    if (rc == GS_OK) {
+        x.code = CW_OPEN;
+        rc = gs_select_devices(&o, id, &dev, 1, &nsel, &e);
+    }
+    if (rc == GS_OK && dev != x.dev) { /* built for another device: again */
+        gs_dev_user_free(x.dev, x.k);
+        x.k = NULL;
+        x.dev = dev;
+        x.code = CW_BUILD;
+        rc = gs_dev_user_build(x.dev, &src, &x.k, &info, &e);
+        gs_build_info_free(&info);
+    }
+    x.l = gs_launch_1d(GS_K_ADD_GS, strtoull(argv[8], NULL, 10), grid, block);
+    if (rc == GS_OK) {
+        x.code = CW_OPEN;
+        rc = gs_workspace_open(&w, x.dev, x.l.n, NULL, &e);
+        have_w = rc == GS_OK;
+        if (rc == GS_OK)
+            x.code = CW_BUILD; /* built and ready: the profiler's failures are CW_COUNT */
+    }
+    x.w = &w;
     const uint64_t bytes = gs_buffer_bytes(x.l.n);
     x.out = rc == GS_OK ? malloc((size_t)bytes) : NULL;
     if (rc == GS_OK && !x.out)

@@ -36,6 +36,19 @@ int gs_counters_find_ncu(const char *given, char *path, size_t size, char *why, 
 int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
                       int *status, int *timed_out, struct gs_err *e);
 
+/* Start the counters worker for src now, before this process opens its
+ * APIs, where gs_counters_start will want it (b is CUDA with a profiler of
+ * its own, src a .cu file, and plan neither leaves the counters out nor
+ * names --ncu): it opens its API and builds src on the first device
+ * `selector` (--device) picks while the parent opens its own, and
+ * gs_counters_start takes it for the same file, telling it the run's device
+ * (built again there if it is another). gs_counters_prestart_end ends one
+ * not taken. GS_OK or why not (gs_counters_start then starts its own). */
+int gs_counters_prestart(const struct gs_backend *b, const struct gs_user_source *src,
+                         const struct gs_check_plan *plan, const char *selector,
+                         struct gs_err *e);
+void gs_counters_prestart_end(void);
+
 /* The pass for one device, in steps around the cases and the speed pass, so
  * that the worker's start (the device's, the build's, the profiler's; with
  * ncu, ncu's own too: about 2 s on an H200) runs beside the build and the

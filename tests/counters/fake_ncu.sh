@@ -18,8 +18,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ "${GS_FAKE_NCU_MODE:-}" = run ]; then
-    # BACKEND DEVICE DIALECT ENTRY SRC SHOWN N G B OUT GO DONE VALUES ("-" under ncu)
-    "$GS_FAKE_NCU_GRIDSTRIDE" __check-counters opencl 0:0 1 "$4" "$GS_FAKE_NCU_KERNEL" "$6" \
+    # BACKEND ?SELECTOR DIALECT ENTRY SRC SHOWN N - - OUT GO DONE VALUES ("-" under ncu);
+    # the device, grid and block come on the GO FIFO (the device as an index: 0)
+    "$GS_FAKE_NCU_GRIDSTRIDE" __check-counters opencl ?0:0 1 "$4" "$GS_FAKE_NCU_KERNEL" "$6" \
         "$7" "$8" "$9" "${10}" "${11}" "${12}" "${13}" || exit $?
 fi
 echo '"0","1","p","h","solve","1","7","(1, 1, 1)","(1, 1, 1)","0","9.0","x","l1tex__t_requests_pipe_lsu_mem_global_op_st.sum","","1"'
