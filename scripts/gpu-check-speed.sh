@@ -353,10 +353,14 @@ PY
   echo "## Where the time went"
   echo
   echo "Each run's wall time by phase, from its JSON (\`elapsed_s\`, measured by the process that"
-  echo "gives the verdict): the worker's start and the build, the cases, the count of writes, the"
-  echo "speed pass, and what the counters pass adds beyond them (its worker starts beside the"
-  echo "cases and makes the profiler ready beside the speed pass). The rest of the wall time is the"
-  echo "process's own start, its API's, and the report."
+  echo "gives the verdict): from the worker's go to its build's answer (a GPU API's worker starts,"
+  echo "and builds the file, while the parent opens its own APIs: this is what is left of it), the"
+  echo "cases, the wait for the count of writes beyond them (a .gs text on CUDA or OpenCL is counted"
+  echo "on the host backend beside the build and the cases), the speed pass (the worker's end not"
+  echo "waited for in the last turn: reaped when the command ends), and what the counters pass"
+  echo "adds beyond them (its worker starts with the command, and the speed pass waits until it is"
+  echo "ready, so that nothing of it runs beside a timed launch). The rest of the wall time is the"
+  echo "process's own start, its APIs' (opened side by side), and the report."
   echo
   echo "| example | backend | wall s | build | cases | count | speed | counters |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -413,7 +417,8 @@ PY
   echo "## \`check FILE\` as a student types it"
   echo
   echo "Without \`--backend\`: a .cu file on CUDA alone, a .cl file on OpenCL alone (check opens only"
-  echo "the backends that build the file), a .gs file on every backend, one after the other."
+  echo "the backends that build the file), a .gs file on every backend: their builds, cases and"
+  echo "counts side by side, their timed sections one at a time (host, OpenCL, CUDA)."
   echo
   echo "$plain_table"
   echo
