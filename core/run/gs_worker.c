@@ -530,6 +530,24 @@ static int run_all(struct iso *x, struct gs_err *e)
     return rc;
 }
 
+/* MSG_SETTLE: the worker's background work done before the turns. A worker
+ * that does not answer in the build's deadline is ended (the speed pass
+ * starts a fresh one). */
+static void settle(struct iso *x)
+{
+    const uint32_t seq = ++x->seq;
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0;
+    const int r = gs_wk_send(x->c.chan, MSG_SETTLE, seq, NULL, 0, NULL, 0) == 0
+                      ? rx_msg(x, MSG_SETTLED, seq, &body, &len, now_s(), x->build_timeout_s,
+                               NULL, &malformed)
+                      : RX_LOST;
+    free(body);
+    if (r != RX_OK)
+        end_worker(x, 0, NULL);
+}
+
 /* ---- the speed pass (gs_speed.h) --------------------------------------- */
 
 static struct gs_speed_row *speed_add(struct gs_speed *s, enum gs_speed_who who, uint64_t grid,
@@ -1165,8 +1183,10 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
         !dev->backend->user_count && opts && !opts->count_on && opts->count_why)
         gs_strlcpy(run->work.why, opts->count_why, sizeof run->work.why);
     run->elapsed.count_s = now_s() - t;
-    /* Built, cases run, counted, and the counters worker ready for its go:
-     * the timed section waits for its turn. */
+    /* Built, cases run, counted, the worker settled and the counters worker
+     * ready for its go: the timed section waits for its turn. */
+    if (rc == GS_OK && right && run->speed.n && x->live)
+        settle(x);
     if (rc == GS_OK && right && (run->speed.n || plan->counters))
         gs_counters_ready(counters, x->build_timeout_s);
     gs_turns_ready(opts ? opts->turns : NULL, opts ? opts->turn : 0);

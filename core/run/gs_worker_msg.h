@@ -18,7 +18,12 @@
 #define WK_MAX_PAYLOAD (8u << 20)
 
 enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT,
-       MSG_PREBUILD };
+       MSG_PREBUILD, MSG_SETTLE, MSG_SETTLED };
+
+/* MSG_SETTLE (parent to worker, no body): before the timed section waits for
+ * its turn, finish what the worker does in the background (the speed pass's
+ * memory mapped and pinned), so that none of it runs beside another
+ * device's timed launches; answered by MSG_SETTLED, no body. */
 
 struct msg_head {
     uint32_t magic, type, seq, len;

@@ -405,6 +405,12 @@ int gs_worker_serve(const struct gs_backend *b)
             serve_speed(dev, &w, k, shm, hello.shm_bytes, &ms, mh.seq);
             continue;
         }
+        if (m && mh.type == MSG_SETTLE && mh.len == 0) {
+            free(m);
+            prep_join(&prep);
+            gs_wk_send(WK_CHAN, MSG_SETTLED, mh.seq, NULL, 0, NULL, 0);
+            continue;
+        }
         if (!m || mh.type != MSG_CASE || mh.len != sizeof(struct msg_case)) {
             free(m);
             break;
