@@ -14,7 +14,9 @@
 # verdict), and times grid_stride.cu, chunked.cu and block_stride.cu once
 # more with --no-counters for the wall clock without the counters pass, and
 # chunked.cu with --ncu (Nsight Compute, where installed) beside CUPTI.
-# NCU=PATH passes --ncu PATH to every run instead. Before any timed run, one
+# NCU=PATH passes --ncu PATH to every run instead. The grid-stride examples
+# also run as a student types them (no --backend), PLAIN_RUNS times each
+# (default 3). Before any timed run, one
 # untimed check through each GPU API fills the drivers' compile caches (the
 # first OpenCL process on a machine compiles for seconds).
 # From the same JSON, each run's work count (a .gs text counted on the host
@@ -224,14 +226,16 @@ if [ -n "$cu_backends" ]; then
 fi
 
 plain=$(mktemp)
-step "check FILE as a student types it (no --backend): the grid-stride examples"
+step "check FILE as a student types it (no --backend): the grid-stride examples, ${PLAIN_RUNS:-3} runs each"
 for f in ${PLAIN_FILES-examples/grid_stride.cu examples/grid_stride.cl examples/grid_stride.gs}; do
-  json="$jdir/plain.$(basename "$f").json"
-  t0=$(date +%s.%N)
-  timeout "$limit" "$g" check "$f" --json "$json" "${ncu_args[@]}" > /dev/null 2>> "$log"
-  rc=$?
-  t1=$(date +%s.%N)
-  printf '`gridstride check %s` %s %s %s\n' "$f" "$rc" "$(seconds "$t0" "$t1")" "$json" >> "$plain"
+  for k in $(seq "${PLAIN_RUNS:-3}"); do
+    json="$jdir/plain.$(basename "$f").$k.json"
+    t0=$(date +%s.%N)
+    timeout "$limit" "$g" check "$f" --json "$json" "${ncu_args[@]}" > /dev/null 2>> "$log"
+    rc=$?
+    t1=$(date +%s.%N)
+    printf '`gridstride check %s` %s %s %s\n' "$f" "$rc" "$(seconds "$t0" "$t1")" "$json" >> "$plain"
+  done
 done
 plain_table=$(python3 - "$plain" << 'PY'
 import json, sys
@@ -416,7 +420,7 @@ PY
   echo
   echo "## \`check FILE\` as a student types it"
   echo
-  echo "Without \`--backend\`: a .cu file on CUDA alone, a .cl file on OpenCL alone (check opens only"
+  echo "Each command ${PLAIN_RUNS:-3} times in a row. Without \`--backend\`: a .cu file on CUDA alone, a .cl file on OpenCL alone (check opens only"
   echo "the backends that build the file), a .gs file on every backend: their builds, cases and"
   echo "counts side by side, their timed sections one at a time (host, OpenCL, CUDA)."
   echo
