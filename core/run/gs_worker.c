@@ -134,15 +134,15 @@ void gs_worker_prestart_end(void)
     nprestarted = 0;
 }
 
+static pthread_mutex_t prestarted_mu = PTHREAD_MUTEX_INITIALIZER; /* devices side by side */
+
 /* A prestarted worker of b, handed over with its shared memory and its
  * TMPDIR; 0 if none. */
-static pthread_mutex_t prestarted_mu = PTHREAD_MUTEX_INITIALIZER;
-
 static int adopt(const struct gs_backend *b, struct gs_child *c, int *shm_fd, char *rtdir,
                  size_t rtdir_size)
 {
     int found = 0;
-    pthread_mutex_lock(&prestarted_mu); /* devices run side by side */
+    pthread_mutex_lock(&prestarted_mu);
     for (int i = 0; !found && i < nprestarted; ++i)
         if (prestarted[i].b == b) {
             *c = prestarted[i].c;
