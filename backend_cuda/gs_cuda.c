@@ -625,6 +625,7 @@ static int cuda_copy(struct gs_device *dev, struct gs_buf *dst, struct gs_buf *s
 const struct gs_backend gs_backend_cuda = {
     .name = "cuda",
     .description = "CUDA runtime: kernels/ compiled by nvcc, launched with cudaLaunchKernel",
+    .open_any_thread = 1, /* cuda_prepare makes the device current per thread */
     .device_size = sizeof(struct cuda_device),
     .buffer_size = sizeof(struct cuda_buf),
     .open = cuda_open,

@@ -60,9 +60,10 @@ int gs_session_check(const struct gs_cli *cli, struct gs_err *e)
     return rc;
 }
 
-/* Each backend's open in a thread of its own: an API's start (a driver's,
- * a platform's) takes a tenth of a second to seconds, and they do not wait
- * for each other. A thread that cannot start opens its backend here. */
+/* The backends that allow it (open_any_thread) open in threads of their
+ * own, beside the others, which open here one after another: an API's start
+ * (a driver's, a platform's) takes a tenth of a second to seconds. A thread
+ * that cannot start opens its backend here. */
 struct opening {
     const struct gs_backend *b;
     struct gs_opened *o;
@@ -82,10 +83,12 @@ static void open_side_by_side(const struct gs_backend **b, struct gs_opened *o, 
     int started[GS_MAX_BACKENDS];
     for (int i = 0; i < n; ++i) {
         ops[i] = (struct opening){b[i], &o[i]};
-        started[i] = n > 1 && pthread_create(&threads[i], NULL, open_one, &ops[i]) == 0;
+        started[i] = n > 1 && b[i]->open_any_thread &&
+                     pthread_create(&threads[i], NULL, open_one, &ops[i]) == 0;
+    }
+    for (int i = 0; i < n; ++i)
         if (!started[i])
             open_one(&ops[i]);
-    }
     for (int i = 0; i < n; ++i)
         if (started[i])
             pthread_join(threads[i], NULL);

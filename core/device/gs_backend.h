@@ -264,6 +264,14 @@ struct gs_backend {
      * one line, else notice[0] = 0. */
     int (*open)(struct gs_device_list *list, char *notice, unsigned notice_size,
                 struct gs_err *e);
+    /* 1 when open() may run in a thread of its own, beside the other
+     * backends' opens, and the devices then be used from other threads: the
+     * API keeps no state in the thread that opened it (CUDA's backend makes
+     * its device current in each thread it is used from). 0 (the default):
+     * open() runs in the thread that uses the backend (an OpenCL platform
+     * such as PoCL sets up per-thread state, a signal stack, in the thread
+     * that first calls it). */
+    int open_any_thread;
     /* Free what the backend made for one device (contexts, queues,
      * programs); the core has freed the device's buffers before and frees
      * the device object after. NULL when there is nothing to free. */

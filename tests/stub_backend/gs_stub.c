@@ -247,7 +247,8 @@ static int stub_timeline(struct gs_device *dev, const struct gs_launch *l,
 }
 
 /* Only what the API offers is filled in: staging memory, pinning memory in
- * place, a free-memory query and the grid probe stay NULL, and the core
+ * place, a free-memory query and the grid probe stay NULL (and
+ * open_any_thread 0: the pretend API opens in the thread that uses it), and the core
  * degrades for them (plain malloc'd staging, pageable read-backs, the
  * device's memory size, "not probed"); so do
  * user kernels and counters (a pretend API has no profiler: check's
