@@ -364,7 +364,7 @@ PY
   echo "waited for in the last turn: reaped when the command ends), and what the counters pass"
   echo "adds beyond them (its worker starts with the command, and the speed pass waits until it is"
   echo "ready, so that nothing of it runs beside a timed launch). The rest of the wall time is the"
-  echo "process's own start, its APIs' (opened side by side), and the report."
+  echo "process's own start, its APIs' (CUDA's opened beside the others'), and the report."
   echo
   echo "| example | backend | wall s | build | cases | count | speed | counters |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|"
