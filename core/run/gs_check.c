@@ -181,6 +181,14 @@ int gs_check_plan_device(struct gs_device *dev, const struct gs_grid_choice *g,
     return GS_OK;
 }
 
+void gs_check_work_take(struct gs_check_work *to, struct gs_check_work *from)
+{
+    free(to->count_of);
+    free(to->first_of);
+    *to = *from;
+    from->count_of = from->first_of = NULL;
+}
+
 void gs_check_run_free(struct gs_check_run *run)
 {
     gs_build_info_free(&run->build);

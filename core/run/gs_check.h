@@ -139,6 +139,9 @@ struct gs_check_run {
  * (gs_check_device_isolated, gs_worker.h); this process plans and judges.
  * Free a run with gs_check_run_free() whatever the status. */
 void gs_check_run_free(struct gs_check_run *run);
+/* Move a count into `to`: its arrays freed first, from's handed over (from
+ * keeps none). */
+void gs_check_work_take(struct gs_check_work *to, struct gs_check_work *from);
 
 /* What the isolated run (gs_worker.h) asks of the harness: the cases on
  * the G already chosen for dev (gs_plan_check; GS_OK, or why not), the

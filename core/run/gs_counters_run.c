@@ -368,8 +368,7 @@ struct gs_counters_job {
     int ready;    /* said it is ready, or will never be */
     int defer_exit;
     const struct gs_backend *backend;
-    char text[1u << 20 | 1]; /* the file, to match a prestarted job with its run */
-    char entry_buf[128];
+    const char *text; /* the file (the caller's), to match a prestarted job with its run */
     double start_at;
     double go_at;
     unsigned deadline_s;
@@ -383,7 +382,9 @@ static const char *who(const struct gs_counters_job *j)
     return j->api ? "the counters worker" : "ncu";
 }
 
-static void job_free(struct gs_counters_job *j)
+/* The job's process ended now: reaped later with the job's folder under
+ * defer_exit (gs_proc_kill_later), else reaped here. */
+static void job_stop(struct gs_counters_job *j)
 {
     if (j->ncu.pid > 0 && j->defer_exit) {
         gs_proc_kill_later(&j->ncu, j->dir, NULL);
@@ -391,6 +392,11 @@ static void job_free(struct gs_counters_job *j)
     }
     if (j->ncu.pid > 0)
         gs_proc_kill(&j->ncu, NULL);
+}
+
+static void job_free(struct gs_counters_job *j)
+{
+    job_stop(j);
     if (j->have_version && j->version.pid > 0)
         gs_proc_kill(&j->version, NULL);
     if (j->go_fd >= 0)
@@ -433,14 +439,12 @@ static int job_spawn(const struct gs_backend *b, const struct gs_user_source *sr
     snprintf(donef, sizeof donef, "%s/done", j->dir);
     snprintf(j->outf, sizeof j->outf, "%s/out.bin", j->dir);
     snprintf(j->logf, sizeof j->logf, "%s/%s", j->dir, api ? "values.txt" : "ncu.csv");
-    gs_strlcpy(j->text, src->text, sizeof j->text);
-    gs_strlcpy(j->entry_buf, src->entry, sizeof j->entry_buf);
-    j->entry = j->entry_buf;
+    j->text = src->text;
+    j->entry = src->entry;
     /* The log exists before ncu starts: its path is this process's. The
      * FIFO is open here for reading and writing, so that neither end's open
      * waits for the other, and the worker's read ends when this end closes. */
-    if (strlen(src->text) >= sizeof j->text ||
-        write_file(srcf, src->text, strlen(src->text)) != 0 ||
+    if (write_file(srcf, src->text, strlen(src->text)) != 0 ||
         (!api && write_file(j->logf, "", 0) != 0) ||
         mkfifo(gof, 0600) != 0 || (j->go_fd = open(gof, O_RDWR | O_CLOEXEC)) < 0 ||
         mkfifo(donef, 0600) != 0 ||
@@ -626,10 +630,7 @@ int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
         not_read(c, "not read: %s", go     ? "the counted launch could not be started"
                                     : why_not ? why_not
                                               : "the counters are read once every case is right");
-        if (j->ncu.pid > 0 && j->defer_exit)
-            gs_proc_kill_later(&j->ncu, NULL, NULL);
-        else if (j->ncu.pid > 0)
-            gs_proc_kill(&j->ncu, NULL);
+        job_stop(j);
         return GS_OK;
     }
     j->go_at = now_s();
@@ -686,7 +687,8 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
     char code = 0;
     /* The profiler in the worker writes its exit status after its files:
      * then it need not be waited for. */
-    if (j->api && j->defer_exit && await_byte(j, "012345678", j->go_at + j->deadline_s, &code) == AWAIT_SEEN)
+    if (j->api && j->defer_exit &&
+        await_byte(j, "012345678", j->go_at + j->deadline_s, &code) == AWAIT_SEEN)
         status = (code - '0') << 8; /* as exit(code) */
     else
         wait_child(&j->ncu, left > 0 ? (unsigned)left + 1 : 0, &status, &timed_out);

@@ -43,7 +43,8 @@ int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsi
  * `selector` (--device) picks while the parent opens its own, and
  * gs_counters_start takes it for the same file, telling it the run's device
  * (built again there if it is another). gs_counters_prestart_end ends one
- * not taken. GS_OK or why not (gs_counters_start then starts its own). */
+ * not taken; src stays the caller's until then. GS_OK or why not
+ * (gs_counters_start then starts its own). */
 int gs_counters_prestart(const struct gs_backend *b, const struct gs_user_source *src,
                          const struct gs_check_plan *plan, const char *selector,
                          struct gs_err *e);

@@ -934,12 +934,17 @@ static void speed_plan(struct iso *x, const struct gs_check_plan *plan)
 
 /* ---- a .gs text's count on the host backend ------------------------------ */
 
-int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source *src,
-                            const struct gs_worker_opts *opts, struct gs_check_run *run,
-                            uint64_t *printed, struct gs_err *e)
+/* The count of who writes what of a .gs text (src) for a run on another
+ * backend: the .gs dialect means the same on every backend, so its writes at
+ * run's launch are counted by the host backend (host, a device of it) in a
+ * worker of its own, exactly as gs_check_device_isolated counts them there.
+ * GS_OK: run->work holds the count (on_host set), or why it was not counted;
+ * other statuses are environment failures. */
+static int count_isolated(struct gs_device *host, const struct gs_user_source *src,
+                          const struct gs_worker_opts *opts, struct gs_check_run *run,
+                          uint64_t *printed, struct gs_err *e)
 {
     struct gs_check_run tmp;
-    const double t0 = now_s();
     struct iso *x = calloc(1, sizeof *x);
     if (!x)
         return gs_err_set(e, GS_NOMEM, "out of memory");
@@ -997,14 +1002,9 @@ int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source 
     }
     if (rc == GS_OK) {
         tmp.work.on_host = 1;
-        free(run->work.count_of);
-        free(run->work.first_of);
-        run->work = tmp.work;
-        tmp.work.count_of = tmp.work.first_of = NULL;
+        gs_check_work_take(&run->work, &tmp.work);
     }
-    free(tmp.work.count_of);
-    free(tmp.work.first_of);
-    free(tmp.build.log);
+    gs_check_run_free(&tmp);
     if (x->shm != MAP_FAILED)
         munmap(x->shm, x->shm_bytes);
     if (x->shm_fd >= 0)
@@ -1012,7 +1012,6 @@ int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source 
     if (printed)
         *printed += x->printed;
     free(x);
-    run->elapsed.count_s += now_s() - t0;
     return rc;
 }
 
@@ -1041,8 +1040,7 @@ struct side_count {
 static void *side_count_run(void *arg)
 {
     struct side_count *sc = arg;
-    sc->rc = gs_check_count_isolated(sc->host, sc->src, &sc->opts, &sc->tmp, &sc->printed,
-                                     &sc->e);
+    sc->rc = count_isolated(sc->host, sc->src, &sc->opts, &sc->tmp, &sc->printed, &sc->e);
     return NULL;
 }
 
@@ -1084,14 +1082,9 @@ static int side_count_end(struct side_count *sc, int keep, struct gs_check_run *
         *e = sc->e;
         rc = sc->rc;
     } else if (keep) {
-        free(run->work.count_of);
-        free(run->work.first_of);
-        run->work = sc->tmp.work;
-        sc->tmp.work.count_of = sc->tmp.work.first_of = NULL;
+        gs_check_work_take(&run->work, &sc->tmp.work);
     }
-    free(sc->tmp.work.count_of);
-    free(sc->tmp.work.first_of);
-    free(sc->tmp.build.log);
+    gs_check_run_free(&sc->tmp);
     return rc;
 }
 

@@ -48,11 +48,10 @@ struct gs_worker_opts {
      * unprivileged user and the address-space limit. NULL: none does. */
     int (*loads_in_process)(const struct gs_backend *b);
     /* A .gs text on a backend that does not count writes: counted on this
-     * device of the host backend (gs_check_count_isolated) once its cases
-     * are right, before the timed section (it starts beside the build and
-     * the cases, and is dropped unless they are all right); NULL: not
-     * counted, count_why
-     * says why (NULL: nothing to say). */
+     * device of the host backend, in a worker of its own that starts beside
+     * the build and the cases, kept once they are all right (else dropped),
+     * before the timed section; NULL: not counted, count_why says why (NULL:
+     * nothing to say). */
     struct gs_device *count_on;
     const char *count_why;
     /* Set by another thread: every wait on the worker ends at once, as if
@@ -81,16 +80,6 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
                              const struct gs_user_source *src, const struct gs_check_plan *plan,
                              const struct gs_worker_opts *opts, struct gs_check_run *run,
                              uint64_t *printed, struct gs_err *e);
-
-/* The count of who writes what of a .gs text (src) for a run on another
- * backend: the .gs dialect means the same on every backend, so its writes at
- * run's launch are counted by the host backend (host, a device of it) in a
- * worker of its own, exactly as gs_check_device_isolated counts them there.
- * GS_OK: run->work holds the count (on_host set), or why it was not counted;
- * other statuses are environment failures. */
-int gs_check_count_isolated(struct gs_device *host, const struct gs_user_source *src,
-                            const struct gs_worker_opts *opts, struct gs_check_run *run,
-                            uint64_t *printed, struct gs_err *e);
 
 /* Start a worker for backend b now, so that it opens its API while this
  * process opens its own: the first gs_check_device_isolated of a device of b
