@@ -38,10 +38,8 @@ static int table_run(struct gs_job *j, int i, void *run, struct gs_err *e)
     struct table_ctx *t = j->ctx;
     struct gs_table **table = run;
     const int rc = gs_table_run_at(j->devs[i], &t->setup.plan, &t->grids[i], table, e);
-    char copies[300];
-    if (rc == GS_OK && gs_copy_rate_line(&(*table)->copies, 1ull << 30, copies, sizeof copies))
-        fprintf(stderr, "gridstride: %s %s: %s\n", j->devs[i]->backend->name, j->devs[i]->name,
-                copies);
+    if (rc == GS_OK)
+        gs_job_note_copies(j, i, &(*table)->copies);
     return rc;
 }
 

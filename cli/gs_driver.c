@@ -84,6 +84,14 @@ void *gs_job_slot(const struct gs_job *j, int i)
     return j->runs + (size_t)i * j->cmd->run_size;
 }
 
+void gs_job_note_copies(const struct gs_job *j, int i, const struct gs_copy_rate *c)
+{
+    char line[300];
+    if (gs_copy_rate_line(c, 1ull << 30, line, sizeof line))
+        fprintf(stderr, "gridstride: %s %s: %s\n", j->devs[i]->backend->name, j->devs[i]->name,
+                line);
+}
+
 static void free_slot(const struct gs_job *j, int i)
 {
     if (j->cmd->free_run)

@@ -112,6 +112,12 @@ struct gs_job {
 /* Slot i of j->runs (select may fill slots before the runs, as spread's probe). */
 void *gs_job_slot(const struct gs_job *j, int i);
 
+/* Device i moved 1 GiB or more through the workspace: the host-device copy
+ * rate it measured and its time by phase, one line on stderr (its floor
+ * beside its time). */
+struct gs_copy_rate;
+void gs_job_note_copies(const struct gs_job *j, int i, const struct gs_copy_rate *c);
+
 /* The whole command: its exit code; e holds the line of an exit 2. */
 int gs_drive(const struct gs_command *c, const struct gs_cli *cli, const char *command,
              struct gs_err *e);

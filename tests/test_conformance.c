@@ -420,9 +420,9 @@ static void chunked_verification_equals_one_pass(void **state)
     gs_workspace_close(&x);
 }
 
-static uint64_t model_count(const void *ctx, uint64_t i)
+static uint64_t model_count(const void *ctx, uint64_t i, uint64_t end, uint64_t *count)
 {
-    return gs_model_count(ctx, 64, i);
+    return gs_model_count_run(ctx, 64, i, end, count);
 }
 
 /* The count build of every kernel of the catalogue, the traps included, on

@@ -330,6 +330,56 @@ static void pitfall_counts_match_a_walk_over_the_threads(void **state)
     assert_int_equal(gs_model_count(&l, 64, T - 1), 1);
 }
 
+/* The runs the count build is checked with equal the element form for
+ * every kernel of the catalogue, on launches of every rule (the traps' near
+ * 2^32 too), from starts on and between the rules' boundaries (T, the
+ * covered prefix, a block, a stride): every run is one element or more,
+ * ends within its bound, and each of its elements has its count. */
+static void count_runs_equal_count_of_each_element(void **state)
+{
+    (void)state;
+    const uint64_t big = (1ull << 32) + (1ull << 30);
+    const struct {
+        uint64_t n, grid, block, param;
+    } shapes[] = {
+        {611, 3, 256, 0},          {40961, 160, 256, 7},    {4194304, 8, 256, 4096},
+        {1000, 1, 256, 64},        {big, big / 256, 256, 0}, {(1ull << 32) + 5, 16777217, 256, 0},
+        {(1ull << 31) + 5, 1056, 256, 0}, {5000, 0, 256, 0}, {(1ull << 32) + 5, (1ull << 32) / 256 + 1, 256, 0},
+    };
+    for (int k = 0; k < GS_KERNEL_COUNT; ++k)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+            for (unsigned bits = 32; bits <= 64; bits += 32) {
+                struct gs_launch l = launch_of((enum gs_kernel_id)k, shapes[s].n, shapes[s].grid,
+                                               shapes[s].block);
+                l.param = shapes[s].param;
+                const uint64_t T = l.global, n = l.n;
+                const uint64_t starts[] = {0, 1, 255, T > 700 ? T - 700 : 0, T, n > 3000 ? n - 3000 : 0,
+                                           (1ull << 31) - 17, (1ull << 32) - 300, (1ull << 30) - 5,
+                                           T > (1ull << 32) ? T - (1ull << 32) - 9 : 0};
+                for (size_t f = 0; f < sizeof starts / sizeof starts[0]; ++f) {
+                    const uint64_t first = starts[f];
+                    if (first >= n)
+                        continue;
+                    const uint64_t end = n - first < 3000 ? n : first + 3000;
+                    for (uint64_t i = first; i < end;) {
+                        uint64_t count;
+                        const uint64_t to = gs_model_count_run(&l, bits, i, end, &count);
+                        if (to <= i || to > end)
+                            fail_msg("kernel %d, n %llu: the run from %llu ends at %llu (bound %llu)",
+                                     k, (unsigned long long)n, (unsigned long long)i,
+                                     (unsigned long long)to, (unsigned long long)end);
+                        for (; i < to; ++i)
+                            if (count != gs_model_count(&l, bits, i))
+                                fail_msg("kernel %d, n %llu, T %llu, %u bits: element %llu: run "
+                                         "%llu, element %llu", k, (unsigned long long)n,
+                                         (unsigned long long)T, bits, (unsigned long long)i,
+                                         (unsigned long long)count,
+                                         (unsigned long long)gs_model_count(&l, bits, i));
+                    }
+                }
+            }
+}
+
 /* Seed 001's signed form writes before the buffer once n + T passes 2^31:
  * predicted, never launched. Below that it is an ordinary loop. */
 static void signed_int_loop_is_never_launched_past_2_31(void **state)
@@ -445,6 +495,7 @@ int main(void)
         cmocka_unit_test(backends_t_width),
         cmocka_unit_test(endless_launch_is_predicted_not_launched),
         cmocka_unit_test(pitfall_counts_match_a_walk_over_the_threads),
+        cmocka_unit_test(count_runs_equal_count_of_each_element),
         cmocka_unit_test(signed_int_loop_is_never_launched_past_2_31),
         cmocka_unit_test(literal_int_loop_is_recorded_not_predicted),
         cmocka_unit_test(granted_launch_is_predicted_from_its_grant),

@@ -637,6 +637,56 @@ static void double_host_kernels_compute_exact_sums(void **state)
     free(out);
 }
 
+/* Predicted counts of the test below: element i is written i / 5000 % 3
+ * times, in runs of 5000 (longer than a scan's 4096). */
+static uint64_t thirds(const void *ctx, uint64_t i, uint64_t end, uint64_t *count)
+{
+    (void)ctx;
+    *count = i / 5000 % 3;
+    return (i / 5000 + 1) * 5000 < end ? (i / 5000 + 1) * 5000 : end;
+}
+
+/* The count check, run by run: every wrong counter found, the first
+ * GS_LISTED listed in index order, at the runs' and scans' edges; the sums and
+ * maxima of what was read and what was predicted. */
+static void count_span_finds_each_wrong_counter(void **state)
+{
+    (void)state;
+    const uint64_t n = 5 * 4096 + 77, first = 1000;
+    uint32_t *c = malloc(n * sizeof *c);
+    assert_non_null(c);
+    uint64_t predicted = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+        c[k] = GS_COUNT_BASE + (uint32_t)((first + k) / 5000 % 3);
+        predicted += (first + k) / 5000 % 3;
+    }
+    const uint64_t wrong[] = {0, 4095, 4096, 3 * 4096 + 5, n - 1};
+    for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; ++w)
+        c[wrong[w]] += 7;
+    struct gs_count_verdict v;
+    gs_count_span(c, first, n, thirds, NULL, &v);
+    assert_int_equal(v.mismatched, 5);
+    assert_int_equal(v.first_mismatch, first);
+    assert_int_equal(v.total, predicted + 5 * 7);
+    assert_int_equal(v.predicted_total, predicted);
+    assert_int_equal(v.predicted_max, 2);
+    assert_int_equal(v.max, 9);
+    assert_int_equal(v.listed, GS_LISTED < 5 ? GS_LISTED : 5);
+    for (int k = 0; k < v.listed; ++k) {
+        assert_int_equal(v.list[k].index, first + wrong[k]);
+        assert_int_equal(v.list[k].got, (first + wrong[k]) / 5000 % 3 + 7);
+        assert_int_equal(v.list[k].want, (first + wrong[k]) / 5000 % 3);
+    }
+    /* all right: nothing mismatched */
+    for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; ++w)
+        c[wrong[w]] -= 7;
+    gs_count_span(c, first, n, thirds, NULL, &v);
+    assert_int_equal(v.mismatched, 0);
+    assert_int_equal(v.listed, 0);
+    assert_int_equal(v.total, predicted);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -659,6 +709,7 @@ int main(void)
         cmocka_unit_test(double_verification_finds_each_wrong_element),
         cmocka_unit_test(double_short_grid_in_spans),
         cmocka_unit_test(double_host_kernels_compute_exact_sums),
+        cmocka_unit_test(count_span_finds_each_wrong_counter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

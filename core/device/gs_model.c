@@ -126,6 +126,54 @@ uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i)
     return r > last ? 0 : (last - r) / s + 1;
 }
 
+uint64_t gs_model_count_run(const struct gs_launch *l, unsigned t_bits, uint64_t i,
+                            uint64_t end, uint64_t *count)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    const uint64_t T = l->global;
+    const uint64_t prefix = k ? covered_prefix(k, l) : 0;
+    *count = 0;
+    if (i >= prefix) /* past the covered prefix: unwritten */
+        return end;
+    end = min_u64(end, prefix);
+    if (k->rule == GS_RULE_INDEX32) {
+        /* threads i, i + 2^32, ... below T: d / 2^32 + 1 for d = T - 1 - i,
+         * the same while d stays above its multiple of 2^32 */
+        const uint64_t d = T - 1 - i;
+        *count = (d >> 32) + 1;
+        return min_u64(end, T - ((d >> 32) << 32));
+    }
+    const int block = k->rule == GS_RULE_BLOCK_STRIDE;
+    if (!block && !steps_by_t(k)) {
+        *count = 1;
+        return end;
+    }
+    /* In runs of one quotient q = i / s, each cut where the value changes:
+     *   the block stride (s = B): every block b <= q, at most the grid;
+     *   a stride s over T threads: the threads t <= i with t = i mod s,
+     *   t < T; below T, q + 1; from T on (T - 1 = Q s + R), Q + 1 where
+     *   r = i mod s <= R, Q where it is larger, 0 where it passes T - 1 (a
+     *   stride above T). */
+    const uint64_t s = block ? l->block : loop_stride(k, l, t_bits);
+    if (s == 0) /* never launched */
+        return end;
+    const uint64_t q = i / s, r = i % s, Q = (T - 1) / s, R = (T - 1) % s;
+    uint64_t to = min_u64(end, i + (s - r));
+    if (block) {
+        *count = min_u64(l->grid, q + 1);
+    } else if (i < T) {
+        to = min_u64(to, T);
+        *count = q + 1;
+    } else if (r <= R) {
+        to = min_u64(to, i + (R - r) + 1);
+        *count = Q + 1;
+    } else if (r <= T - 1) {
+        to = min_u64(to, i + (T - 1 - r) + 1);
+        *count = Q;
+    }
+    return to;
+}
+
 /* Loop trips of all threads, by the kernel's rule: what the launch costs. */
 static uint64_t total_trips(const struct gs_kernel_info *k, const struct gs_launch *l,
                             unsigned t_bits)

@@ -95,6 +95,12 @@ unsigned gs_model_t_bits(const struct gs_device *dev);
  * rule, on a device whose kernels compute T in t_bits bits: the prediction
  * the count build is checked against, element by element. */
 uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i);
+/* The same as runs: element i's count into *count, and the end of the run
+ * from i on (i < the end <= `end`) whose elements all have that count, so
+ * that checking billions of counters is a scan of each run against one
+ * value. Equal to gs_model_count element by element (tests/test_model.c). */
+uint64_t gs_model_count_run(const struct gs_launch *l, unsigned t_bits, uint64_t i,
+                            uint64_t end, uint64_t *count);
 /* The most loop trips the suite waits for on dev. */
 uint64_t gs_model_trip_budget(const struct gs_device *dev);
 

@@ -666,25 +666,52 @@ void gs_count_begin(uint64_t n, struct gs_count_verdict *v)
     v->n = n;
 }
 
+/* Counters scanned at a time for a wrong one: a long run that holds one
+ * stops within this many. */
+#define GS_COUNT_SCAN 4096u
+
 void gs_count_span(const uint32_t *counters, uint64_t first, uint64_t count, gs_count_fn want,
                    const void *ctx, struct gs_count_verdict *p)
 {
+    const uint64_t end = first + count;
     *p = (struct gs_count_verdict){0};
-    for (uint64_t k = 0; k < count; ++k) {
-        const uint64_t i = first + k;
-        const uint64_t got = (uint32_t)(counters[k] - GS_COUNT_BASE), expect = want(ctx, i);
-        p->total += got;
-        p->predicted_total += expect;
-        if (got > p->max)
-            p->max = got;
+    for (uint64_t i = first; i < end;) {
+        uint64_t expect;
+        uint64_t to = want(ctx, i, end, &expect);
+        if (to <= i || to > end) /* a run of nothing or past the span: one element */
+            to = i + 1;
+        const uint32_t *c = counters + (i - first);
+        const uint64_t len = to - i;
+        /* A run whose counters all read the prediction: one scan, no
+         * branch an element; one that does not: element by element. */
+        uint32_t differ = expect > UINT32_MAX;
+        const uint32_t x = GS_COUNT_BASE + (uint32_t)expect;
+        for (uint64_t k = 0; !differ && k < len; k += GS_COUNT_SCAN) {
+            const uint64_t stop = len - k < GS_COUNT_SCAN ? len : k + GS_COUNT_SCAN;
+            for (uint64_t m = k; m < stop; ++m)
+                differ |= c[m] ^ x;
+        }
+        p->predicted_total += expect * len;
         if (expect > p->predicted_max)
             p->predicted_max = expect;
-        if (got == expect)
-            continue;
-        if (p->mismatched++ == 0)
-            p->first_mismatch = i;
-        if (p->listed < GS_LISTED)
-            p->list[p->listed++] = (struct gs_count_wrong){i, got, expect};
+        if (!differ) {
+            p->total += expect * len;
+            if (expect > p->max)
+                p->max = expect;
+        }
+        for (uint64_t k = 0; differ && k < len; ++k) {
+            const uint64_t got = (uint32_t)(c[k] - GS_COUNT_BASE);
+            p->total += got;
+            if (got > p->max)
+                p->max = got;
+            if (got == expect)
+                continue;
+            if (p->mismatched++ == 0)
+                p->first_mismatch = i + k;
+            if (p->listed < GS_LISTED)
+                p->list[p->listed++] = (struct gs_count_wrong){i + k, got, expect};
+        }
+        i = to;
     }
 }
 

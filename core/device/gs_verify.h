@@ -147,8 +147,10 @@ struct gs_count_verdict {
     struct gs_count_wrong list[GS_LISTED];
 };
 
-/* Predicted writes of element i; ctx is the caller's. */
-typedef uint64_t (*gs_count_fn)(const void *ctx, uint64_t i);
+/* Predicted writes of element i into *count; returns the end of the run of
+ * elements from i on that share it (i < the end <= `end`). ctx is the
+ * caller's. */
+typedef uint64_t (*gs_count_fn)(const void *ctx, uint64_t i, uint64_t end, uint64_t *count);
 
 void gs_count_begin(uint64_t n, struct gs_count_verdict *v);
 /* counters[0, count) hold elements [first, first + count); p must be a

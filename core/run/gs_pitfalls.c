@@ -249,10 +249,10 @@ struct count_ctx {
     unsigned t_bits;
 };
 
-static uint64_t predicted_count(const void *ctx, uint64_t i)
+static uint64_t predicted_count(const void *ctx, uint64_t i, uint64_t end, uint64_t *count)
 {
     const struct count_ctx *c = ctx;
-    return gs_model_count(c->l, c->t_bits, i);
+    return gs_model_count_run(c->l, c->t_bits, i, end, count);
 }
 
 /* Predict every case, from the launch the runtime grants; those that can
@@ -565,6 +565,7 @@ int gs_pitfalls_run(struct gs_device *dev, const struct gs_pitfalls_plan *plan,
         p->failed += !c->held || !c->counts_held;
         p->deviations += c->deviation;
     }
+    p->copies = w.copies;
     gs_workspace_close(&w);
     if (rc == GS_OK && (plan->traps & (1u << GS_TRAP_INT_LOOP)))
         rc = run_literal_nvrtc(p, plan, e);

@@ -83,6 +83,7 @@ struct gs_pitfalls {
     int ncases;
     struct gs_trap_case cases[GS_MAX_TRAP_CASES];
     int failed, deviations, skipped;
+    struct gs_copy_rate copies; /* the workspace's copies and phases, all cases together */
 };
 
 /* Plan, predict, launch and verify every case of the chosen traps on dev.
