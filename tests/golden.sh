@@ -117,9 +117,23 @@ why_not() {
   IFS=$old_ifs
 }
 
+# run_case NAME: the case's command in its own folder, its output, errors
+# and exit status into $RAW. Cases run $JOBS at a time (GS_GOLDEN_JOBS,
+# default the CPU count): each has its own folder and its outputs are
+# masked of everything a neighbour's load changes (timings, and check runs
+# with --no-speed).
+run_case() {
+  # shellcheck disable=SC2046  # the saved lists of words
+  (cd "$WORK/$1" && exec env $(cat "$RAW/$1.env") "$GS" $(cat "$RAW/$1.words")) </dev/null \
+    >"$RAW/$1.out" 2>"$RAW/$1.err"
+  echo $? >"$RAW/$1.rc"
+}
+JOBS=${GS_GOLDEN_JOBS:-$cpus}
+case $JOBS in ""|*[!0-9]*|0) JOBS=1 ;; esac
+
 # --- run every case
 set -f
-ran="" seen="" skipped=0 nran=0
+ran="" seen="" skipped=0 nran=0 later="" running=0
 while IFS='|' read -r name needs args; do
   name=$(squeeze "$name")
   case $name in ""|\#*) continue ;; esac
@@ -153,13 +167,26 @@ while IFS='|' read -r name needs args; do
     words="$words $w"
   done
   mkdir -p "$WORK/$name"
-  # shellcheck disable=SC2086  # $envs and $words are lists of words
-  (cd "$WORK/$name" && exec env $envs "$GS" $words) </dev/null \
-    >"$RAW/$name.out" 2>"$RAW/$name.err"
-  echo $? >"$RAW/$name.rc"
+  printf '%s\n' "$envs" >"$RAW/$name.env"
+  printf '%s\n' "$words" >"$RAW/$name.words"
+  # A case that reads another's file (../<case>/) runs after every other.
+  case $words in
+    *../*) later="$later $name" ;;
+    *)
+      run_case "$name" &
+      running=$((running + 1))
+      if [ "$running" -ge "$JOBS" ]; then
+        wait
+        running=0
+      fi ;;
+  esac
   ran="$ran $name"
   nran=$((nran + 1))
 done <"$HERE/commands.txt"
+wait
+for name in $later; do
+  run_case "$name"
+done
 set +f
 
 if [ $nran = 0 ]; then
