@@ -101,7 +101,7 @@ static int bandwidth_plan(struct gs_job *j, struct gs_err *e)
     else
         *(struct gs_bench_plan *)j->ctx = (struct gs_bench_plan){
             n, cli->reps ? cli->reps : GS_BENCH_DEFAULT_REPS, GS_BENCH_WARMUP, cli->block,
-            cli->grid, j->progress, cli->type};
+            cli->grid, j->progress, cli->type, 0};
     return rc;
 }
 

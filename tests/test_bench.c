@@ -28,7 +28,7 @@ static void every_row_verifies_and_is_timed(void **state)
     (void)state;
     static struct gs_bench b;
     struct gs_err e = {0};
-    const struct gs_bench_plan plan = {1u << 20, 5, 1, 0, 0, NULL, GS_TYPE_FLOAT};
+    const struct gs_bench_plan plan = {1u << 20, 5, 1, 0, 0, NULL, GS_TYPE_FLOAT, 0};
     if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
         fail_msg("gs_bench_run: %s", e.msg);
     assert_true(b.nrows > 0);
@@ -49,6 +49,31 @@ static void every_row_verifies_and_is_timed(void **state)
     gs_bench_free(&b);
 }
 
+/* A plan's groups: the lecture's (the API's copy, the access patterns) run
+ * those rows only, in their order, verified and timed, and the coalescing
+ * ratios come from them as from the whole run. */
+static void groups_run_their_rows_only(void **state)
+{
+    (void)state;
+    static struct gs_bench b;
+    struct gs_err e = {0};
+    const struct gs_bench_plan plan = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT,
+                                       (1u << GS_BG_CEILING) | (1u << GS_BG_ACCESS)};
+    if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
+        fail_msg("gs_bench_run: %s", e.msg);
+    assert_int_equal(b.nrows, 8);
+    assert_true(b.rows[0].is_copy && b.rows[0].group == GS_BG_CEILING);
+    for (int i = 1; i < b.nrows; ++i) {
+        assert_int_equal(b.rows[i].group, GS_BG_ACCESS);
+        if (!b.rows[i].verified)
+            fail_msg("%s: %s", b.rows[i].label, b.rows[i].wrong);
+        assert_true(b.rows[i].gbps > 0);
+    }
+    assert_true(b.copy_gbps > 0 && b.chunked_ratio > 0 && b.stride32_ratio > 0);
+    assert_int_equal(b.wrong_rows, 0);
+    gs_bench_free(&b);
+}
+
 /* The waves axis: data-sized grids give 4, 2 and 1 trips a thread (up to
  * the rounding of the last block), and the best launch is one of them or of
  * the multiples of G. */
@@ -57,7 +82,7 @@ static void waves_are_sized_to_the_data(void **state)
     (void)state;
     static struct gs_bench b;
     struct gs_err e = {0};
-    const struct gs_bench_plan plan = {1u << 20, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT};
+    const struct gs_bench_plan plan = {1u << 20, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT, 0};
     if (gs_bench_run(dev, &plan, &b, &e) != GS_OK)
         fail_msg("gs_bench_run: %s", e.msg);
     int data_sized = 0;
@@ -86,8 +111,8 @@ static void every_row_verifies_in_double(void **state)
     static struct gs_bench f, d;
     struct gs_err e = {0};
     char why[200];
-    const struct gs_bench_plan pf = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT};
-    const struct gs_bench_plan pd = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_DOUBLE};
+    const struct gs_bench_plan pf = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_FLOAT, 0};
+    const struct gs_bench_plan pd = {1u << 18, 5, 0, 0, 0, NULL, GS_TYPE_DOUBLE, 0};
     if (!gs_dev_has_f64(dev, why, sizeof why)) {
         assert_int_equal(gs_bench_run(dev, &pd, &d, &e), GS_UNSUPPORTED);
         assert_non_null(strstr(e.msg, why));
@@ -145,6 +170,7 @@ int main(int argc, char **argv)
     gs_test_log_device("bench", dev, why);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_row_verifies_and_is_timed),
+        cmocka_unit_test(groups_run_their_rows_only),
         cmocka_unit_test(waves_are_sized_to_the_data),
         cmocka_unit_test(every_row_verifies_in_double),
     };

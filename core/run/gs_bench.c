@@ -338,6 +338,13 @@ int gs_bench_run(struct gs_device *dev, const struct gs_bench_plan *p, struct gs
     }
     b->threads = b->grid * b->block;
     plan_rows(b);
+    if (p->groups) { /* the groups asked for, in their order */
+        int kept = 0;
+        for (int i = 0; i < b->nrows; ++i)
+            if (p->groups & (1u << b->rows[i].group))
+                b->rows[kept++] = b->rows[i];
+        b->nrows = kept;
+    }
     /* Every row must be a launch the API takes: a refusal here would be a
      * wrong choice of --grid or --block, not a result to time. */
     for (int i = 0; i < b->nrows; ++i) {

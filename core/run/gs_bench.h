@@ -61,6 +61,9 @@ struct gs_bench_plan {
      * or "label: WRONG"); may be NULL. */
     const struct gs_progress *progress;
     enum gs_type type; /* of the elements: float (0) or double (GS_CAP_F64) */
+    /* The groups to run, a bit (1u << GS_BG_*) each; 0: every row. The
+     * lecture runs the API's copy and the access patterns only. */
+    unsigned groups;
 };
 
 struct gs_bench {
