@@ -132,9 +132,12 @@ static void lecture_timed(struct gs_job *j, struct gs_device *dev, struct gs_lec
     }
     d->bench_bytes = n * sizeof(float);
     /* Slide 5 shows the API's copy and three access patterns: those rows only. */
-    const struct gs_bench_plan bp = {n,           reps,          LECTURE_WARMUP,
-                                     0,           0,             j->progress,
-                                     GS_TYPE_FLOAT, (1u << GS_BG_CEILING) | (1u << GS_BG_ACCESS)};
+    const struct gs_bench_plan bp = {.n = n,
+                                     .reps = reps,
+                                     .warmup = LECTURE_WARMUP,
+                                     .progress = j->progress,
+                                     .type = GS_TYPE_FLOAT,
+                                     .groups = (1u << GS_BG_CEILING) | (1u << GS_BG_ACCESS)};
     d->has_bench = 1;
     if (gs_bench_run(dev, &bp, &d->bench, &e) != GS_OK) {
         snprintf(d->no_bench, sizeof d->no_bench, "the benchmark failed: %.150s", e.msg);

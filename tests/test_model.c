@@ -330,11 +330,14 @@ static void pitfall_counts_match_a_walk_over_the_threads(void **state)
     assert_int_equal(gs_model_count(&l, 64, T - 1), 1);
 }
 
-/* The runs the count build is checked with equal the element form for
+/* The runs the count build is checked with hold for every element in
+ * them: each element of a run has the count the model gives it alone, for
  * every kernel of the catalogue, on launches of every rule (the traps' near
  * 2^32 too), from starts on and between the rules' boundaries (T, the
- * covered prefix, a block, a stride): every run is one element or more,
- * ends within its bound, and each of its elements has its count. */
+ * covered prefix, a block, a stride); every run is one element or more and
+ * ends within its bound. The counts themselves are checked against walks
+ * over the threads above and against each backend's count build
+ * (test_conformance). */
 static void count_runs_equal_count_of_each_element(void **state)
 {
     (void)state;

@@ -106,6 +106,13 @@ int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e)
     return GS_OK;
 }
 
+/* SIGKILL to a worker's process group and to the worker (async-signal-safe). */
+static void kill_worker(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
 static const int chained_sig[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static struct sigaction chained[4];
 
@@ -114,8 +121,7 @@ static void on_signal(int sig)
     for (int i = 0; i < TRACK_PIDS; ++i) {
         const pid_t pid = tracked_pid[i];
         if (pid > 0) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
+            kill_worker(pid);
             waitpid(pid, NULL, 0);
         }
     }
@@ -410,8 +416,7 @@ void gs_proc_kill(struct gs_child *c, int *status)
 {
     int st = 0;
     if (c->pid > 0) {
-        kill(-c->pid, SIGKILL);
-        kill(c->pid, SIGKILL);
+        kill_worker(c->pid);
         while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
             ;
         track_pid(c->pid, 0);
@@ -432,11 +437,6 @@ static int nlater;
 
 void gs_proc_kill_later(struct gs_child *c, const char *dir1, const char *dir2)
 {
-    if (c->pid > 0) {
-        kill(-c->pid, SIGKILL);
-        kill(c->pid, SIGKILL);
-    }
-    close_fds(c);
     pthread_mutex_lock(&track_mu);
     const int slot = c->pid > 0 && nlater < LATER ? nlater++ : -1;
     if (slot >= 0) {
@@ -449,7 +449,10 @@ void gs_proc_kill_later(struct gs_child *c, const char *dir1, const char *dir2)
         gs_proc_kill(c, NULL);
         gs_proc_remove_dir(dir1);
         gs_proc_remove_dir(dir2);
+        return;
     }
+    kill_worker(c->pid);
+    close_fds(c);
     c->pid = 0;
 }
 

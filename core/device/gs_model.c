@@ -102,30 +102,6 @@ static uint64_t covered_prefix(const struct gs_kernel_info *k, const struct gs_l
     }
 }
 
-uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i)
-{
-    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
-    const uint64_t T = l->global;
-    if (!k || i >= covered_prefix(k, l))
-        return 0;
-    switch (k->rule) {
-    case GS_RULE_BLOCK_STRIDE: /* every block b <= i / B */
-        return min_u64(l->grid, i / l->block + 1);
-    case GS_RULE_INDEX32: /* threads i, i + 2^32, ... below T */
-        return (T - 1 - i) / GS_2_32 + 1;
-    default:
-        break;
-    }
-    if (!steps_by_t(k))
-        return 1;
-    /* Threads t <= i with t = i mod s, t < T: a stride below T over-covers. */
-    const uint64_t s = loop_stride(k, l, t_bits);
-    if (s == 0)
-        return 0; /* never launched */
-    const uint64_t last = min_u64(i, T - 1), r = i % s;
-    return r > last ? 0 : (last - r) / s + 1;
-}
-
 uint64_t gs_model_count_run(const struct gs_launch *l, unsigned t_bits, uint64_t i,
                             uint64_t end, uint64_t *count)
 {
@@ -172,6 +148,13 @@ uint64_t gs_model_count_run(const struct gs_launch *l, unsigned t_bits, uint64_t
         *count = Q;
     }
     return to;
+}
+
+uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i)
+{
+    uint64_t count;
+    gs_model_count_run(l, t_bits, i, i + 1, &count);
+    return count;
 }
 
 /* Loop trips of all threads, by the kernel's rule: what the launch costs. */

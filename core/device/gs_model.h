@@ -92,15 +92,15 @@ uint64_t gs_model_trips(uint64_t n, uint64_t T, uint64_t s);
  * measured the prelude's T wrong (then 32). */
 unsigned gs_model_t_bits(const struct gs_device *dev);
 /* How many times launch l writes element i (i < l->n), by its kernel's
- * rule, on a device whose kernels compute T in t_bits bits: the prediction
- * the count build is checked against, element by element. */
-uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i);
-/* The same as runs: element i's count into *count, and the end of the run
- * from i on (i < the end <= `end`) whose elements all have that count, so
- * that checking billions of counters is a scan of each run against one
- * value. Equal to gs_model_count element by element (tests/test_model.c). */
+ * rule, on a device whose kernels compute T in t_bits bits, into *count;
+ * returns the end of the run from i on (i < the end <= `end`) whose
+ * elements all have that count: the prediction the count build is checked
+ * against, a run at a time, so that checking billions of counters is a
+ * scan of each run against one value. */
 uint64_t gs_model_count_run(const struct gs_launch *l, unsigned t_bits, uint64_t i,
                             uint64_t end, uint64_t *count);
+/* Element i's count alone (gs_model_count_run over [i, i + 1)). */
+uint64_t gs_model_count(const struct gs_launch *l, unsigned t_bits, uint64_t i);
 /* The most loop trips the suite waits for on dev. */
 uint64_t gs_model_trip_budget(const struct gs_device *dev);
 

@@ -389,9 +389,9 @@ static void job_stop(struct gs_counters_job *j)
     if (j->ncu.pid > 0 && j->defer_exit) {
         gs_proc_kill_later(&j->ncu, j->dir, NULL);
         j->dir[0] = '\0';
-    }
-    if (j->ncu.pid > 0)
+    } else if (j->ncu.pid > 0) {
         gs_proc_kill(&j->ncu, NULL);
+    }
 }
 
 static void job_free(struct gs_counters_job *j)

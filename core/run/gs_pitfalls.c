@@ -177,15 +177,15 @@ static const char *literal_compiler(const struct gs_device *dev, int o0)
 
 /* The block stride's n: seed 002's largest size on a GPU. A CPU device runs
  * a block's threads one after another, each walking the whole array a
- * block's width apart, G times over: there GS_TRAP_N / 16 (or 16 G x B
- * elements on a CPU of many cores), where as on a GPU every element past
- * the first G blocks' is written G times, at a sixteenth of the cost. */
+ * block's width apart, G times over; there n is GS_TRAP_N / 16, or 16 G x B
+ * on a CPU of many cores: every element past the first G blocks' is still
+ * written G times, as on a GPU, at a sixteenth of the cost. */
 static uint64_t block_stride_n(const struct gs_pitfalls *p)
 {
     if (p->dev->is_gpu)
         return GS_TRAP_N;
-    const uint64_t floor = 16 * p->grid * GS_DEFAULT_BLOCK;
-    const uint64_t n = GS_TRAP_N / 16 > floor ? GS_TRAP_N / 16 : floor;
+    const uint64_t least = 16 * p->grid * GS_DEFAULT_BLOCK;
+    const uint64_t n = GS_TRAP_N / 16 > least ? GS_TRAP_N / 16 : least;
     return n < GS_TRAP_N ? n : GS_TRAP_N;
 }
 

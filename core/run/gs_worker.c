@@ -233,34 +233,29 @@ static int rx_msg(struct iso *x, uint32_t type, uint32_t seq, char **body, uint3
     return RX_OK;
 }
 
-static void end_worker(struct iso *x, int polite, int *status)
-{
-    if (!x->live && x->c.pid == 0)
-        return;
-    if (polite && x->c.chan >= 0)
-        gs_wk_send(x->c.chan, MSG_QUIT, 0, NULL, 0, NULL, 0);
-    if (polite)
-        gs_proc_finish(&x->c, 0, status);
-    else
-        gs_proc_kill(&x->c, status);
-    x->printed += x->c.output_total;
-    x->c.output_total = 0;
-    x->live = 0;
-    gs_proc_remove_dir(x->dir);
-    x->dir[0] = '\0';
-    gs_proc_remove_dir(x->rtdir);
-    x->rtdir[0] = '\0';
-}
+/* How a worker ends: killed now; asked to quit, then killed if it lingers;
+ * or killed now and reaped with its folders later (opts->defer_exit). */
+enum end_how { END_KILL, END_POLITE, END_LATER };
 
-/* The worker killed now, reaped with its folders later (opts->defer_exit). */
-static void end_worker_later(struct iso *x)
+static void end_worker(struct iso *x, enum end_how how, int *status)
 {
     if (!x->live && x->c.pid == 0)
         return;
-    gs_proc_kill_later(&x->c, x->dir, x->rtdir);
+    if (how == END_POLITE && x->c.chan >= 0)
+        gs_wk_send(x->c.chan, MSG_QUIT, 0, NULL, 0, NULL, 0);
+    if (how == END_POLITE)
+        gs_proc_finish(&x->c, 0, status);
+    else if (how == END_KILL)
+        gs_proc_kill(&x->c, status);
+    else
+        gs_proc_kill_later(&x->c, x->dir, x->rtdir);
     x->printed += x->c.output_total;
     x->c.output_total = 0;
     x->live = 0;
+    if (how != END_LATER) {
+        gs_proc_remove_dir(x->dir);
+        gs_proc_remove_dir(x->rtdir);
+    }
     x->dir[0] = x->rtdir[0] = '\0';
 }
 
@@ -352,7 +347,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     }
     if (r != RX_OK) {
         free(body);
-        end_worker(x, 0, &status);
+        end_worker(x, END_KILL, &status);
         if (r == RX_TIMEOUT) {
             *lost_cls = GS_CHECK_DID_NOT_FINISH;
             snprintf(why, why_size, "the build and load of the file did not finish in %u s "
@@ -376,7 +371,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     }
     free(body);
     if (b.status != GS_OK) {
-        end_worker(x, 1, NULL);
+        end_worker(x, END_POLITE, NULL);
         return gs_err_set(e, b.status, "%s", b.msg);
     }
     return GS_OK;
@@ -449,7 +444,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
     }
     if (r != RX_OK) {
         free(body);
-        end_worker(x, 0, &status);
+        end_worker(x, END_KILL, &status);
         *lost = 1;
         if (r == RX_TIMEOUT) {
             c->cls = GS_CHECK_DID_NOT_FINISH;
@@ -481,7 +476,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
      * context may refuse every later call: the next case gets a new one. */
     c->cls = GS_CHECK_FAULTED;
     snprintf(c->why, sizeof c->why, "the kernel faulted: the API reports %.560s", d.msg);
-    end_worker(x, 0, NULL);
+    end_worker(x, END_KILL, NULL);
     *lost = 1;
     return GS_OK;
 }
@@ -545,7 +540,7 @@ static void settle(struct iso *x)
                       : RX_LOST;
     free(body);
     if (r != RX_OK)
-        end_worker(x, 0, NULL);
+        end_worker(x, END_KILL, NULL);
 }
 
 /* ---- the speed pass (gs_speed.h) --------------------------------------- */
@@ -624,7 +619,7 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
     }
     if (rx_rc != RX_OK) {
         free(body);
-        end_worker(x, 0, &status);
+        end_worker(x, END_KILL, &status);
         *lost = 1;
         if (rx_rc == RX_TIMEOUT && user) {
             r->state = GS_SPD_TOO_SLOW;
@@ -650,7 +645,7 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
             return gs_err_set(e, d.status, "%s", d.msg);
         r->state = user ? GS_SPD_WRONG : GS_SPD_NOT_TIMED;
         gs_strlcpy(r->why, d.msg, sizeof r->why);
-        end_worker(x, 0, NULL);
+        end_worker(x, END_KILL, NULL);
         *lost = 1;
         return GS_OK;
     }
@@ -839,7 +834,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
     if (r != RX_OK) {
         char words[400];
         free(body);
-        end_worker(x, 0, &status);
+        end_worker(x, END_KILL, &status);
         if (r == RX_TIMEOUT)
             snprintf(w->why, sizeof w->why, "not counted: one thread at a time ran past %u s",
                      x->timeout_s);
@@ -857,7 +852,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
         if (d.phase == PHASE_POISON)
             return gs_err_set(e, d.status, "%s", d.msg);
         snprintf(w->why, sizeof w->why, "not counted: %.380s", d.msg);
-        end_worker(x, 0, NULL);
+        end_worker(x, END_KILL, NULL);
         return GS_OK;
     }
     const uint32_t *words = (const uint32_t *)x->shm;
@@ -998,7 +993,7 @@ static int count_isolated(struct gs_device *host, const struct gs_user_source *s
                      why);
         else if (rc == GS_OK)
             rc = count_pass(x, e);
-        end_worker(x, 1, NULL);
+        end_worker(x, END_POLITE, NULL);
     }
     if (rc == GS_OK) {
         tmp.work.on_host = 1;
@@ -1198,10 +1193,7 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     else if (rc == GS_OK && run->speed.n)
         snprintf(run->speed.words, sizeof run->speed.words,
                  "not measured: a kernel is timed once every case is right");
-    if (defer)
-        end_worker_later(x);
-    else
-        end_worker(x, 1, NULL);
+    end_worker(x, defer ? END_LATER : END_POLITE, NULL);
     run->elapsed.speed_s = now_s() - t;
     if (after_speed) {
         const int as_fast = run->speed.measured && run->speed.cls == GS_SPEED_AS_FAST;
