@@ -5,8 +5,12 @@
 #   - Debian/Ubuntu packages: cmake, a C compiler, CMocka, libseccomp (the
 #     system-call filter of check's host worker), the OpenCL ICD loader and
 #     headers, PoCL (OpenCL on the CPU), and python3-jsonschema (the test
-#     that validates every JSON output). Only missing ones are
-#     installed; root or sudo is needed only then.
+#     that validates every JSON output), python3-venv. Only missing ones
+#     are installed; root or sudo is needed only then.
+#   - ReFrame, for the test suite's `reframe` entry: a virtual environment
+#     in the build folder (contrib/reframe/install.sh, pinned versions from
+#     the package index; kept when it is there). Without Python's venv or
+#     the index it says why, and that test is then reported skipped.
 #   - The CUDA backend is built when nvcc is found (on PATH or in
 #     /usr/local/cuda/bin); it is never installed by this script.
 #   - Build type Release in ./build (override with BUILD_DIR=...).
@@ -15,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 
-packages="cmake gcc make libcmocka-dev libseccomp-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd python3-jsonschema"
+packages="cmake gcc make libcmocka-dev libseccomp-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd python3-jsonschema python3-venv"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -55,5 +59,12 @@ fi
 
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGS_OPENCL=ON "${cuda_args[@]}"
 cmake --build "$build_dir" -j "$(nproc 2>/dev/null || echo 2)"
+rc=0
+./contrib/reframe/install.sh "$build_dir/reframe-venv" || rc=$?
+case $rc in
+  0) ;;
+  77) echo "quickstart: ReFrame not installed (above: why); the test suite's reframe entry will be skipped" ;;
+  *) echo "quickstart: contrib/reframe/install.sh failed (exit $rc)" >&2; exit "$rc" ;;
+esac
 echo
 exec "./$build_dir/gridstride"

@@ -13,8 +13,8 @@
 #
 #   reframe_local.sh GRIDSTRIDE SOURCE_DIR WORK_DIR VENV
 #
-# The virtual environment is made once (contrib/reframe/install.sh) and kept
-# in the build folder. Exit 77 (skipped, with the reason) when Python's venv
+# The virtual environment is made once (contrib/reframe/install.sh), by
+# scripts/quickstart.sh or else here, and kept in the build folder. Exit 77 (skipped, with the reason) when Python's venv
 # or the package index cannot be had.
 set -eu
 gridstride=$1 src=$2 work=$3 venv=$4
