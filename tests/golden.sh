@@ -44,8 +44,9 @@ MASKED=$WORK/.masked
 UPDATE=${GS_GOLDEN_UPDATE:-0}
 ONLY=${GS_GOLDEN_ONLY:-}
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "golden: SKIPPED: no python3 for the masking step (tests/golden/mask.py)"
+py=${GS_PYTHON:-python3}
+if ! command -v "$py" >/dev/null 2>&1; then
+  echo "golden: SKIPPED: no $py for the masking step (tests/golden/mask.py)"
   exit 77
 fi
 
@@ -196,7 +197,7 @@ fi
 
 # --- mask, then compare (or update)
 # shellcheck disable=SC2086  # $ran is a list of names
-python3 "$HERE/mask.py" --raw "$RAW" --out "$MASKED" --src "$SRC" --work "$WORK" \
+"$py" "$HERE/mask.py" --raw "$RAW" --out "$MASKED" --src "$SRC" --work "$WORK" \
   --version "$VERSION" --toolkit "$TOOLKIT" --opencl-device "$ocl_name" \
   --opencl-driver "$ocl_driver" $ran || exit 2
 

@@ -2,14 +2,19 @@
 # SPDX-License-Identifier: MIT
 """`gridstride lecture`'s deck, seen in a real browser (headless Chromium).
 
-    tests/lecture_browser.py GRIDSTRIDE SOURCE_DIR WORK_DIR [--many]
+    tests/lecture_browser.py GRIDSTRIDE SOURCE_DIR WORK_DIR
     tests/lecture_browser.py --deck DECK.html OUT_PREFIX
 
-Runs `gridstride lecture` from SOURCE_DIR (the exercise slide runs `check` on
-examples/grid_stride.gs) into WORK_DIR/lecture.html (stopped after three times
-GS_LECTURE_SECONDS, default 60: a hang, not a slow run; how long it took is
-printed, never judged: the minute is a benchmark, recorded in docs/results),
-then at 1920x1080:
+Runs `gridstride lecture --device all` from SOURCE_DIR (the exercise slide
+runs `check` on examples/grid_stride.gs) into WORK_DIR/lecture.html, with
+POCL_DEVICES set so that PoCL offers its pthread driver twice and its basic
+one (one compute unit, so another G and T): beside the host backend, the
+four-device deck a GPU machine makes (host, OpenCL, CUDA, OpenMP), whose
+tables, keys and answer lists must fit too. Without PoCL the deck has the
+devices there are, and the test says that the four-device deck went
+unchecked. The run is stopped after three times GS_LECTURE_SECONDS (default
+60: a hang, not a slow run; how long it took is printed, never judged: the
+minute is a benchmark, recorded in docs/results). Then at 1920x1080:
   - a screenshot of every slide (file://...#slide-N), each a picture and not a
     blank page: at least 16 distinct colours and ink on 2% to 98% of it
     (scripts/check-png.py's decoder: no PIL needed);
@@ -22,12 +27,6 @@ The same checks must then FAIL on five broken copies of the deck (an element
 wider than the slide, a list that runs into the footer, a table wider than
 its box, text of 12 px, a slide with everything hidden), so the test cannot
 pass by checking nothing.
-
-With --many the deck is made of four devices instead (PoCL's pthread driver
-twice and its basic one, --device all, beside the host), written to
-WORK_DIR/lecture-many.html, and every slide gets the screenshot and layout
-checks: the tables, keys and answers of a GPU machine's deck with several
-APIs must fit too. Without four such devices it exits 77.
 
 With --deck it checks a deck made elsewhere (a GPU machine's: it has no
 browser), writing each slide's screenshot to OUT_PREFIX-N.png, and exits 1
@@ -324,10 +323,8 @@ def main():
         if len(args) != 3:
             sys.exit("usage: tests/lecture_browser.py --deck DECK.html OUT_PREFIX")
         deck_only(args[1], args[2])
-    many = "--many" in args
-    args = [a for a in args if a != "--many"]
     if len(args) != 3:
-        sys.exit("usage: tests/lecture_browser.py GRIDSTRIDE SOURCE_DIR WORK_DIR [--many]")
+        sys.exit("usage: tests/lecture_browser.py GRIDSTRIDE SOURCE_DIR WORK_DIR")
     gridstride, source, work = (os.path.abspath(a) for a in args)
     exe = browser()
     if not exe:
@@ -335,45 +332,31 @@ def main():
               "package: apt-get install --no-install-recommends chromium fonts-dejavu-core)")
         sys.exit(77)
     os.makedirs(work, exist_ok=True)
-    html = os.path.join(work, "lecture-many.html" if many else "lecture.html")
+    html = os.path.join(work, "lecture.html")
     if os.path.exists(html):
         os.remove(html)
     limit = float(os.environ.get("GS_LECTURE_SECONDS", "60"))
     t0 = time.monotonic()
     env = dict(os.environ)
-    cmd = [gridstride, "lecture", "--html", html, "--quiet"]
-    if many:
-        env["POCL_DEVICES"] = MANY_POCL
-        cmd[2:2] = ["--device", "all"]
+    env["POCL_DEVICES"] = MANY_POCL
+    cmd = [gridstride, "lecture", "--device", "all", "--html", html, "--quiet"]
     r = subprocess.run(cmd, cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=limit * 3)
     took = time.monotonic() - t0
     if r.returncode != 0:
         fail(f"gridstride lecture exited {r.returncode}: {r.stderr.decode()[-2000:]}")
-    print(f"lecture_browser: gridstride {' '.join(cmd[1:])} took {took:.1f} s")
+    print(f"lecture_browser: POCL_DEVICES='{MANY_POCL}' gridstride {' '.join(cmd[1:])} took "
+          f"{took:.1f} s")
     with open(html, encoding="utf-8") as f:
         text = f.read()
-    if many:
-        m = re.search(r'<section class="slide" id="slide-2">(.*?)</section>', text, re.S)
-        ndev = m.group(1).count('<span class="keyitem">') if m else 0
-        if ndev < MANY_DEVICES:
-            print(f"lecture_browser: SKIP: {ndev or 'at most 2'} devices with "
-                  f"POCL_DEVICES='{MANY_POCL}' and --device all, not {MANY_DEVICES} (a build "
-                  "without OpenCL, or an OpenCL driver other than PoCL)")
-            sys.exit(77)
-        slides = len(re.findall(r'<section class="slide" id="slide-\d+">', text))
-        browser_ = Chrome(exe)
-        try:
-            found = problems(browser_, load_png_module(source), html, slides,
-                             range(1, slides + 1))
-        finally:
-            browser_.close()
-        if found:
-            fail("; ".join(found))
-        print(f"lecture_browser: {ndev} devices, {slides} slides at {WIDTH}x{HEIGHT}: every "
-              f"screenshot a picture, nothing out of place, no text under {MIN_PX:.0f} px")
-        print("lecture_browser: ok")
-        return
+    m = re.search(r'<section class="slide" id="slide-2">(.*?)</section>', text, re.S)
+    ndev = m.group(1).count('<span class="keyitem">') if m else 0
+    if ndev >= MANY_DEVICES:
+        print(f"lecture_browser: a deck of {ndev} devices")
+    else:
+        print(f"lecture_browser: a deck of {ndev or 'at most 2'} devices, not {MANY_DEVICES}: "
+              "no PoCL here (or a build without OpenCL), so the tables and keys of a deck "
+              "with several APIs are not checked on this machine")
     for bad in ("http://", "https://", "<link", "@import", "src=\""):
         if bad in text.replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail(f"the deck is not self-contained: it has {bad!r}")

@@ -11,7 +11,7 @@ ref=$2
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 fail() { echo "FAIL compare: $*"; exit 1; }
-python3 - "$ref" "$w/evil.json" <<'PY'
+"${GS_PYTHON:-python3}" - "$ref" "$w/evil.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 def walk(x):

@@ -95,11 +95,11 @@ if [ $has_output = 0 ] && [ -s "$report" ]; then
   [ ! -s "$w/stdout" ] || fail "stdout is not empty although the report went to --output"
 fi
 # One Python for the report: valid JSON (its verdict and class printed);
-# against docs/schema/check.schema.json where a Python with jsonschema is
-# named (GS_SCHEMA_PYTHON) or python3 has it; and, for a kernel that hangs
+# against docs/schema/check.schema.json where that Python (GS_PYTHON, as
+# ctest sets it, else python3) has jsonschema; and, for a kernel that hangs
 # at one size, only the cases at that size failed: every later case ran,
 # and passed, in a fresh worker.
-py=${GS_SCHEMA_PYTHON:-python3}
+py=${GS_PYTHON:-python3}
 once=0
 [[ $name == *_once_* ]] && once=1
 got=$("$py" - "$src" "$here/../../docs/schema/check.schema.json" "$once" 2>"$w/py.err" <<'PY'
