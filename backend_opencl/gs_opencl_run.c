@@ -55,11 +55,14 @@ int ocl_fill32(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
     if (groups > most)
         groups = most;
     const size_t global = groups * local;
+    /* A GPU strides; a CPU device's work-items each fill a run of their own. */
+    const cl_ulong chunk = dev->is_gpu ? 0 : (count + global - 1) / global;
     const cl_mem mem = mem_of(buf);
     if ((st = OCL(e, clSetKernelArg(d->fill, 0, sizeof mem, &mem))) != GS_OK ||
         (st = OCL(e, clSetKernelArg(d->fill, 1, sizeof first, &first))) != GS_OK ||
         (st = OCL(e, clSetKernelArg(d->fill, 2, sizeof count, &count))) != GS_OK ||
         (st = OCL(e, clSetKernelArg(d->fill, 3, sizeof value, &value))) != GS_OK ||
+        (st = OCL(e, clSetKernelArg(d->fill, 4, sizeof chunk, &chunk))) != GS_OK ||
         (st = OCL(e, clEnqueueNDRangeKernel(d->queue, d->fill, 1, NULL, &global, &local, 0,
                                             NULL, NULL))) != GS_OK)
         return st;
