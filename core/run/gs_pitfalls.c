@@ -237,7 +237,10 @@ static void plan_cases(struct gs_pitfalls *p, unsigned traps)
             "n = 2^31 - 1: blocks = %d, as a grid %llu", (int)as_int, (unsigned long long)grid);
     }
     if (traps & (1u << GS_TRAP_Y_GRID)) {
-        const uint64_t rows[] = {65535, 65536, 1048576};
+        /* At CUDA's ceiling, one past it, and far past it: 2^20 rows on a
+         * GPU; on a CPU device, which runs its work-groups in turn (PoCL:
+         * 0.5 s for 2^20 rows of 32 on 2 cores), 2^17, twice the ceiling. */
+        const uint64_t rows[] = {65535, 65536, p->dev->is_gpu ? 1048576 : 131072};
         for (int r = 0; r < 3; ++r) {
             struct gs_trap_case *c = add(p, GS_TRAP_Y_GRID, GS_K_ADD_ROWS,
                                          rows[r] * GS_ROW_WIDTH, 1, GS_ROW_WIDTH,
