@@ -159,17 +159,22 @@ static int host_compiler_name(const struct host_build *hb, struct gs_build_info 
     return GS_OK;
 }
 
+/* The file into hb->so; with the entry's name defined, the signature check
+ * of host_user_tail is compiled in. *code is the compiler's exit status. */
 static int host_compile(const struct host_build *hb, const struct gs_user_source *src,
-                        struct gs_build_info *info, struct gs_err *e)
+                        int with_entry, int *code, struct gs_build_info *info,
+                        struct gs_err *e)
 {
+    char define[160];
+    snprintf(define, sizeof define, "-DGS_USER_ENTRY=%s", src->entry);
     char *argv[] = {(char *)hb->cc, "-std=c11", "-O2", "-fPIC", "-shared",
-                    "-fvisibility=hidden", "-o", (char *)hb->so, (char *)hb->src, NULL};
-    int code = 0;
-    int st = host_tool(hb, argv, &code, e);
+                    "-fvisibility=hidden", "-o", (char *)hb->so, (char *)hb->src,
+                    with_entry ? define : NULL, NULL};
+    int st = host_tool(hb, argv, code, e);
     if (st != GS_OK)
         return st;
     info->log = host_read_log(hb);
-    if (code != 0)
+    if (*code != 0 && !with_entry)
         return gs_err_set(e, GS_BUILD, "%s does not compile as C11 with the portable prelude",
                           src->path);
     return GS_OK;
@@ -189,14 +194,15 @@ static int host_check_signature(const struct host_build *hb, const struct gs_use
     return st;
 }
 
+/* check_signature: the object was built without the entry's type check
+ * (the file failed with it), which runs here, before the object is loaded:
+ * once it is, in check's worker, no program may be started (gs_proc.h's
+ * hook). Its answer still comes after the entry's. */
 static int host_load(const struct host_build *hb, const struct gs_user_source *src,
-                     struct gs_user_kernel *k, struct gs_err *e)
+                     int check_signature, struct gs_user_kernel *k, struct gs_err *e)
 {
-    /* The signature's compile runs before the object is loaded: once it is,
-     * in check's worker, no program may be started (gs_proc.h's hook). Its
-     * answer still comes after the entry's, as before. */
     struct gs_err sig = {0};
-    const int sig_rc = host_check_signature(hb, src, &sig);
+    const int sig_rc = check_signature ? host_check_signature(hb, src, &sig) : GS_OK;
     if (sig_rc != GS_OK && sig_rc != GS_USAGE) {
         *e = sig;
         return sig_rc;
@@ -244,10 +250,22 @@ int host_user_build(struct gs_device *dev, const struct gs_user_source *src,
     snprintf(hb.log, sizeof hb.log, "%s/log.txt", hb.dir);
     struct gs_user_kernel *k = calloc(1, sizeof *k);
     int st = k ? GS_OK : gs_err_set(e, GS_NOMEM, "host: out of memory");
+    /* One compile with the signature check in, for a file that is right;
+     * where that fails, the file alone, to tell its own errors from a
+     * missing entry or one of another type (host_load). */
+    int code = 0;
     if (st == GS_OK && (st = host_write_source(&hb, src, e)) == GS_OK &&
         (st = host_compiler_name(&hb, info, e)) == GS_OK &&
-        (st = host_compile(&hb, src, info, e)) == GS_OK)
-        st = host_load(&hb, src, k, e);
+        (st = host_compile(&hb, src, 1, &code, info, e)) == GS_OK) {
+        if (code == 0) {
+            st = host_load(&hb, src, 0, k, e);
+        } else {
+            free(info->log);
+            info->log = NULL;
+            if ((st = host_compile(&hb, src, 0, &code, info, e)) == GS_OK)
+                st = host_load(&hb, src, 1, k, e);
+        }
+    }
     unlink(hb.src);
     unlink(hb.so); /* a loaded object stays mapped */
     unlink(hb.log);
