@@ -96,8 +96,9 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_COMPILE_ONLY, "--compile-only", NULL, "check: compile for --arch and stop; no device needed (cuda: NVRTC)", 0, CMD_CHECK, NULL},
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK, NULL},
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK, NULL},
-    {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds: did not finish (default: 10\n"
-                                    "                         on a GPU, 120 on a CPU device; a build: 60)", 0, CMD_CHECK, NULL},
+    {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds (0.1 to 86400; 0.5 is half a second):\n"
+                                    "                         did not finish (default: 10 on a GPU, 120 on a CPU device;\n"
+                                    "                         a build: 60)", 0, CMD_CHECK, NULL},
     {OPT_NO_SPEED, "--no-speed", NULL, "check: no timing after the cases (default: once every case is right,\n"
                                       "                         the kernel is timed beside the suite's grid-stride loop)", 0, CMD_CHECK, NULL},
     {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"
@@ -525,6 +526,18 @@ static int set_unsigned(unsigned *dst, const char *v, uint64_t min, uint64_t max
     return rc;
 }
 
+/* --timeout 2, or 0.5: seconds from 0.1 to 86400, in plain decimal. */
+static int parse_seconds(const char *v, const char *option, double *dst, struct gs_err *e)
+{
+    char *end = NULL;
+    const double s = *v && strspn(v, "0123456789.") == strlen(v) ? strtod(v, &end) : -1;
+    if (!end || end == v || *end || !(s >= 0.1 && s <= 86400))
+        return gs_err_set(e, GS_USAGE, "%s: '%.*s%s' is not a number of seconds from 0.1 to "
+                                       "86400; give one like 10 or 0.5", option, GS_ECHO(v));
+    *dst = s;
+    return GS_OK;
+}
+
 /* --min-speed 0.8: a ratio above 0, at most 1. */
 static int parse_ratio(const char *v, double *dst, struct gs_err *e)
 {
@@ -623,7 +636,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_TRAPS: rc = gs_parse_traps(v, &c->traps, e); break;
     case OPT_WATCHDOG: rc = set_unsigned(&c->watchdog, v, 1, 86400, o->name, e); break;
     case OPT_HTML: rc = set_name(&c->output, v, o->name, "a file name, or - for stdout", e); break;
-    case OPT_TIMEOUT: rc = set_unsigned(&c->timeout, v, 1, 86400, o->name, e); break;
+    case OPT_TIMEOUT: rc = parse_seconds(v, o->name, &c->timeout, e); break;
     case OPT_TOLERANCE: rc = parse_percent(v, &c->tolerance, e); break;
     case OPT_FLEET: c->fleet = 1; break;
     case OPT_K: {

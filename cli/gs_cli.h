@@ -69,7 +69,8 @@ struct gs_cli {
     int counters;          /* check --counters */
     const char *ncu;       /* check --ncu: Nsight Compute's ncu; NULL: looked for */
     unsigned watchdog;     /* seconds before saying a kernel has not finished; 0: default */
-    unsigned timeout;      /* check: seconds before a launch is killed; 0: default */
+    double timeout;        /* check: seconds before a launch is killed (a fraction
+                              allowed); 0: default */
     int sizes_traps;       /* check --sizes traps: the harness sizes and the traps' */
     int ctest_resources; /* --list --format ctest-resources */
     /* compare */

@@ -148,7 +148,7 @@ struct watch {
 };
 
 static void watch_waiting(void *ctx, const struct gs_device *dev, const struct gs_check_case *c,
-                          unsigned ran, unsigned deadline)
+                          unsigned ran, double deadline)
 {
     struct watch *w = ctx;
     if (ran < w->seconds || w->told)
@@ -158,7 +158,7 @@ static void watch_waiting(void *ctx, const struct gs_device *dev, const struct g
         fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
                         "for %u s; at the same n on <<<%llu, %llu>>> it took %.2g s, and a "
                         "kernel right under any grid does about the same work on every grid%s; "
-                        "it is stopped at %u s (--timeout)\n",
+                        "it is stopped at %g s (--timeout)\n",
                 dev->backend->name, (unsigned long long)c->launch.n,
                 (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block, ran,
                 (unsigned long long)c->expect_grid, (unsigned long long)c->launch.block,
@@ -171,18 +171,18 @@ static void watch_waiting(void *ctx, const struct gs_device *dev, const struct g
     else if (c && c->expect_s > 0)
         fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
                         "for %u s; from the case at n = %llu on the same launch it should take "
-                        "about %.2g s; it is stopped at %u s (--timeout)\n",
+                        "about %.2g s; it is stopped at %g s (--timeout)\n",
                 dev->backend->name, (unsigned long long)c->launch.n,
                 (unsigned long long)c->launch.grid, (unsigned long long)c->launch.block, ran,
                 (unsigned long long)c->expect_n, c->expect_s, deadline);
     else if (c)
         fprintf(stderr, "gridstride: check: the %s kernel at n = %llu <<<%llu, %llu>>> has run "
-                        "for %u s; it is stopped at %u s (--timeout)\n", dev->backend->name,
+                        "for %u s; it is stopped at %g s (--timeout)\n", dev->backend->name,
                 (unsigned long long)c->launch.n, (unsigned long long)c->launch.grid,
                 (unsigned long long)c->launch.block, ran, deadline);
     else
         fprintf(stderr, "gridstride: check: the %s build has run for %u s; it is stopped at "
-                        "%u s\n", dev->backend->name, ran, deadline);
+                        "%g s\n", dev->backend->name, ran, deadline);
 }
 
 /* ---- --compile-only ------------------------------------------------------ */

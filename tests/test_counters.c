@@ -307,7 +307,7 @@ static void fake_ncu_runs(void **state)
 
     setenv("GS_FAKE_NCU_MODE", "sleep", 1);
     const time_t t0 = time(NULL);
-    assert_int_equal(gs_counters_spawn(ncu, argv, dir, 1, &status, &timed_out, &e), GS_OK);
+    assert_int_equal(gs_counters_spawn(ncu, argv, dir, 0.3, &status, &timed_out, &e), GS_OK);
     assert_int_equal(timed_out, 1);
     assert_true(time(NULL) - t0 < 10);
 
@@ -408,9 +408,10 @@ static void pass_end_to_end(void **state)
     assert_non_null(strstr(c->why, "not used: the counted launch's output is wrong"));
 
     setenv("GS_FAKE_NCU_MODE", "sleep", 1);
-    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 1, 0, &e), GS_OK);
+    /* No build's wait, and twice 0.15 s of --timeout: stopped 0.3 s after the go. */
+    assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 0, 0.15, &e), GS_OK);
     assert_int_equal(c->state, GS_CTRS_NOT_READ);
-    assert_non_null(strstr(c->why, "not read: ncu ran past 1 s"));
+    assert_non_null(strstr(c->why, "not read: ncu ran past 0.3 s"));
 
     setenv("GS_FAKE_NCU_MODE", "perm", 1);
     assert_int_equal(gs_counters_pass(&dev, &src, &plan, &run, 60, 10, &e), GS_OK);

@@ -94,7 +94,7 @@ static double now_s(void)
 
 /* Wait for a child of gs_proc_spawn until it exits or deadline_s pass
  * (then its group is killed: *timed_out), draining what it prints. */
-static void wait_child(struct gs_child *c, unsigned deadline_s, int *status, int *timed_out)
+static void wait_child(struct gs_child *c, double deadline_s, int *status, int *timed_out)
 {
     const double t0 = now_s();
     *status = 0;
@@ -136,7 +136,7 @@ static int spawn_child(const char *exe, char *const argv[], const char *cwd, str
     return gs_proc_spawn(exe, argv, -1, &lim, c, e);
 }
 
-int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
+int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, double deadline_s,
                       int *status, int *timed_out, struct gs_err *e)
 {
     struct gs_child c;
@@ -371,7 +371,7 @@ struct gs_counters_job {
     const char *text; /* the file (the caller's), to match a prestarted job with its run */
     double start_at;
     double go_at;
-    unsigned deadline_s;
+    double deadline_s;
     const char *entry;
     char dir[PATH_MAX], outf[PATH_MAX + 16], logf[PATH_MAX + 16];
 };
@@ -540,7 +540,7 @@ static struct gs_counters_job *adopt_job(const struct gs_backend *b,
 
 int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
-                      unsigned build_timeout_s, unsigned timeout_s, int defer_exit,
+                      unsigned build_timeout_s, double timeout_s, int defer_exit,
                       struct gs_counters_job **job, struct gs_err *e)
 {
     struct gs_counters *c = &run->counters;
@@ -641,7 +641,7 @@ int gs_counters_launch(struct gs_counters_job *j, int go, const char *why_not,
     gs_proc_kill(&j->ncu, NULL);
     c->state = GS_CTRS_NOT_READ;
     c->cls = GS_CTRS_NONE;
-    snprintf(c->why, sizeof c->why, "not read: %s ran past %u s after its launches were let go "
+    snprintf(c->why, sizeof c->why, "not read: %s ran past %g s after its launches were let go "
              "(the build's and twice --timeout) and was stopped", who(j), j->deadline_s);
     return GS_OK;
 }
@@ -691,7 +691,7 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
         await_byte(j, "012345678", j->go_at + j->deadline_s, &code) == AWAIT_SEEN)
         status = (code - '0') << 8; /* as exit(code) */
     else
-        wait_child(&j->ncu, left > 0 ? (unsigned)left + 1 : 0, &status, &timed_out);
+        wait_child(&j->ncu, left > 0 ? left + 1 : 0, &status, &timed_out);
     if (j->api)
         snprintf(c->source, sizeof c->source, "the CUDA backend's profiler");
     else if (j->have_version)
@@ -700,7 +700,7 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
         snprintf(c->source, sizeof c->source, "ncu (version unknown)");
     if (timed_out) {
         c->state = GS_CTRS_NOT_READ;
-        snprintf(c->why, sizeof c->why, "not read: %s ran past %u s after its launches were "
+        snprintf(c->why, sizeof c->why, "not read: %s ran past %g s after its launches were "
                  "let go (the build's and twice --timeout) and was stopped", who(j),
                  j->deadline_s);
     } else {
@@ -722,7 +722,7 @@ int gs_counters_finish(struct gs_counters_job *j, int go, struct gs_check_run *r
 
 int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
                      const struct gs_check_plan *plan, struct gs_check_run *run,
-                     unsigned build_timeout_s, unsigned timeout_s, struct gs_err *e)
+                     unsigned build_timeout_s, double timeout_s, struct gs_err *e)
 {
     struct gs_counters_job *j = NULL;
     int right = 1;

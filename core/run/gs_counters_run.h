@@ -33,7 +33,7 @@ int gs_counters_find_ncu(const char *given, char *path, size_t size, char *why, 
  * application) in a new process group, its output drained and dropped,
  * until it exits or deadline_s pass (then its group is killed: *timed_out).
  * *status: its wait status. GS_OK when it ran (whatever it returned). */
-int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, unsigned deadline_s,
+int gs_counters_spawn(const char *ncu, char *const argv[], const char *cwd, double deadline_s,
                       int *status, int *timed_out, struct gs_err *e);
 
 /* Start the counters worker for src now, before this process opens its
@@ -85,7 +85,7 @@ void gs_counters_prestart_end(void);
 struct gs_counters_job;
 int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
                       const struct gs_check_plan *plan, struct gs_check_run *run,
-                      unsigned build_timeout_s, unsigned timeout_s, int defer_exit,
+                      unsigned build_timeout_s, double timeout_s, int defer_exit,
                       struct gs_counters_job **job, struct gs_err *e);
 int gs_counters_launch(struct gs_counters_job *job, int go, const char *why_not,
                        struct gs_check_run *run);
@@ -101,7 +101,7 @@ int gs_counters_finish(struct gs_counters_job *job, int go, struct gs_check_run 
 /* Both steps at once, for a run whose cases have all run (go: all right). */
 int gs_counters_pass(struct gs_device *dev, const struct gs_user_source *src,
                      const struct gs_check_plan *plan, struct gs_check_run *run,
-                     unsigned build_timeout_s, unsigned timeout_s, struct gs_err *e);
+                     unsigned build_timeout_s, double timeout_s, struct gs_err *e);
 
 /* The worker mode GS_COUNTERS_COMMAND, run by ncu: argv as the pass builds
  * it, b the backend argv[2] names (NULL: none). Returns the process's exit status (0: both launches ran and the

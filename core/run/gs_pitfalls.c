@@ -362,7 +362,7 @@ static struct gs_trap_case *worker_skipped(struct gs_pitfalls *p, enum gs_trap t
 }
 
 /* What one launch did, in words, from check's class of it. */
-static void barrier_words(const struct gs_check_case *k, unsigned timeout_s, char *buf,
+static void barrier_words(const struct gs_check_case *k, double timeout_s, char *buf,
                           size_t size)
 {
     const char *words = gs_check_class_words(k->cls);
@@ -371,7 +371,7 @@ static void barrier_words(const struct gs_check_case *k, unsigned timeout_s, cha
         snprintf(buf, size, "completed: every element right");
         break;
     case GS_CHECK_DID_NOT_FINISH:
-        snprintf(buf, size, "hung: killed after %u s (%.240s)", timeout_s, k->why);
+        snprintf(buf, size, "hung: killed after %g s (%.240s)", timeout_s, k->why);
         break;
     case GS_CHECK_FAULTED:
         snprintf(buf, size, "faulted: %.240s", k->why);
@@ -429,7 +429,7 @@ static int run_in_worker(struct gs_pitfalls *p, const struct gs_pitfalls_plan *p
     const uint64_t sizes[] = {t->n};
     const struct gs_check_plan cp = {.block = GS_DEFAULT_BLOCK, .sizes = sizes, .nsizes = 1,
                                      .shapes = t->shape, .nshapes = t->shape ? 1 : 0};
-    const unsigned timeout = plan->barrier_timeout_s ? plan->barrier_timeout_s
+    const double timeout = plan->barrier_timeout_s > 0 ? plan->barrier_timeout_s
                                                      : GS_BARRIER_TIMEOUT_S;
     struct gs_device *devs[1] = {p->dev};
     struct gs_grid_choice g;
@@ -471,7 +471,7 @@ static int run_in_worker(struct gs_pitfalls *p, const struct gs_pitfalls_plan *p
         c->literal = t->literal;
         c->pred.outcome = c->pred.if_accepted = GS_OUT_UNDEFINED;
         snprintf(c->pred.why, sizeof c->pred.why, "%s; each launch in check's worker, killed "
-                 "after %u s)", t->pred, timeout);
+                 "after %g s)", t->pred, timeout);
         if (t->literal && r->cls == GS_CHECK_OK)
             snprintf(c->recorded, sizeof c->recorded,
                      "literal: right (the compiler widened the index)");

@@ -70,10 +70,10 @@ struct gs_pitfalls_plan {
      * barrier_timeout_s (0: GS_BARRIER_TIMEOUT_S). 0 elsewhere (a test
      * binary): its cases are skipped with the reason. */
     int isolated;
-    unsigned barrier_timeout_s;
+    double barrier_timeout_s; /* seconds, a fraction allowed */
 };
 
-#define GS_BARRIER_TIMEOUT_S 10u
+#define GS_BARRIER_TIMEOUT_S 10.0
 
 struct gs_pitfalls {
     struct gs_device *dev;

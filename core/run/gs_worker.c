@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <math.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +37,8 @@ struct iso {
     struct gs_device *dev;
     const struct gs_user_source *src;
     struct gs_check_run *run;
-    unsigned timeout_s, build_timeout_s;
+    double timeout_s; /* per launch, seconds (a fraction allowed) */
+    unsigned build_timeout_s;
     const struct gs_worker_opts *o;
     struct gs_child c;
     int live;
@@ -164,7 +166,7 @@ static double now_s(void)
 
 /* Read n bytes from the worker before `deadline` seconds since t0, draining
  * what it prints meanwhile. */
-static int rx(struct iso *x, void *buf, size_t n, double t0, unsigned deadline,
+static int rx(struct iso *x, void *buf, size_t n, double t0, double deadline,
               const struct gs_check_case *c)
 {
     char *p = buf;
@@ -207,7 +209,7 @@ static int rx(struct iso *x, void *buf, size_t n, double t0, unsigned deadline,
 /* A whole message of `type` and (for cases) sequence number: RX_LOST also for
  * one that is not (a kernel that wrote to the channel). */
 static int rx_msg(struct iso *x, uint32_t type, uint32_t seq, char **body, uint32_t *len,
-                  double t0, unsigned deadline, const struct gs_check_case *c, int *malformed)
+                  double t0, double deadline, const struct gs_check_case *c, int *malformed)
 {
     struct msg_head h;
     *body = NULL;
@@ -277,7 +279,7 @@ static void lost_words(struct iso *x, int status, int malformed, const char *whe
 static void limits_for(const struct iso *x, struct gs_proc_limits *lim)
 {
     memset(lim, 0, sizeof *lim);
-    const uint64_t cpu = (uint64_t)x->build_timeout_s + (uint64_t)x->timeout_s *
+    const uint64_t cpu = (uint64_t)x->build_timeout_s + (uint64_t)ceil(x->timeout_s) *
                          (uint64_t)(x->run->ncases + 1) + 30;
     lim->cpu_s = cpu > 86400 ? 86400u : (unsigned)cpu;
     if (x->sandbox) {
@@ -448,7 +450,7 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
         *lost = 1;
         if (r == RX_TIMEOUT) {
             c->cls = GS_CHECK_DID_NOT_FINISH;
-            snprintf(c->why, sizeof c->why, "did not finish in %u s (--timeout); its process "
+            snprintf(c->why, sizeof c->why, "did not finish in %g s (--timeout); its process "
                      "was killed: a step of 0? a loop that never ends?", x->timeout_s);
         } else {
             c->cls = GS_CHECK_FAULTED;
@@ -589,7 +591,7 @@ static uint64_t speed_n(struct gs_device *dev, char *why, size_t size)
 
 /* One row in the live worker. GS_OK when the row has a state (*lost: it
  * ended the worker); other statuses are the harness's own failures. */
-static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, unsigned deadline,
+static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, double deadline,
                      int *lost, struct gs_err *e)
 {
     const int user = r->who == GS_SPD_USER;
@@ -624,10 +626,10 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, uns
         if (rx_rc == RX_TIMEOUT && user) {
             r->state = GS_SPD_TOO_SLOW;
             r->limit_ms = deadline * 1e3;
-            snprintf(r->why, sizeof r->why, "its launches ran past %u s and were stopped",
+            snprintf(r->why, sizeof r->why, "its launches ran past %g s and were stopped",
                      deadline);
         } else if (rx_rc == RX_TIMEOUT) {
-            snprintf(r->why, sizeof r->why, "the suite's launches ran past %u s", deadline);
+            snprintf(r->why, sizeof r->why, "the suite's launches ran past %g s", deadline);
         } else {
             char words[400];
             lost_words(x, status, malformed, "", words, sizeof words);
@@ -721,7 +723,7 @@ static int speed_time(struct iso *x, struct gs_speed_row *r, const struct gs_spe
     if (!speed_restart(x, r, e, &rc))
         return rc;
     double limit = 0;
-    unsigned deadline = x->timeout_s;
+    double deadline = x->timeout_s;
     /* On 4G a kernel too slow on G is launched once, to read its growth. */
     const int once = r->who == GS_SPD_USER && g_row && g_row->state == GS_SPD_TOO_SLOW;
     if (once) {
@@ -731,13 +733,13 @@ static int speed_time(struct iso *x, struct gs_speed_row *r, const struct gs_spe
         }
         limit = 1e-9;
         const double need = 2.0 + (GS_SPEED_BLOCK_FACTOR + 2.0) * g_row->samples_ms[0] / 1e3;
-        deadline = need < x->timeout_s ? (unsigned)need + 1 : x->timeout_s;
+        deadline = need < x->timeout_s ? floor(need) + 1 : x->timeout_s;
     } else if (r->who == GS_SPD_USER) {
         limit = med_of(ref) > 0 ? GS_SPEED_SLOW_FACTOR * med_of(ref) : 0;
         /* Room for every launch at the limit, and for the read-back. */
         const double need = 2.0 + 1.5 * limit * (GS_SPEED_WARMUP + GS_SPEED_REPS + 1) / 1e3;
         if (limit > 0 && need < deadline)
-            deadline = (unsigned)need + 1;
+            deadline = floor(need) + 1;
     }
     gs_counters_drain(x->counters);
     const double t0 = now_s();
@@ -836,7 +838,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
         free(body);
         end_worker(x, END_KILL, &status);
         if (r == RX_TIMEOUT)
-            snprintf(w->why, sizeof w->why, "not counted: one thread at a time ran past %u s",
+            snprintf(w->why, sizeof w->why, "not counted: one thread at a time ran past %g s",
                      x->timeout_s);
         else {
             lost_words(x, status, malformed, "", words, sizeof words);
@@ -952,7 +954,7 @@ static int count_isolated(struct gs_device *host, const struct gs_user_source *s
     x->src = src;
     x->run = &tmp;
     x->o = opts;
-    x->timeout_s = opts && opts->timeout_s ? opts->timeout_s : GS_WORKER_CPU_TIMEOUT_S;
+    x->timeout_s = opts && opts->timeout_s > 0 ? opts->timeout_s : GS_WORKER_CPU_TIMEOUT_S;
     x->build_timeout_s = opts && opts->build_timeout_s ? opts->build_timeout_s
                                                       : GS_WORKER_BUILD_TIMEOUT_S;
     x->shm_fd = -1;
@@ -1101,8 +1103,8 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
     x->src = src;
     x->run = run;
     x->o = opts;
-    x->timeout_s = opts && opts->timeout_s ? opts->timeout_s
-                   : dev->is_gpu                ? GS_WORKER_TIMEOUT_S
+    x->timeout_s = opts && opts->timeout_s > 0 ? opts->timeout_s
+                   : dev->is_gpu                    ? GS_WORKER_TIMEOUT_S
                                                 : GS_WORKER_CPU_TIMEOUT_S;
     x->build_timeout_s = opts && opts->build_timeout_s ? opts->build_timeout_s
                                                       : GS_WORKER_BUILD_TIMEOUT_S;

@@ -35,13 +35,14 @@
 #define GS_WORKER_MAX_LOST 2
 
 struct gs_worker_opts {
-    unsigned timeout_s;       /* per launch; 0: GS_WORKER_TIMEOUT_S on a GPU,
+    double timeout_s;         /* per launch, seconds (a fraction allowed); 0:
+                                 GS_WORKER_TIMEOUT_S on a GPU,
                                  GS_WORKER_CPU_TIMEOUT_S on a CPU device */
     unsigned build_timeout_s; /* 0: GS_WORKER_BUILD_TIMEOUT_S */
     /* Told about once a second while a launch (c) or the build (c NULL)
      * runs: how long it has run and its deadline. May be NULL. */
     void (*waiting)(void *ctx, const struct gs_device *dev, const struct gs_check_case *c,
-                    unsigned seconds, unsigned deadline);
+                    unsigned seconds, double deadline);
     void *ctx;
     /* 1 for a backend that loads user code into its own process (the host
      * backend's dlopen): its worker gets the system-call filter, the
