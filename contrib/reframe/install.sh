@@ -24,15 +24,10 @@ if ! command -v "$python" >/dev/null 2>&1; then
   echo "SKIPPED: no $python on PATH; install Python 3.9 or newer" >&2
   exit 77
 fi
-rm -rf "$venv"
-if ! "$python" -m venv "$venv" > "$venv.log" 2>&1; then
-  echo "SKIPPED: $python -m venv failed ($(tail -1 "$venv.log")); install python3-venv" >&2
-  rm -rf "$venv" "$venv.log"
-  exit 77
-fi
-# A machine without the package index (offline CI, a compute node) skips;
+# A machine without the package index (offline CI, a compute node, a GPU
+# machine) skips, asked first: a virtual environment takes seconds to make;
 # pip's own exit code does not say why it failed, so ask the index first.
-if ! "$venv/bin/python" - <<'PY' >/dev/null 2>&1
+if ! "$python" - <<'PY' >/dev/null 2>&1
 import urllib.request, os
 url = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple/").rstrip("/") + "/reframe-hpc/"
 urllib.request.urlopen(url, timeout=10).read(1)
@@ -40,6 +35,11 @@ PY
 then
   echo "SKIPPED: the package index cannot be reached (${PIP_INDEX_URL:-https://pypi.org/simple/});" \
        "install from wheels as scripts/gpu-reframe.sh does" >&2
+  exit 77
+fi
+rm -rf "$venv"
+if ! "$python" -m venv "$venv" > "$venv.log" 2>&1; then
+  echo "SKIPPED: $python -m venv failed ($(tail -1 "$venv.log")); install python3-venv" >&2
   rm -rf "$venv" "$venv.log"
   exit 77
 fi
