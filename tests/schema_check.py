@@ -4,6 +4,7 @@
 (draft 2020-12) under docs/schema/.
 
     tests/schema_check.py GRIDSTRIDE SOURCE_DIR WORK_DIR
+    tests/schema_check.py --reports SCHEMA REPORTS_DIR CASES_TXT
 
 Runs gridstride to produce one JSON of each kind on the host and OpenCL
 backends (those of them this build has): the table, bandwidth, --sweep,
@@ -14,6 +15,13 @@ files), and is validated against that file; so are the results files kept
 in docs/results/ and docs/reference/. Exit 0 when every file is valid, 1
 when one is not (each error printed with its place in the file), 77
 (skipped) without python3's jsonschema module (Debian: python3-jsonschema).
+
+With --reports, the hostile suite's reports against SCHEMA, all at once (the
+ctest entry hostile_schema, run after every hostile_* case): each case that
+ran left its report as REPORTS_DIR/<name>.json (tests/hostile/run_hostile.sh);
+a case of CASES_TXT without one was skipped (no device) or did not run. Exit
+0 when every report follows the schema and at least one is there, 1
+otherwise, 77 without jsonschema.
 """
 import glob
 import json
@@ -29,8 +37,47 @@ except ImportError:
           "(scripts/quickstart.sh does)")
     sys.exit(77)
 
+
+
+def check_reports(schema_path, reports, cases_txt):
+    with open(schema_path, encoding="utf-8") as f:
+        schema = json.load(f)
+    Draft202012Validator.check_schema(schema)
+    validator = Draft202012Validator(schema)
+    with open(cases_txt, encoding="utf-8") as f:
+        names = [line.split()[0] for line in f if line[:1].isalpha()]
+    bad, seen, absent = 0, 0, []
+    for name in names:
+        path = os.path.join(reports, name + ".json")
+        if not os.path.exists(path):
+            absent.append(name)
+            continue
+        seen += 1
+        with open(path, encoding="utf-8") as f:
+            try:
+                doc = json.load(f)
+            except ValueError as exc:
+                print(f"hostile_schema: {name}: not valid JSON: {exc}")
+                bad += 1
+                continue
+        for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.path)):
+            where = "/".join(str(p) for p in err.path) or "(top)"
+            print(f"hostile_schema: {name}: at {where}: {err.message[:300]}")
+            bad += 1
+    if seen == 0:
+        print(f"hostile_schema: FAIL: no report in {reports} (did the hostile cases run?)")
+        sys.exit(1)
+    print(f"hostile_schema: {seen} reports checked against {os.path.basename(schema_path)}"
+          f"{', not there (skipped or not run): ' + ' '.join(absent) if absent else ''}; "
+          f"{bad} error(s)")
+    sys.exit(1 if bad else 0)
+
+
+if len(sys.argv) == 5 and sys.argv[1] == "--reports":
+    check_reports(*sys.argv[2:])
 if len(sys.argv) != 4:
-    print("usage: schema_check.py GRIDSTRIDE SOURCE_DIR WORK_DIR", file=sys.stderr)
+    print("usage: schema_check.py GRIDSTRIDE SOURCE_DIR WORK_DIR, or --reports SCHEMA "
+          "REPORTS_DIR CASES_TXT", file=sys.stderr)
     sys.exit(2)
 GS, SRC, WORK = (os.path.abspath(a) for a in sys.argv[1:])
 SCHEMAS = os.path.join(SRC, "docs", "schema")

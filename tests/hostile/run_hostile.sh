@@ -100,8 +100,9 @@ fi
 # and, for a kernel that hangs at one size, only the cases at that size
 # failed: every later case ran, and passed, in a fresh worker. Its schema
 # (docs/schema/check.schema.json) is checked for every case at once by the
-# test hostile_schema, from the copy left in GS_HOSTILE_REPORTS (ctest sets
-# it): one Python with jsonschema instead of one a case.
+# test hostile_schema (tests/schema_check.py --reports), from the copy left
+# in GS_HOSTILE_REPORTS (ctest sets it): one Python with jsonschema instead
+# of one a case.
 py=${GS_PYTHON:-python3}
 once=0
 [[ $name == *_once_* ]] && once=1
