@@ -180,33 +180,13 @@ static int host_compile(const struct host_build *hb, const struct gs_user_source
     return GS_OK;
 }
 
-/* The entry's type, by the _Static_assert of host_user_tail. */
-static int host_check_signature(const struct host_build *hb, const struct gs_user_source *src,
-                                struct gs_err *e)
+/* typed: the object was built with the entry's type check of
+ * host_user_tail in. Where it was not (the file compiled only without it),
+ * the entry has another type, or is missing: that answer comes after the
+ * entry's (dlsym), as a missing entry also fails the typed build. */
+static int host_load(const struct host_build *hb, const struct gs_user_source *src, int typed,
+                     struct gs_user_kernel *k, struct gs_err *e)
 {
-    char define[160];
-    snprintf(define, sizeof define, "-DGS_USER_ENTRY=%s", src->entry);
-    char *argv[] = {(char *)hb->cc, "-std=c11", "-fsyntax-only", define, (char *)hb->src, NULL};
-    int code = 0;
-    int st = host_tool(hb, argv, &code, e);
-    if (st == GS_OK && code != 0)
-        st = gs_user_bad_params(src, -1, -1, e);
-    return st;
-}
-
-/* check_signature: the object was built without the entry's type check
- * (the file failed with it), which runs here, before the object is loaded:
- * once it is, in check's worker, no program may be started (gs_proc.h's
- * hook). Its answer still comes after the entry's. */
-static int host_load(const struct host_build *hb, const struct gs_user_source *src,
-                     int check_signature, struct gs_user_kernel *k, struct gs_err *e)
-{
-    struct gs_err sig = {0};
-    const int sig_rc = check_signature ? host_check_signature(hb, src, &sig) : GS_OK;
-    if (sig_rc != GS_OK && sig_rc != GS_USAGE) {
-        *e = sig;
-        return sig_rc;
-    }
     char why[400] = "";
     if (gs_proc_before_user_code(why, sizeof why) != GS_OK)
         return gs_err_set(e, GS_UNSUPPORTED, "host: the kernel is not loaded: %s", why);
@@ -217,9 +197,7 @@ static int host_load(const struct host_build *hb, const struct gs_user_source *s
     if (!sym)
         return gs_user_no_entry(src, NULL, e);
     memcpy(&k->fn, &sym, sizeof k->fn); /* POSIX: a function's address as void * */
-    if (sig_rc != GS_OK)
-        *e = sig;
-    return sig_rc;
+    return typed ? GS_OK : gs_user_bad_params(src, -1, -1, e);
 }
 
 void host_user_free(struct gs_device *dev, struct gs_user_kernel *k)
@@ -250,20 +228,20 @@ int host_user_build(struct gs_device *dev, const struct gs_user_source *src,
     snprintf(hb.log, sizeof hb.log, "%s/log.txt", hb.dir);
     struct gs_user_kernel *k = calloc(1, sizeof *k);
     int st = k ? GS_OK : gs_err_set(e, GS_NOMEM, "host: out of memory");
-    /* One compile with the signature check in, for a file that is right;
-     * where that fails, the file alone, to tell its own errors from a
-     * missing entry or one of another type (host_load). */
+    /* One compile with the entry's type check in, for a file that is
+     * right; where that fails, the file alone, to tell its own errors from
+     * a missing entry or one of another type (host_load). */
     int code = 0;
     if (st == GS_OK && (st = host_write_source(&hb, src, e)) == GS_OK &&
         (st = host_compiler_name(&hb, info, e)) == GS_OK &&
         (st = host_compile(&hb, src, 1, &code, info, e)) == GS_OK) {
         if (code == 0) {
-            st = host_load(&hb, src, 0, k, e);
+            st = host_load(&hb, src, 1, k, e);
         } else {
             free(info->log);
             info->log = NULL;
             if ((st = host_compile(&hb, src, 0, &code, info, e)) == GS_OK)
-                st = host_load(&hb, src, 1, k, e);
+                st = host_load(&hb, src, 0, k, e);
         }
     }
     unlink(hb.src);

@@ -23,6 +23,7 @@ a case of CASES_TXT without one was skipped (no device) or did not run. Exit
 0 when every report follows the schema and at least one is there, 1
 otherwise, 77 without jsonschema.
 """
+import functools
 import glob
 import json
 import os
@@ -39,11 +40,22 @@ except ImportError:
 
 
 
-def check_reports(schema_path, reports, cases_txt):
+@functools.lru_cache(maxsize=None)
+def validator_of(schema_path):
+    """The schema at schema_path, itself checked, as a validator (once a file)."""
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
     Draft202012Validator.check_schema(schema)
-    validator = Draft202012Validator(schema)
+    return Draft202012Validator(schema)
+
+
+def errors_of(schema_path, doc):
+    """doc's errors against the schema, in the document's order: (place, message)."""
+    errors = sorted(validator_of(schema_path).iter_errors(doc), key=lambda e: list(e.path))
+    return [("/".join(str(p) for p in e.absolute_path) or "(top)", e.message) for e in errors]
+
+
+def check_reports(schema_path, reports, cases_txt):
     with open(cases_txt, encoding="utf-8") as f:
         names = [line.split()[0] for line in f if line[:1].isalpha()]
     bad, seen, absent = 0, 0, []
@@ -60,9 +72,8 @@ def check_reports(schema_path, reports, cases_txt):
                 print(f"hostile_schema: {name}: not valid JSON: {exc}")
                 bad += 1
                 continue
-        for err in sorted(validator.iter_errors(doc), key=lambda e: list(e.path)):
-            where = "/".join(str(p) for p in err.path) or "(top)"
-            print(f"hostile_schema: {name}: at {where}: {err.message[:300]}")
+        for where, message in errors_of(schema_path, doc):
+            print(f"hostile_schema: {name}: at {where}: {message[:300]}")
             bad += 1
     if seen == 0:
         print(f"hostile_schema: FAIL: no report in {reports} (did the hostile cases run?)")
@@ -163,13 +174,9 @@ for path in files:
               % (path, doc.get("schema"), doc.get("mode")))
         bad += 1
         continue
-    with open(sf) as f:
-        schema = json.load(f)
-    Draft202012Validator.check_schema(schema)
-    errors = sorted(Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
-    for e in errors[:5]:
-        print("schema: FAIL %s at %s: %s" % (path, "/".join(str(p) for p in e.absolute_path),
-                                             e.message[:200]))
+    errors = errors_of(sf, doc)
+    for where, message in errors[:5]:
+        print("schema: FAIL %s at %s: %s" % (path, where, message[:200]))
     bad += bool(errors)
     if not errors:
         print("schema: ok %s (%s)" % (os.path.relpath(path, WORK if path.startswith(WORK) else SRC),
@@ -179,15 +186,11 @@ for path in files:
 with open(os.path.join(WORK, "table.json")) as f:
     broken = json.load(f)
 broken["devices"][0]["cases"][0]["observed"]["outcome"] = "maybe"
-with open(os.path.join(SCHEMAS, "table.schema.json")) as f:
-    table_schema = json.load(f)
 undated = json.loads(json.dumps(listing))
 del undated["date"]
-with open(os.path.join(SCHEMAS, "list.schema.json")) as f:
-    list_schema = json.load(f)
-for what, doc, schema in (("an unknown outcome", broken, table_schema),
-                          ("a header without a date", undated, list_schema)):
-    if Draft202012Validator(schema).is_valid(doc):
+for what, doc, schema in (("an unknown outcome", broken, "table"),
+                          ("a header without a date", undated, "list")):
+    if validator_of(os.path.join(SCHEMAS, schema + ".schema.json")).is_valid(doc):
         print("schema: FAIL the schema accepts %s" % what)
         bad += 1
 print("schema: %d files, %d invalid (jsonschema %s)" % (len(files), bad,

@@ -25,6 +25,7 @@ static struct gs_device *dev;
 
 /* The whole float run at 2^18, made once for the three tests that read it
  * (another run would verify and time the same 36 rows again). */
+static const struct gs_bench_plan full_plan = {1u << 18, 5, 1, 0, 0, NULL, GS_TYPE_FLOAT, 0};
 static struct gs_bench full;
 static struct gs_err full_err;
 static int full_status = -1;
@@ -32,8 +33,7 @@ static int full_status = -1;
 static int run_full(void **state)
 {
     (void)state;
-    const struct gs_bench_plan plan = {1u << 18, 5, 1, 0, 0, NULL, GS_TYPE_FLOAT, 0};
-    full_status = gs_bench_run(dev, &plan, &full, &full_err);
+    full_status = gs_bench_run(dev, &full_plan, &full, &full_err);
     return 0; /* a failed run fails the tests that read it, with its message */
 }
 
@@ -55,7 +55,6 @@ static void every_row_verifies_and_is_timed(void **state)
 {
     (void)state;
     const struct gs_bench *b = full_run();
-    const unsigned reps = 5;
     assert_true(b->nrows > 0);
     for (int i = 0; i < b->nrows; ++i) {
         const struct gs_bench_row *r = &b->rows[i];
@@ -65,7 +64,7 @@ static void every_row_verifies_and_is_timed(void **state)
         assert_true(r->min_ms <= r->mean_ms && r->mean_ms <= r->max_ms && r->stddev_ms >= 0);
         assert_true(r->gbps > 0);
         assert_true(r->pct_best > 0 && (r->is_copy || r->pct_best <= 100.0));
-        for (unsigned k = 0; k < reps; ++k) /* the raw samples are the timed ones */
+        for (unsigned k = 0; k < full_plan.reps; ++k) /* the raw samples are the timed ones */
             assert_true(r->samples_ms[k] >= r->min_ms && r->samples_ms[k] <= r->max_ms);
     }
     assert_int_equal(b->wrong_rows, 0);
@@ -130,7 +129,8 @@ static void every_row_verifies_in_double(void **state)
     static struct gs_bench d;
     struct gs_err e = {0};
     char why[200];
-    const struct gs_bench_plan pd = {1u << 18, 5, 1, 0, 0, NULL, GS_TYPE_DOUBLE, 0};
+    struct gs_bench_plan pd = full_plan;
+    pd.type = GS_TYPE_DOUBLE;
     if (!gs_dev_has_f64(dev, why, sizeof why)) {
         assert_int_equal(gs_bench_run(dev, &pd, &d, &e), GS_UNSUPPORTED);
         assert_non_null(strstr(e.msg, why));

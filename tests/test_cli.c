@@ -145,15 +145,23 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* 1 when dir has an entry besides . and .. (or cannot be read), else 0. */
+/* The next entry of d other than . and .., or NULL. */
+static struct dirent *next_entry(DIR *d)
+{
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL)
+        if (strcmp(ent->d_name, ".") != 0 && strcmp(ent->d_name, "..") != 0)
+            return ent;
+    return NULL;
+}
+
+/* 1 when dir has an entry (or cannot be read), else 0. */
 static int dir_entries(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
         return 1;
-    int found = 0;
-    for (struct dirent *ent; !found && (ent = readdir(d));)
-        found = strcmp(ent->d_name, ".") != 0 && strcmp(ent->d_name, "..") != 0;
+    const int found = next_entry(d) != NULL;
     closedir(d);
     return found;
 }
@@ -165,9 +173,7 @@ static int clean_tmpdir(void **state)
     DIR *d = opendir(tmpdir);
     struct dirent *ent;
     char path[600];
-    while (d && (ent = readdir(d)) != NULL) {
-        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-            continue;
+    while (d && (ent = next_entry(d)) != NULL) {
         snprintf(path, sizeof path, "%s/%s", tmpdir, ent->d_name);
         unlink(path);
     }
