@@ -344,14 +344,8 @@ static int build_kernels(struct ocl_device *d, struct gs_err *e)
     if ((st = OCL(e, (d->context = clCreateContext(NULL, 1, &d->id, NULL, NULL, &rc), rc))) !=
             GS_OK ||
         (st = OCL(e, (d->queue = create_queue(d, &rc), rc))) != GS_OK ||
-        (st = OCL(e, (d->program = clCreateProgramWithSource(d->context, 1, &src, NULL, &rc),
-                      rc))) != GS_OK)
+        (st = ocl_build(d, src, d->build_options, &d->program, e)) != GS_OK)
         return st;
-    st = OCL(e, clBuildProgram(d->program, 1, &d->id, d->build_options, NULL, NULL));
-    if (st != GS_OK) {
-        append_build_log(d, d->program, d->build_options, e);
-        return st;
-    }
     for (int k = 0; k < GS_KERNEL_COUNT; ++k) {
         const char *name = ocl_kernel_names[k];
         if ((st = OCL(e, (d->kernels[k] = clCreateKernel(d->program, name, &rc), rc))) != GS_OK) {

@@ -7,7 +7,8 @@
  *   gs_opencl_open.c   discovery, the build of kernels/, the NVIDIA ICD trap
  *   gs_opencl_rules.c  occupancy and the launch rules (predicts_accept)
  *   gs_opencl_run.c    buffers, the launch, the copy and the grid probe
- *   gs_opencl_user.c   user kernels (`gridstride check`) */
+ *   gs_opencl_user.c   user kernels (`gridstride check`)
+ *   gs_opencl_cache.c  the build of kernels/, kept as binaries on a CPU device */
 #ifndef GS_OPENCL_PRIVATE_H
 #define GS_OPENCL_PRIVATE_H
 
@@ -134,6 +135,14 @@ void ocl_release(struct gs_device *dev);
 /* The build log of `program` appended to e's message. */
 void append_build_log(struct ocl_device *d, cl_program program, const char *options,
                       struct gs_err *e);
+
+/* ---- gs_opencl_cache.c --------------------------------------------------- */
+
+/* src built with options into *out (the build log in e on failure, *out
+ * NULL): from the cache's binary where it holds this very source, options,
+ * driver and device, else from source, then kept there. For kernels/ only. */
+int ocl_build(struct ocl_device *d, const char *src, const char *options, cl_program *out,
+              struct gs_err *e);
 
 /* ---- gs_opencl_rules.c --------------------------------------------------- */
 

@@ -167,15 +167,8 @@ static int variant_kernel(struct ocl_device *d, cl_program *program, cl_kernel *
         const char *src = gs_opencl_source;
         snprintf(options, sizeof options, "%s%s-D%s", d->build_options,
                  d->build_options[0] ? " " : "", define);
-        if ((st = OCL(e, (*program = clCreateProgramWithSource(d->context, 1, &src, NULL, &rc),
-                          rc))) != GS_OK)
+        if ((st = ocl_build(d, src, options, program, e)) != GS_OK)
             return st;
-        if ((st = OCL(e, clBuildProgram(*program, 1, &d->id, options, NULL, NULL))) != GS_OK) {
-            append_build_log(d, *program, options, e);
-            clReleaseProgram(*program);
-            *program = NULL;
-            return st;
-        }
     }
     if (!kernels[k]) {
         char name[96];
