@@ -314,7 +314,7 @@ static void check_usage(struct gs_str *o)
         "a fresh worker; on the host backend the worker has no privileges, resource limits\n"
         "and a system-call filter. What it prints never reaches the report.\n\n"
         "Once every case is right, the worker times your kernel beside the suite's own\n"
-        "grid-stride loop on the same launches (1 GiB per buffer on a GPU, 1 MiB on a CPU\n"
+        "grid-stride loop on the same launches (1 GiB per buffer on a GPU, 256 KiB on a CPU\n"
         "device; median of 20 device-timed launches) and the report says how fast it is, in\n"
         "the lesson's words; a time faster than the device can move the bytes is impossible,\n"
         "never fast. --no-speed leaves it out; --min-speed R fails a slower kernel.\n"
@@ -323,6 +323,17 @@ static void check_usage(struct gs_str *o)
         "instead): its global load and store requests and sectors beside the loop's say\n"
         "whether its lanes are coalesced and each element is stored once. --counters reads\n"
         "them for any kernel; --no-counters never.\n");
+}
+
+/* The variables every command that opens a backend reads. */
+static void usage_environment(struct gs_str *o)
+{
+    gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
+                     "error (exit 2)\n"
+                     "             GRIDSTRIDE_CACHE=DIR|off: where the OpenCL backend keeps "
+                     "kernels/ built for a\n"
+                     "             CPU device (default $XDG_CACHE_HOME/gridstride or "
+                     "~/.cache/gridstride)\n");
 }
 
 static void usage_footer(int backends, struct gs_str *o)
@@ -364,8 +375,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
         usage_options("", CMD_TABLE, o);
         usage_footer(1, o);
         gs_str_printf(o, "%s", cmd->exits);
-        gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
-                         "error (exit 2)\n");
+        usage_environment(o);
         return;
     }
     if (cmd->mode == GS_MODE_CHECK)
@@ -377,8 +387,7 @@ void gs_cli_usage(const struct gs_cli *c, struct gs_str *o)
     usage_footer(cmd->cmds != CMD_COMPARE, o);
     gs_str_printf(o, "%s", cmd->exits);
     if (cmd->cmds != CMD_COMPARE)
-        gs_str_printf(o, "environment: GRIDSTRIDE_REQUIRE=NAME,NAME makes a missing backend an "
-                         "error (exit 2)\n");
+        usage_environment(o);
 }
 
 void gs_cli_version(const char *version, struct gs_str *o)

@@ -33,10 +33,12 @@ static void remove_pending_and_die(int sig)
  * Ctrl-\, a CI timeout, a hangup, and a pipe whose reader has gone (the run
  * still dies of SIGPIPE, as any filter in a pipeline does). A signal the
  * caller ignores (nohup's SIGHUP) stays ignored. */
+static const int pending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+
 static void install_handlers(void)
 {
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i) {
+    const int *signals = pending_signals;
+    for (size_t i = 0; i < sizeof pending_signals / sizeof pending_signals[0]; ++i) {
         struct sigaction old, sa;
         if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
             continue;
@@ -49,11 +51,6 @@ static void install_handlers(void)
 
 static void track(char *tmp, int on)
 {
-    static int handlers;
-    if (!handlers) {
-        handlers = 1;
-        install_handlers();
-    }
     for (int i = 0; i < GS_MAX_PENDING; ++i) {
         if (on && !pending[i]) {
             pending[i] = tmp;
@@ -160,7 +157,22 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
     const size_t len = strlen(f->path);
     memcpy(f->tmp, f->path, len);
     memcpy(f->tmp + len, suffix, sizeof suffix);
+    /* The temporary is made and listed for the handlers with their signals
+     * held: a Ctrl-C between the two would leave it behind. */
+    static int handlers;
+    if (!handlers) {
+        handlers = 1;
+        install_handlers();
+    }
+    sigset_t held, old_mask;
+    sigemptyset(&held);
+    for (size_t i = 0; i < sizeof pending_signals / sizeof pending_signals[0]; ++i)
+        sigaddset(&held, pending_signals[i]);
+    sigprocmask(SIG_BLOCK, &held, &old_mask);
     f->fd = mkstemp(f->tmp);
+    if (f->fd >= 0)
+        track(f->tmp, 1);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     if (f->fd < 0) {
         /* The report is written beside its path and renamed into place: the
          * folder must take a new file (/proc, for one, does not). */
@@ -180,7 +192,6 @@ int gs_outputs_add(struct gs_outputs *o, const char *path, const char *what, str
                           strerror(err), err == ENOENT ? "choose a path in a writable folder"
                                                        : io_fix(err));
     }
-    track(f->tmp, 1);
     return GS_OK;
 }
 

@@ -582,7 +582,7 @@ static uint64_t speed_n(struct gs_device *dev, char *why, size_t size)
                                                "1 GiB");
     } else if (n * 4 > GS_SPEED_CPU_BYTES) {
         n = GS_SPEED_CPU_BYTES / 4;
-        snprintf(why, size, "1 MiB per buffer on a CPU device, so that check stays fast; it may "
+        snprintf(why, size, "256 KiB per buffer on a CPU device, so that check stays fast; it may "
                             "stay in the cache: a CPU's figures say what the kernel's work "
                             "costs beside the suite's loop, not the memory's speed");
     }
