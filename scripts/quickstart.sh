@@ -5,8 +5,9 @@
 #   - Debian/Ubuntu packages: cmake, a C compiler, CMocka, libseccomp (the
 #     system-call filter of check's host worker), the OpenCL ICD loader and
 #     headers, PoCL (OpenCL on the CPU), and python3-jsonschema (the test
-#     that validates every JSON output), python3-venv. Only missing ones
-#     are installed; root or sudo is needed only then.
+#     that validates every JSON output), python3-venv, and ninja-build (the
+#     walkthrough test builds its copy of the tree with it). Only missing
+#     ones are installed; root or sudo is needed only then.
 #   - ReFrame, for the test suite's `reframe` entry: a virtual environment
 #     in the build folder (contrib/reframe/install.sh, pinned versions from
 #     the package index; kept when it is there). Without Python's venv or
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 
-packages="cmake gcc make libcmocka-dev libseccomp-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd python3-jsonschema python3-venv"
+packages="cmake gcc make libcmocka-dev libseccomp-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd python3-jsonschema python3-venv ninja-build"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -77,56 +77,65 @@ cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)
 mem_gib=$(awk '/^MemTotal:/ { printf "%d", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 
 # squeeze TEXT: its words, one space apart (no globbing: set -f below).
+# squeezed VAR TEXT: the same into VAR, without a subshell (the loop below
+# runs it for every case, and a fork a call adds up).
 squeeze() {
   # shellcheck disable=SC2086  # splitting into words is the point
   set -- $1
   printf '%s' "$*"
 }
+squeezed() {
+  _sq_var=$1
+  # shellcheck disable=SC2086  # splitting into words is the point
+  set -- $2
+  eval "$_sq_var=\$*"
+}
 devices=$(squeeze "$devices")
 
-# why_not NEEDS: prints why this machine cannot run a case, or nothing.
+# why_not NEEDS: sets reason to why this machine cannot run a case, or to
+# nothing (in this shell: no subshell a case).
 why_not() {
+  reason=""
   old_ifs=$IFS
   IFS=,
   for need in $1; do
     IFS=$old_ifs
-    need=$(squeeze "$need")
+    squeezed need "$need"
     case $need in
       ""|-) ;;
       build=*)
         [ "${need#build=}" = "$compiled" ] ||
-          { echo "needs a build of exactly ${need#build=} (this one: $compiled)"; return; } ;;
+          { reason="needs a build of exactly ${need#build=} (this one: $compiled)"; return; } ;;
       cpus=*)
         [ "${need#cpus=}" = "$cpus" ] ||
-          { echo "recorded on ${need#cpus=} CPUs (this machine: $cpus): the device grid differs"; return; } ;;
+          { reason="recorded on ${need#cpus=} CPUs (this machine: $cpus): the device grid differs"; return; } ;;
       memGiB\<*)
         if [ -z "$mem_gib" ] || [ "$mem_gib" -ge "${need#memGiB<}" ]; then
-          echo "needs less than ${need#memGiB<} GiB of memory (this machine: ${mem_gib:-?} GiB)"
-          return
+          reason="needs less than ${need#memGiB<} GiB of memory (this machine: ${mem_gib:-?} GiB)"; return
         fi ;;
       opencl)
         case " $devices " in *" opencl "*) ;; *)
-          echo "no OpenCL device"; return ;; esac
+          reason="no OpenCL device"; return ;; esac
         case $ocl_line in *"Portable Computing Language |"*) ;; *)
-          echo "the OpenCL device is not PoCL, whose answers the files hold"; return ;; esac ;;
+          reason="the OpenCL device is not PoCL, whose answers the files hold"; return ;; esac ;;
       *)
         case " $devices " in *" $need "*) ;; *)
-          echo "no $need device in this build or on this machine"; return ;; esac ;;
+          reason="no $need device in this build or on this machine"; return ;; esac ;;
     esac
     IFS=,
   done
   IFS=$old_ifs
 }
 
-# run_case NAME: the case's command in its own folder, its output, errors
+# run_case NAME ENVS WORDS: the case's command (ENVS and WORDS as saved in
+# $RAW/NAME.env and .words) in its own folder, its output, errors
 # and exit status into $RAW. Cases run $JOBS at a time (GS_GOLDEN_JOBS,
 # default the CPU count): each has its own folder and its outputs are
 # masked of everything a neighbour's load changes (timings, and check runs
 # with --no-speed).
 run_case() {
-  # shellcheck disable=SC2046  # the saved lists of words
-  (cd "$WORK/$1" && exec env $(cat "$RAW/$1.env") "$GS" $(cat "$RAW/$1.words")) </dev/null \
-    >"$RAW/$1.out" 2>"$RAW/$1.err"
+  # shellcheck disable=SC2086  # the lists of words
+  (cd "$WORK/$1" && exec env $2 "$GS" $3) </dev/null >"$RAW/$1.out" 2>"$RAW/$1.err"
   echo $? >"$RAW/$1.rc"
 }
 JOBS=${GS_GOLDEN_JOBS:-$cpus}
@@ -136,7 +145,7 @@ case $JOBS in ""|*[!0-9]*|0) JOBS=1 ;; esac
 set -f
 ran="" seen="" skipped=0 nran=0 later="" running=0
 while IFS='|' read -r name needs args; do
-  name=$(squeeze "$name")
+  squeezed name "$name"
   case $name in ""|\#*) continue ;; esac
   case " $seen " in *" $name "*)
     echo "golden: commands.txt names the case $name twice" >&2; exit 2 ;; esac
@@ -144,13 +153,13 @@ while IFS='|' read -r name needs args; do
   if [ -n "$ONLY" ] && ! echo "$name" | grep -Eq -- "$ONLY"; then
     continue
   fi
-  reason=$(why_not "$needs")
+  why_not "$needs"
   if [ -n "$reason" ]; then
     echo "golden: SKIP $name: $reason"
     skipped=$((skipped + 1))
     continue
   fi
-  args=$(squeeze "$args")
+  squeezed args "$args"
   printf '%s\n' "$args" >"$RAW/$name.cmd"
   # Leading VAR=value words are the environment; @SRC@ is the source tree.
   envs="" words="" started=0
@@ -174,7 +183,7 @@ while IFS='|' read -r name needs args; do
   case $words in
     *../*) later="$later $name" ;;
     *)
-      run_case "$name" &
+      run_case "$name" "$envs" "$words" &
       running=$((running + 1))
       if [ "$running" -ge "$JOBS" ]; then
         wait
@@ -186,7 +195,7 @@ while IFS='|' read -r name needs args; do
 done <"$HERE/commands.txt"
 wait
 for name in $later; do
-  run_case "$name"
+  run_case "$name" "$(cat "$RAW/$name.env")" "$(cat "$RAW/$name.words")"
 done
 set +f
 
