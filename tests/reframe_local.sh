@@ -27,7 +27,7 @@ cd "$work"
 GRIDSTRIDE=$gridstride "$venv/bin/reframe" -C "$src/contrib/reframe/config/sites.py" \
   --system local -c "$src/contrib/reframe/checks" \
   -S GridstrideTable.sizes=0,1,611,4097 \
-  -S GridstrideBandwidth.bytes=1MiB -S GridstrideBandwidth.reps=5 \
+  -S GridstrideBandwidth.bytes=256KiB -S GridstrideBandwidth.reps=5 \
   -S GridstridePitfalls.traps=tile-loop,int-loop \
   -n GridstrideTable -n 'GridstrideBandwidth%backend=host' \
   -n 'GridstrideCheck%case=grid_stride.gs' -n 'GridstrideCheck%case=past_end.cl' \
