@@ -133,7 +133,7 @@ with open(os.path.join(WORK, "list.json"), "w") as f:
 produced = ["list.json"]
 for name, args in [
         ("table.json", ["--backend", backends, "--grid", "8", "--sizes", "0,611,4097"]),
-        ("bandwidth.json", ["bandwidth", "--backend", backends, "--grid", "8", "--bytes", "1MiB",
+        ("bandwidth.json", ["bandwidth", "--backend", backends, "--grid", "8", "--bytes", "256KiB",
                             "--reps", "5", "--quiet"]),
         ("sweep.json", ["bandwidth", "--sweep", "--backend", backends, "--grid", "8", "--bytes",
                         "16KiB", "--reps", "5", "--quiet"]),
