@@ -254,7 +254,7 @@ static void bandwidth_chart_has_lessons_of_twelve_bars(void **state)
     (void)state;
     char svg_path[300];
     snprintf(svg_path, sizeof svg_path, "%s/bw.svg", tmpdir);
-    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "256KiB", "--reps", "5",
                           "--quiet", "--svg", svg_path, NULL};
     struct result *r = calloc(1, sizeof *r);
     run(r, args);
@@ -425,10 +425,10 @@ static void same_file_for_two_outputs(void **state)
     char a[300], b[300];
     snprintf(a, sizeof a, "%s/report.txt", tmpdir);
     snprintf(b, sizeof b, "%s/./report.txt", tmpdir);
-    const char *same[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+    const char *same[] = {"bandwidth", "--backend", "host", "--bytes", "256KiB", "--reps", "5",
                           "--quiet", "--output", a, "--json", a, NULL};
     expect_usage_error_env(NULL, "--json: '", same);
-    const char *alias[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+    const char *alias[] = {"bandwidth", "--backend", "host", "--bytes", "256KiB", "--reps", "5",
                            "--quiet", "--json", a, "--svg", b, NULL};
     expect_usage_error_env(NULL, "is also the --svg file", alias);
 }
@@ -476,7 +476,7 @@ static void closed_stdout_pipe_leaves_no_file(void **state)
     char svg[300];
     int out[2], err_fd;
     snprintf(svg, sizeof svg, "%s/bw.svg", tmpdir);
-    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "256KiB", "--reps", "5",
                           "--quiet", "--svg", svg, NULL};
     assert_int_equal(pipe(out), 0);
     fcntl(out[0], F_SETFD, FD_CLOEXEC); /* the child must not hold the read end */
@@ -587,13 +587,13 @@ static void bandwidth_in_double_says_so(void **state)
     (void)state;
     char json[300];
     snprintf(json, sizeof json, "%s/bw.json", tmpdir);
-    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "1MiB", "--reps", "5",
+    const char *args[] = {"bandwidth", "--backend", "host", "--bytes", "256KiB", "--reps", "5",
                           "--quiet", "--type", "double", "--json", json, NULL};
     struct result *r = calloc(1, sizeof *r);
     run(r, args);
     if (r->code != 0)
         fail_msg("bandwidth --type double: exit %d, stderr:\n%s", r->code, r->err);
-    assert_non_null(strstr(r->out, "bandwidth: type double, n = 131072 doubles per buffer"));
+    assert_non_null(strstr(r->out, "bandwidth: type double, n = 32768 doubles per buffer"));
     assert_non_null(strstr(r->out, "add, double4 (32 bytes)"));
     assert_null(strstr(r->out, "WRONG"));
     FILE *f = fopen(json, "r");
@@ -602,10 +602,10 @@ static void bandwidth_in_double_says_so(void **state)
     const size_t got = fread(buf, 1, sizeof buf - 1, f);
     buf[got] = '\0';
     fclose(f);
-    assert_non_null(strstr(buf, "\"type\": \"double\", \"n\": 131072"));
-    /* the API's copy moves 1 MiB and writes 1 MiB */
+    assert_non_null(strstr(buf, "\"type\": \"double\", \"n\": 32768"));
+    /* the API's copy reads 256 KiB and writes 256 KiB */
     assert_non_null(strstr(buf, "\"kernel\": \"api-copy\", \"grid\": 1, \"block\": 256, "
-                                "\"param\": 0, \"bytes\": 2097152"));
+                                "\"param\": 0, \"bytes\": 524288"));
     unlink(json);
     free(r);
 }
@@ -781,7 +781,8 @@ static void json_copy_of_every_command(void **state)
         {"--backend", "host", "--sizes", "1", "--json", json, NULL},
         {"trace", "--backend", "host", "--n", "64", "--json", json, NULL},
         {"pitfalls", "--backend", "host", "--traps", "tile-loop", "--json", json, "--quiet", NULL},
-        {"check", args_file, "--backend", "host", "--sizes", "1", "--json", json, NULL},
+        {"check", args_file, "--backend", "host", "--sizes", "1", "--no-speed", "--json", json,
+         NULL},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; ++i) {
         unlink(json);
@@ -822,7 +823,8 @@ static void cc_with_options_builds(void **state)
 {
     (void)state;
     struct result *r = calloc(1, sizeof *r);
-    const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "1", NULL};
+    const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "1", "--no-speed",
+                          NULL};
     run_env(r, "CC=gcc -O0", args);
     const int no_gcc = r->code == 2 && strstr(r->err, "no C compiler") && !exists("/usr/bin/gcc");
     if (no_gcc) {
