@@ -150,7 +150,7 @@ ls "$w"/in/*.tmp.* >/dev/null 2>&1 && fail "a temporary left beside the input"
 
 # A name with control characters: the text report shows it escaped.
 if [ "$file" = @newline ] || [ "$file" = @escape ]; then
-  "$gs" check "$input" --backend "$backend" --no-speed >"$w/stdout" 2>"$w/stderr" ||
+  "$gs" check "$input" --backend "$backend" --no-speed --sizes 0,611,4097 >"$w/stdout" 2>"$w/stderr" ||
     fail "text run exit $?"
   if LC_ALL=C grep -q $'\033' "$w/stdout"; then fail "an escape character reached the report"; fi
   head -1 "$w/stdout" | LC_ALL=C grep -qF "$(printf '%s' "$input" | sed 's/\x1b/\\x1b/g; :a;N;$!ba;s/\n/\\n/g')" ||
