@@ -5,9 +5,87 @@
  * cudaLibraryGetKernel) and launched with cudaLaunchKernel: no link against
  * the driver library. user_compile() runs NVRTC alone, for any target, so
  * that a machine without a GPU still proves the compile path. */
+#include <dlfcn.h>
 #include <nvrtc.h>
+#include <pthread.h>
 
 #include "gs_cuda_private.h"
+
+/* NVRTC, loaded at its first use (dlopen), as CUPTI is: linked, its 100 MB
+ * library cost every gridstride process its relocations at start (8 ms of
+ * CPU and 1,700 page faults on a 2-core machine, against 1 ms for the whole
+ * start without it), whether the process compiled anything or not, and
+ * nearly none does. The library of the build's CUDA major version
+ * (libnvrtc.so.13) by the loader's search (LD_LIBRARY_PATH, the system's
+ * cache), then in the build's toolkit, then /usr/local/cuda's. Never
+ * closed. */
+#define NVRTC_FUNCTIONS(X)                                                                     \
+    X(nvrtcGetErrorString)                                                                     \
+    X(nvrtcVersion)                                                                            \
+    X(nvrtcGetNumSupportedArchs)                                                               \
+    X(nvrtcGetSupportedArchs)                                                                  \
+    X(nvrtcCreateProgram)                                                                      \
+    X(nvrtcDestroyProgram)                                                                     \
+    X(nvrtcAddNameExpression)                                                                  \
+    X(nvrtcCompileProgram)                                                                     \
+    X(nvrtcGetProgramLogSize)                                                                  \
+    X(nvrtcGetProgramLog)                                                                      \
+    X(nvrtcGetLoweredName)                                                                     \
+    X(nvrtcGetCUBINSize)                                                                       \
+    X(nvrtcGetCUBIN)
+
+static struct {
+#define NVRTC_POINTER(name) __typeof__(&name) name;
+    NVRTC_FUNCTIONS(NVRTC_POINTER)
+#undef NVRTC_POINTER
+    int loaded;
+    char error[480];
+} nv;
+static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
+
+static void nvrtc_load_once(void)
+{
+    char soname[32], where[3][300];
+    snprintf(soname, sizeof soname, "libnvrtc.so.%d", CUDART_VERSION / 1000);
+    snprintf(where[0], sizeof where[0], "%s/%s", GS_NVRTC_DIR, soname);
+    snprintf(where[1], sizeof where[1], "/usr/local/cuda/lib64/%s", soname);
+    snprintf(where[2], sizeof where[2], "/usr/local/cuda/targets/%s-linux/lib/%s",
+#if defined(__aarch64__)
+             "sbsa",
+#else
+             "x86_64",
+#endif
+             soname);
+    const char *tries[] = {soname, where[0], where[1], where[2]};
+    void *h = NULL;
+    char first_error[300] = "";
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !h; ++i) {
+        h = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h && !first_error[0])
+            gs_strlcpy(first_error, dlerror(), sizeof first_error);
+    }
+    if (!h) {
+        snprintf(nv.error, sizeof nv.error, "NVRTC (%s) not found: %s; put the CUDA toolkit's "
+                 "lib64 (or the nvidia-cuda-nvrtc wheel's lib folder) on LD_LIBRARY_PATH",
+                 soname, first_error);
+        return;
+    }
+#define NVRTC_SYM(name)                                                                        \
+    if (!(*(void **)&nv.name = dlsym(h, #name))) {                                             \
+        snprintf(nv.error, sizeof nv.error, "NVRTC (%s) has no %s", soname, #name);            \
+        return;                                                                                \
+    }
+    NVRTC_FUNCTIONS(NVRTC_SYM)
+#undef NVRTC_SYM
+    nv.loaded = 1;
+}
+
+/* GS_OK once NVRTC's functions are at hand. */
+static int nvrtc_load(struct gs_err *e)
+{
+    pthread_once(&nv_once, nvrtc_load_once);
+    return nv.loaded ? GS_OK : gs_err_set(e, GS_UNSUPPORTED, "%s", nv.error);
+}
 
 extern const char gs_cuda_prelude[]; /* kernels/prelude_cuda.cuh, embedded */
 
@@ -28,8 +106,10 @@ static int nvrtc_check(nvrtcResult rc, const char *call, struct gs_err *e)
 {
     if (rc == NVRTC_SUCCESS)
         return GS_OK;
+    if (strncmp(call, "nv.", 3) == 0)
+        call += 3; /* the function's own name */
     return gs_err_set(e, rc == NVRTC_ERROR_OUT_OF_MEMORY ? GS_NOMEM : GS_API, "%s: %s", call,
-                      nvrtcGetErrorString(rc));
+                      nv.nvrtcGetErrorString(rc));
 }
 
 #define NVRTC_CHECK(e, call) nvrtc_check((call), #call, (e))
@@ -38,8 +118,8 @@ static char *nvrtc_log(nvrtcProgram p)
 {
     size_t len = 0;
     char *log = NULL;
-    if (nvrtcGetProgramLogSize(p, &len) == NVRTC_SUCCESS && (log = calloc(1, len + 1)))
-        nvrtcGetProgramLog(p, log);
+    if (nv.nvrtcGetProgramLogSize(p, &len) == NVRTC_SUCCESS && (log = calloc(1, len + 1)))
+        nv.nvrtcGetProgramLog(p, log);
     return log;
 }
 
@@ -49,13 +129,13 @@ static int nvrtc_take(nvrtcProgram p, const char *entry, struct nvrtc_result *ou
 {
     const char *lowered = NULL;
     size_t size = 0;
-    int st = NVRTC_CHECK(e, nvrtcGetLoweredName(p, entry, &lowered));
+    int st = NVRTC_CHECK(e, nv.nvrtcGetLoweredName(p, entry, &lowered));
     if (st == GS_OK)
-        st = NVRTC_CHECK(e, nvrtcGetCUBINSize(p, &size));
+        st = NVRTC_CHECK(e, nv.nvrtcGetCUBINSize(p, &size));
     if (st == GS_OK && !(out->cubin = malloc(size ? size : 1)))
         st = gs_err_set(e, GS_NOMEM, "cuda: out of memory for a cubin of %zu bytes", size);
     if (st == GS_OK)
-        st = NVRTC_CHECK(e, nvrtcGetCUBIN(p, out->cubin));
+        st = NVRTC_CHECK(e, nv.nvrtcGetCUBIN(p, out->cubin));
     if (st == GS_OK)
         gs_strlcpy(out->lowered, lowered, sizeof out->lowered);
     return st;
@@ -70,19 +150,19 @@ static int nvrtc_compile(const char *text, const struct gs_user_source *src, con
     snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
     const char *opts[] = {arch, "-std=c++17"};
     nvrtcProgram p;
-    int st = NVRTC_CHECK(e, nvrtcCreateProgram(&p, text, src->path, 0, NULL, NULL));
+    int st = NVRTC_CHECK(e, nv.nvrtcCreateProgram(&p, text, src->path, 0, NULL, NULL));
     if (st != GS_OK)
         return st;
     if (with_entry)
-        st = NVRTC_CHECK(e, nvrtcAddNameExpression(p, src->entry));
-    const nvrtcResult rc = st == GS_OK ? nvrtcCompileProgram(p, 2, opts) : NVRTC_SUCCESS;
+        st = NVRTC_CHECK(e, nv.nvrtcAddNameExpression(p, src->entry));
+    const nvrtcResult rc = st == GS_OK ? nv.nvrtcCompileProgram(p, 2, opts) : NVRTC_SUCCESS;
     out->log = nvrtc_log(p);
     out->refused = rc == NVRTC_ERROR_COMPILATION;
     if (st == GS_OK && !out->refused)
         st = NVRTC_CHECK(e, rc);
     if (st == GS_OK && !out->refused && with_entry)
         st = nvrtc_take(p, src->entry, out, e);
-    nvrtcDestroyProgram(&p);
+    nv.nvrtcDestroyProgram(&p);
     return st;
 }
 
@@ -100,9 +180,9 @@ static int nvrtc_target(const char *target, struct gs_err *e)
     char list[400] = "";
     unsigned sm = 0;
     char tail = 0;
-    nvrtcVersion(&major, &minor);
-    if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count > 64 ||
-        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+    nv.nvrtcVersion(&major, &minor);
+    if (nv.nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count > 64 ||
+        nv.nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
         count = 0;
     const int parsed = sscanf(target, "sm_%u%c", &sm, &tail) == 1;
     for (int i = 0; i < count; ++i) {
@@ -123,13 +203,15 @@ static int nvrtc_build(const struct gs_user_source *src, const char *target,
     int major = 0, minor = 0;
     if (src->dialect == GS_DIALECT_OPENCL)
         return gs_err_set(e, GS_UNSUPPORTED, "cuda cannot build OpenCL C (%s)", src->path);
-    int st = nvrtc_target(target, e);
+    int st = nvrtc_load(e);
+    if (st == GS_OK)
+        st = nvrtc_target(target, e);
     if (st != GS_OK)
         return st;
     char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_cuda_prelude : NULL);
     if (!text)
         return gs_err_set(e, GS_NOMEM, "cuda: out of memory");
-    nvrtcVersion(&major, &minor);
+    nv.nvrtcVersion(&major, &minor);
     snprintf(info->compiler, sizeof info->compiler, "NVRTC %d.%d for %s, -std=c++17", major, minor,
              target);
     st = nvrtc_compile(text, src, target, 1, out, e);

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Helpers shared by every folder of the project.
 
-# A library on the link line that nothing uses is not a dependency: CUDA::nvrtc
-# brings the driver stub (libcuda.so), and a program that needs libcuda.so.1
+# A library on the link line that nothing uses is not a dependency: a CUDA
+# target may bring the driver stub (libcuda.so), and a program that needs libcuda.so.1
 # cannot start, and skip CUDA, where no driver is installed. Debian's GCC
 # passes --as-needed by default, but not with -fsanitize, nor do all distros.
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
