@@ -26,16 +26,8 @@ unset GRIDSTRIDE_REQUIRE GRIDSTRIDE_DEVICE
 export GRIDSTRIDE_CACHE="$work/cache"
 # PoCL alone (a CPU device), as the hostile suite's _pocl rows see it: a GPU
 # driver's builds are not cached.
-vendors=${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}
-pocl_icd=$(grep -lis pocl "$vendors"/*.icd 2>/dev/null | head -1)
-if [ -z "$pocl_icd" ]; then
-  echo "SKIPPED: the cache is for CPU devices, and no PoCL ICD is registered in $vendors"
-  exit 77
-fi
-mkdir "$work/icd"
-cp "$pocl_icd" "$work/icd/"
-export OCL_ICD_VENDORS="$work/icd"
-unset OCL_ICD_FILENAMES
+. "$(dirname "$0")/pocl_only.sh"
+pocl_only "$work" || { echo "SKIPPED: the cache is for CPU devices, and $pocl_why"; exit 77; }
 list=$("$gs" --list --backend opencl 2>&1) || { echo "SKIPPED: no PoCL device: $list"; exit 77; }
 
 table() {

@@ -43,16 +43,8 @@ export TMPDIR="$w/tmp"
 # driver is registered too (a GPU machine), the row sees PoCL alone: an ICD
 # folder of its own that lists only PoCL's entry.
 if [[ $name == *_pocl ]]; then
-  vendors=${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}
-  pocl_icd=$(grep -lis pocl "$vendors"/*.icd 2>/dev/null | head -1)
-  if [ -z "$pocl_icd" ]; then
-    echo "SKIPPED: $name describes PoCL, and no PoCL ICD is registered in $vendors"
-    exit 0
-  fi
-  mkdir "$w/icd"
-  cp "$pocl_icd" "$w/icd/"
-  export OCL_ICD_VENDORS="$w/icd"
-  unset OCL_ICD_FILENAMES
+  . "$here/../pocl_only.sh"
+  pocl_only "$w" || { echo "SKIPPED: $name describes PoCL, and $pocl_why"; exit 0; }
 fi
 
 case "$file" in
