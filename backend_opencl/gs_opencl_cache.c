@@ -56,7 +56,8 @@ static int make_folder(char *path)
     return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-/* The cache's folder for this backend; 0 when there is none. */
+/* The cache's folder for this backend (made only when an entry is
+ * written); 0 when there is none. */
 static int cache_folder(char *dir, size_t size)
 {
     const char *set = getenv("GRIDSTRIDE_CACHE");
@@ -73,7 +74,7 @@ static int cache_folder(char *dir, size_t size)
         n = snprintf(dir, size, "%s/.cache/gridstride/opencl", home);
     else
         return 0;
-    return n > 0 && (size_t)n < size && make_folder(dir) == 0;
+    return n > 0 && (size_t)n < size;
 }
 
 /* The key line: what the binary depends on besides the source. */
@@ -215,7 +216,7 @@ int ocl_build(struct ocl_device *d, const char *src, const char *options, cl_pro
         append_build_log(d, *out, options, e);
         clReleaseProgram(*out);
         *out = NULL;
-    } else if (head)
+    } else if (head && make_folder(dir) == 0)
         store_entry(*out, path, head, head_len);
     free(head);
     return st;

@@ -37,15 +37,14 @@ static const int pending_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}
 
 static void install_handlers(void)
 {
-    const int *signals = pending_signals;
     for (size_t i = 0; i < sizeof pending_signals / sizeof pending_signals[0]; ++i) {
         struct sigaction old, sa;
-        if (sigaction(signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+        if (sigaction(pending_signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
             continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = remove_pending_and_die;
         sigfillset(&sa.sa_mask); /* one handler at a time */
-        sigaction(signals[i], &sa, NULL);
+        sigaction(pending_signals[i], &sa, NULL);
     }
 }
 

@@ -76,21 +76,15 @@ ocl_driver=$(printf '%s\n' "$ocl_line" | sed -n 's/.* | driver \([^ ]*\) | .*/\1
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)
 mem_gib=$(awk '/^MemTotal:/ { printf "%d", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 
-# squeeze TEXT: its words, one space apart (no globbing: set -f below).
-# squeezed VAR TEXT: the same into VAR, without a subshell (the loop below
-# runs it for every case, and a fork a call adds up).
-squeeze() {
-  # shellcheck disable=SC2086  # splitting into words is the point
-  set -- $1
-  printf '%s' "$*"
-}
+# squeezed VAR TEXT: TEXT's words, one space apart, into VAR (no globbing:
+# set -f below), without a subshell: the loop below runs it for every case.
 squeezed() {
   _sq_var=$1
   # shellcheck disable=SC2086  # splitting into words is the point
   set -- $2
   eval "$_sq_var=\$*"
 }
-devices=$(squeeze "$devices")
+squeezed devices "$devices"
 
 # why_not NEEDS: sets reason to why this machine cannot run a case, or to
 # nothing (in this shell: no subshell a case).

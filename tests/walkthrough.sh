@@ -54,9 +54,10 @@ echo "== step 3: build, and run the new backend"
 # run in every ctest as pitfalls_stub and trace_stub. Unoptimized and without
 # debug information (Debug, -O0): it compiles in less than half the time of
 # Release, and the walk proves that the guide's steps build a backend that
-# passes the body, not how fast the build's code runs. Ninja where it is installed, else Makefiles without their
-# per-file progress lines (each one a cmake process): the guide's steps do
-# not depend on the generator, and the walk takes a fifth less CPU.
+# passes the body, not how fast the build's code runs. Ninja where it is
+# installed, else Makefiles without their per-file progress lines (each one
+# a cmake process): the guide's steps do not depend on the generator, and
+# the walk takes a fifth less CPU.
 generator=()
 if command -v ninja > /dev/null 2>&1; then
   generator=(-G Ninja)
