@@ -333,7 +333,12 @@ static void fake_ncu_runs(void **state)
  * (PoCL) in place of the CUDA one and writes the CSV of a kernel named
  * solve beside the suite's loop: the log read, the output verified here,
  * the rule applied; a wrong output not used; a timeout, ncu's permission
- * error, --no-counters and another backend each said in one line. */
+ * error, --no-counters and another backend each said in one line. The
+ * counted launch is of PASS_N floats (the plan's counters_n), not the
+ * command's GS_COUNTERS_N: on a CPU a launch of 2^24 floats on 8 blocks
+ * costs a second, and the stand-in's CSV holds the values of a launch of
+ * PASS_N. */
+#define PASS_N (1ull << 20)
 static void pass_end_to_end(void **state)
 {
     (void)state;
@@ -356,6 +361,7 @@ static void pass_end_to_end(void **state)
     run.block = 256;
     struct gs_check_plan plan;
     memset(&plan, 0, sizeof plan);
+    plan.counters_n = PASS_N;
     char ncu[4200], csv[4200], kernel[4200], wrong[4200];
     snprintf(ncu, sizeof ncu, "%s/fake_ncu.sh", fixtures);
     snprintf(csv, sizeof csv, "%s/ncu_solve_pair.csv", fixtures);
@@ -375,12 +381,12 @@ static void pass_end_to_end(void **state)
         fprintf(stderr, "counters: %s\n", c->why);
     assert_int_equal(c->state, GS_CTRS_READ);
     assert_string_equal(c->source, "ncu 2025.3.1");
-    assert_int_equal(c->n, GS_COUNTERS_N);
+    assert_int_equal(c->n, PASS_N);
     assert_int_equal(c->cls, GS_CTRS_SCATTERED);
-    assert_int_equal(c->chunk, GS_COUNTERS_N / 2048);
-    assert_non_null(strstr(c->words, "the warp's lanes are 8192 elements apart"));
-    assert_int_equal(c->user.st_req, 524349);
-    assert_int_equal(c->suite.st_req, 524288);
+    assert_int_equal(c->chunk, PASS_N / 2048);
+    assert_non_null(strstr(c->words, "the warp's lanes are 512 elements apart"));
+    assert_int_equal(c->user.st_req, 32772);
+    assert_int_equal(c->suite.st_req, PASS_N / 32);
 
     /* Started, then not let launch (the speed pass found the kernel as fast
      * as the loop): the line says why; killed at once, reaped later, its

@@ -81,6 +81,8 @@ struct gs_check_plan {
     int no_counters;  /* --no-counters: no hardware counters (gs_counters_run.h) */
     int counters;     /* --counters: read them also for an as-fast kernel, and under --no-speed */
     const char *ncu;  /* --ncu: Nsight Compute's ncu; NULL: looked for */
+    uint64_t counters_n; /* the counted launch's n; 0: GS_COUNTERS_N (the command's;
+                            the tests count fewer on their CPU stand-in) */
 };
 
 /* Who wrote what (gs_dev_user_count): once every case is right, where the

@@ -369,6 +369,7 @@ struct gs_counters_job {
     int defer_exit;
     const struct gs_backend *backend;
     const char *text; /* the file (the caller's), to match a prestarted job with its run */
+    uint64_t n;       /* the counted launch's n, on the worker's command line */
     double start_at;
     double go_at;
     double deadline_s;
@@ -412,8 +413,8 @@ static void job_free(struct gs_counters_job *j)
  * line on the go FIFO (job_params); until then it builds the file on the
  * first device `selector` picks. */
 static int job_spawn(const struct gs_backend *b, const struct gs_user_source *src, int api,
-                     const char *ncu, const char *selector, struct gs_counters_job **job,
-                     struct gs_err *e)
+                     const char *ncu, const char *selector, uint64_t count_n,
+                     struct gs_counters_job **job, struct gs_err *e)
 {
     char self[PATH_MAX];
     const ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -428,6 +429,7 @@ static int job_spawn(const struct gs_backend *b, const struct gs_user_source *sr
     j->start_at = now_s();
     j->api = api;
     j->backend = b;
+    j->n = count_n;
     int rc = gs_proc_private_dir(j->dir, sizeof j->dir, -1, e);
     if (rc != GS_OK) {
         free(j);
@@ -456,7 +458,7 @@ static int job_spawn(const struct gs_backend *b, const struct gs_user_source *sr
     }
     char filter[256], n[32], dialect[16], device[160];
     snprintf(filter, sizeof filter, "regex:^(%s|" GS_COUNTERS_SUITE_KERNEL ")$", src->entry);
-    snprintf(n, sizeof n, "%llu", (unsigned long long)GS_COUNTERS_N);
+    snprintf(n, sizeof n, "%llu", (unsigned long long)count_n);
     snprintf(dialect, sizeof dialect, "%d", (int)src->dialect);
     snprintf(device, sizeof device, "?%s", selector ? selector : "");
     /* --clock-control none: ncu's default locks the GPU's clocks to base
@@ -499,6 +501,12 @@ static int job_params(struct gs_counters_job *j, const struct gs_device *dev, ui
     return GS_OK;
 }
 
+/* The counted launch's n. */
+static uint64_t counted_n(const struct gs_check_plan *plan)
+{
+    return plan->counters_n ? plan->counters_n : GS_COUNTERS_N;
+}
+
 /* A job started before the parent opened its APIs (gs_counters_prestart). */
 static struct gs_counters_job *prestarted_job;
 static pthread_mutex_t prestarted_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -510,7 +518,7 @@ int gs_counters_prestart(const struct gs_backend *b, const struct gs_user_source
         (plan->no_speed && !plan->counters) || plan->ncu || !gs_backend_has_counters(b) ||
         prestarted_job)
         return GS_OK;
-    return job_spawn(b, src, 1, NULL, selector, &prestarted_job, e);
+    return job_spawn(b, src, 1, NULL, selector, counted_n(plan), &prestarted_job, e);
 }
 
 void gs_counters_prestart_end(void)
@@ -523,13 +531,13 @@ void gs_counters_prestart_end(void)
         job_free(j);
 }
 
-/* The prestarted job, when it was started for this backend, file and entry. */
+/* The prestarted job, when it was started for this backend, file, entry and n. */
 static struct gs_counters_job *adopt_job(const struct gs_backend *b,
-                                         const struct gs_user_source *src)
+                                         const struct gs_user_source *src, uint64_t n)
 {
     pthread_mutex_lock(&prestarted_mu);
     struct gs_counters_job *j = prestarted_job;
-    if (j && j->backend == b && strcmp(j->text, src->text) == 0 &&
+    if (j && j->backend == b && j->n == n && strcmp(j->text, src->text) == 0 &&
         strcmp(j->entry, src->entry) == 0)
         prestarted_job = NULL;
     else
@@ -564,13 +572,13 @@ int gs_counters_start(struct gs_device *dev, const struct gs_user_source *src,
         not_read(c, "%s", why);
         return GS_OK;
     }
-    c->n = GS_COUNTERS_N;
+    c->n = counted_n(plan);
     c->grid = run->grid;
     c->block = run->block;
-    struct gs_counters_job *j = api ? adopt_job(dev->backend, src) : NULL;
+    struct gs_counters_job *j = api ? adopt_job(dev->backend, src, c->n) : NULL;
     int rc = GS_OK;
     if (!j)
-        rc = job_spawn(dev->backend, src, api, ncu, dev->id, &j, e);
+        rc = job_spawn(dev->backend, src, api, ncu, dev->id, c->n, &j, e);
     if (rc == GS_OK) {
         j->defer_exit = defer_exit;
         j->deadline_s = build_timeout_s + 2 * timeout_s;
