@@ -32,8 +32,14 @@ Case-specific grids and sizes (--grid 8, --sizes ...) keep the rest of the
 output independent of the machine; cases that show the machine's own grid
 are limited by commands.txt to a machine like the one that recorded them.
 
-usage: mask.py --raw DIR --out DIR [--src D] [--work D] [--version V]
-               [--toolkit T] [--opencl-device NAME] [--opencl-driver V] NAME...
+With --expected DIR it also compares each masked text with DIR/NAME.txt and
+prints one line for each that is not the same, "differs NAME" or "missing
+NAME" (golden.sh shows the differences, or updates the files): one process
+compares them all, rather than a cmp a case.
+
+usage: mask.py --raw DIR --out DIR [--expected DIR] [--src D] [--work D]
+               [--version V] [--toolkit T] [--opencl-device NAME]
+               [--opencl-driver V] NAME...
 """
 import argparse
 import os
@@ -318,6 +324,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--raw", required=True, help="NAME.cmd, .rc, .out, .err of each case")
     ap.add_argument("--out", required=True, help="where NAME.txt goes")
+    ap.add_argument("--expected", default="", help="NAME.txt to compare with")
     ap.add_argument("--src", default="")
     ap.add_argument("--work", default="", help="the parent of each case's folder")
     ap.add_argument("--version", default="")
@@ -346,8 +353,16 @@ def main():
             for f in sorted(files):
                 p = os.path.join(root, f)
                 out += ["--- file " + os.path.relpath(p, folder)] + m.text(read(p))
+        text = "\n".join(out) + "\n"
         with open(os.path.join(a.out, name + ".txt"), "w", encoding="utf-8") as f:
-            f.write("\n".join(out) + "\n")
+            f.write(text)
+        if a.expected:
+            try:
+                with open(os.path.join(a.expected, name + ".txt"), "rb") as f:
+                    if f.read() != text.encode("utf-8"):
+                        print("differs", name)
+            except FileNotFoundError:
+                print("missing", name)
     return 0
 
 
