@@ -9,8 +9,9 @@
 # with spaces or newlines); OUT gets NAME.json for each (the verdict of
 # docs/schema/check.schema.json) and summary.tsv (file, exit status, verdict,
 # class), and the summary is printed. GRIDSTRIDE names the binary (default:
-# gridstride on PATH, else ./build/gridstride). Options after OUT go to every
-# check, e.g. --backend host --timeout 5.
+# gridstride on PATH, else ./build/gridstride), PYTHON the Python 3 that reads
+# each JSON (default python3). Options after OUT go to every check, e.g.
+# --backend host --timeout 5.
 #
 # Exit status (docs/check.md): 0 ok, 1 wrong (a case wrong, faulted or did not
 # finish), 2 not judged (refused, compile error, bad signature, bad usage),
@@ -24,6 +25,7 @@ subs=$1
 out=$2
 shift 2
 gs=${GRIDSTRIDE:-$(command -v gridstride || echo ./build/gridstride)}
+py=${PYTHON:-python3}
 [ -d "$subs" ] || { echo "grade.sh: $subs is not a folder; give the folder of submissions" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 summary="$out/summary.tsv"
@@ -38,7 +40,7 @@ while IFS= read -r -d '' f; do
   verdict=harness-failure
   class=harness-failure
   if [ $code -le 2 ] && [ -s "$json" ]; then
-    read -r verdict class < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["verdict"], d["class"])' "$json" 2>/dev/null || echo "invalid-json invalid-json")
+    read -r verdict class < <("$py" -S -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["verdict"], d["class"])' "$json" 2>/dev/null || echo "invalid-json invalid-json")
   fi
   printf '%s\t%s\t%s\t%s\n' "$safe" "$code" "$verdict" "$class" >>"$summary"
   count[$class]=$((${count[$class]:-0} + 1))

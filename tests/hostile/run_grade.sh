@@ -16,8 +16,8 @@ cp "$here/../../examples/grid_stride.gs" "$here/../../examples/monolithic.gs" \
 cp "$here/../../examples/grid_stride.gs" "$w/subs/with space.gs"
 # --no-speed: the verdicts and their classes are the cases' (the speed pass
 # would time the two right files, for nothing the summary shows).
-GRIDSTRIDE=$gs "$here/../../examples/grade.sh" "$w/subs" "$w/out" --backend host --no-speed \
-  --sizes 0,611,4097 \
+GRIDSTRIDE=$gs PYTHON=${GS_PYTHON:-python3} "$here/../../examples/grade.sh" "$w/subs" "$w/out" \
+  --backend host --no-speed --sizes 0,611,4097 \
   >"$w/log" 2>&1 ||
   { echo "FAIL: grade.sh exit $?"; cat "$w/log"; exit 1; }
 want=$'compile_error.gs\t2\tcompile-error\tcompile-error
