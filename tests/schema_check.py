@@ -193,6 +193,10 @@ for what, doc, schema in (("an unknown outcome", broken, "table"),
     if validator_of(os.path.join(SCHEMAS, schema + ".schema.json")).is_valid(doc):
         print("schema: FAIL the schema accepts %s" % what)
         bad += 1
-print("schema: %d files, %d invalid (jsonschema %s)" % (len(files), bad,
-                                                         getattr(jsonschema, "__version__", "?")))
+try:
+    from importlib.metadata import version
+    jsonschema_version = version("jsonschema")
+except Exception:  # no metadata (a copy on the path): the version is not needed
+    jsonschema_version = "?"
+print("schema: %d files, %d invalid (jsonschema %s)" % (len(files), bad, jsonschema_version))
 sys.exit(1 if bad else 0)
