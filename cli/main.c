@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
 #include <stdio.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "gs_check_cmd.h"
 #include "gs_counters_run.h"
@@ -25,6 +28,16 @@ int main(int argc, char **argv)
     struct gs_err e = {0};
     char command[2048];
 
+#if defined(__GLIBC__)
+    /* A run's host buffers (n = 2^22 floats: 16 MiB each, and PoCL's device
+     * buffers on a CPU) come from the heap and go back to it when freed,
+     * rather than to the kernel at every free and zero-filled anew at the
+     * next case: glibc's own threshold stops growing at 32 MiB. Larger
+     * allocations (the big-n runs' gigabytes) are still mapped and unmapped
+     * each time, and at most 256 MiB of freed heap is kept. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     if (argc > 1 && strcmp(argv[1], GS_WORKER_COMMAND) == 0)
         return gs_check_worker_main(argc, argv);
     if (argc > 1 && strcmp(argv[1], GS_COUNTERS_COMMAND) == 0)
