@@ -49,12 +49,12 @@ function(gs_sanitizer_env)
   if(NOT GS_SANITIZE OR NOT ARGN)
     return()
   endif()
-  # intercept_tls_get_addr=0: up to GCC 13 and LLVM 16 the runtime's
-  # __tls_get_addr interceptor takes a dynamic TLS block (PoCL's and LLVM's,
-  # loaded with dlopen) whose start falls at a certain offset in its page for
-  # one of glibc 2.19's, reads a size from before it, and LeakSanitizer's
-  # tracer then dies at exit ("Tracer caught signal 11"), now and then, after
-  # a test that passed. Our own code has no dynamic TLS.
+  # intercept_tls_get_addr=0: the known cause of LeakSanitizer's tracer dying
+  # at exit ("Tracer caught signal 11") after a test that passed, which CI met
+  # once: up to GCC 13 and LLVM 16 the runtime's __tls_get_addr interceptor
+  # takes a dynamic TLS block (PoCL's and LLVM's, loaded with dlopen) that
+  # starts at one offset of its page for a glibc 2.19 header and reads a
+  # bogus range from before it. Our own code has no dynamic TLS.
   set(asan "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1")
   string(APPEND asan ":intercept_tls_get_addr=0")
   get_property(_built GLOBAL PROPERTY GS_BACKEND_NAMES)
