@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gridstride: parse, dispatch, map errors to exit codes. Nothing else. */
+/* gridstride: set the allocator's thresholds, parse, dispatch, map errors to
+ * exit codes. Nothing else. */
 #include <stdio.h>
 #if defined(__GLIBC__)
 #include <malloc.h>

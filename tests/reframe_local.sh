@@ -19,7 +19,7 @@
 set -eu
 gridstride=$1 src=$2 work=$3 venv=$4
 rc=0
-"$src/contrib/reframe/install.sh" "$venv" || rc=$?
+PYTHON=${GS_PYTHON:-python3} "$src/contrib/reframe/install.sh" "$venv" || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 rm -rf "$work"
 mkdir -p "$work"

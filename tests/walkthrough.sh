@@ -52,13 +52,13 @@ echo "== step 3: build, and run the new backend"
 # conformance body. The registration makes the backend's three ctest
 # entries (listed below); the pitfalls and trace bodies on this same code
 # run in every ctest as pitfalls_stub and trace_stub. Unoptimized and without
-# debug information (Debug, -O0; -pipe: the compiler hands the assembler
-# its output through a pipe, not a file, for 5% less CPU): it compiles in
-# less than half the time of Release, and the walk proves that the guide's steps build a backend that
-# passes the body, not how fast the build's code runs. Ninja where it is
-# installed, else Makefiles without their per-file progress lines (each one
-# a cmake process): the guide's steps do not depend on the generator, and
-# the walk takes a fifth less CPU.
+# debug information (Debug, -O0; -pipe: the compiler hands the assembler its
+# output through a pipe, not a file, for 5% less CPU): it compiles in less
+# than half the time of Release, and the walk proves that the guide's steps
+# build a backend that passes the body, not how fast the build's code runs.
+# Ninja where it is installed, else Makefiles without their per-file progress
+# lines (each one a cmake process): the guide's steps do not depend on the
+# generator, and the walk takes a fifth less CPU.
 generator=()
 if command -v ninja > /dev/null 2>&1; then
   generator=(-G Ninja)
