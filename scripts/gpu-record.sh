@@ -17,7 +17,9 @@
 # and OpenCL), then runs the scripts/gpu-*.sh it names, each under its own
 # timeout, and writes OUTDIR/record-PART.log: the commit, each step's start,
 # exit code and end. With GS_RECORD_TGZ=FILE it packs OUTDIR into FILE after
-# every step, so that a run cut off keeps what it recorded. The files then go
+# every step, so that a run cut off keeps what it recorded. GS_RECORD_COMMIT
+# names the commit in the log where the copy's git metadata cannot (a copy of
+# a working tree without its .git, or with an older one). The files then go
 # into docs/results (docs/results/README.md says which commit each is from);
 # the lecture's PNGs are rendered where Chromium is:
 #   python3 tests/lecture_browser.py --deck docs/results/h200-lecture.html docs/results/h200-lecture
@@ -63,7 +65,7 @@ step() {
   [ $rc -eq 0 ] || status=1
   pack
 }
-note "commit $(git rev-parse HEAD 2> /dev/null || echo unknown)"
+note "commit ${GS_RECORD_COMMIT:-$(git rev-parse HEAD 2> /dev/null || echo unknown)}"
 note "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
 note "build: start"
 if ! { timeout 150 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGS_CUDA=ON -DGS_OPENCL=ON \
