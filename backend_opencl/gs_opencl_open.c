@@ -303,29 +303,6 @@ static int choose_build(struct ocl_device *d, struct gs_err *e)
     return GS_OK;
 }
 
-/* The build log's first lines, on one line, after e's message. */
-void append_build_log(struct ocl_device *d, cl_program program, const char *options,
-                      struct gs_err *e)
-{
-    size_t len = 0;
-    if (!e || clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
-                  CL_SUCCESS)
-        return;
-    char *log = calloc(1, len + 1);
-    if (!log)
-        return;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
-        CL_SUCCESS) {
-        for (char *p = log; *p; ++p)
-            if (*p == '\n' || *p == '\r' || *p == '\t')
-                *p = ' ';
-        const size_t used = strlen(e->msg);
-        snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s",
-                 options, log);
-    }
-    free(log);
-}
-
 static cl_command_queue create_queue(struct ocl_device *d, cl_int *rc)
 {
     if (d->version >= 20) {

@@ -132,9 +132,6 @@ extern const char *const ocl_kernel_names[GS_KERNEL_COUNT];
 
 int ocl_open(struct gs_device_list *list, char *notice, unsigned notice_size, struct gs_err *e);
 void ocl_release(struct gs_device *dev);
-/* The build log of `program` appended to e's message. */
-void append_build_log(struct ocl_device *d, cl_program program, const char *options,
-                      struct gs_err *e);
 
 /* ---- gs_opencl_cache.c --------------------------------------------------- */
 
