@@ -186,22 +186,15 @@ static void store_entry(cl_program program, const char *path,
 static void append_build_log(struct ocl_device *d, cl_program program, const char *options,
                              struct gs_err *e)
 {
-    size_t len = 0;
-    if (!e || clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
-                  CL_SUCCESS)
-        return;
-    char *log = calloc(1, len + 1);
+    char *log = e ? ocl_build_log(program, d->id) : NULL;
     if (!log)
         return;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) ==
-        CL_SUCCESS) {
-        for (char *p = log; *p; ++p)
-            if (*p == '\n' || *p == '\r' || *p == '\t')
-                *p = ' ';
-        const size_t used = strlen(e->msg);
-        snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s",
-                 options, log);
-    }
+    for (char *p = log; *p; ++p)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    const size_t used = strlen(e->msg);
+    snprintf(e->msg + used, sizeof e->msg - used, "; options \"%s\"; build log: %s", options,
+             log);
     free(log);
 }
 

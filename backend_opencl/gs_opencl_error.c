@@ -140,3 +140,17 @@ void record_refusal(cl_int rc, size_t global, size_t local, struct gs_launch_res
     gs_refusal(r, rc, err->name, "clEnqueueNDRangeKernel(global %zu, local %zu): %s", global,
                local, err->text);
 }
+
+char *ocl_build_log(cl_program program, cl_device_id device)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+        return NULL;
+    char *log = calloc(1, len + 1);
+    if (log && clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
+                   CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    return log;
+}

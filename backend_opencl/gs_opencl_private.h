@@ -3,7 +3,7 @@
  * includes: the device and buffer structs, the error check, and the
  * functions one file defines for another. gs_opencl.c says what the backend
  * does and holds its table; the other files are its parts:
- *   gs_opencl_error.c  the cl_int error table and the OCL() check
+ *   gs_opencl_error.c  the cl_int error table, the OCL() check, build logs
  *   gs_opencl_open.c   discovery, the build of kernels/, the NVIDIA ICD trap
  *   gs_opencl_rules.c  occupancy and the launch rules (predicts_accept)
  *   gs_opencl_run.c    buffers, the launch, the copy and the grid probe
@@ -79,6 +79,9 @@ int ocl_check(cl_int code, const char *text, const char *file, int line, struct 
 int is_refusal(cl_int rc);
 /* The refusal of an NDRange of global x local as the launch's result. */
 void record_refusal(cl_int rc, size_t global, size_t local, struct gs_launch_result *r);
+/* The build log of program on device, whole, in malloc'd memory (NULL when
+ * there is none to read). */
+char *ocl_build_log(cl_program program, cl_device_id device);
 
 /* ---- devices and buffers ------------------------------------------------- */
 

@@ -25,19 +25,6 @@ void ocl_user_free(struct gs_device *dev, struct gs_user_kernel *k)
     free(k);
 }
 
-/* The program's build log, whole, in malloc'd memory (NULL when none). */
-static char *user_build_log(const struct ocl_device *d, cl_program program)
-{
-    size_t len = 0;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
-        return NULL;
-    char *log = calloc(1, len + 1);
-    if (log && clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
-                   CL_SUCCESS)
-        log[0] = '\0';
-    return log;
-}
-
 static int user_compile_program(struct ocl_device *d, const struct gs_user_source *src,
                                 struct gs_user_kernel *k, struct gs_build_info *info,
                                 struct gs_err *e)
@@ -56,7 +43,7 @@ static int user_compile_program(struct ocl_device *d, const struct gs_user_sourc
              d->base.platform, d->base.api_version, d->build_options[0] ? ", " : "",
              d->build_options);
     rc = clBuildProgram(k->program, 1, &d->id, d->build_options, NULL, NULL);
-    info->log = user_build_log(d, k->program);
+    info->log = ocl_build_log(k->program, d->id);
     /* NVIDIA's compiler ignores #line and says "<kernel>:13:25". */
     if (info->log)
         info->log = gs_user_map_log(info->log, "<kernel>", gs_user_text_offset(prelude), src->path);
