@@ -572,7 +572,7 @@ static int cuda_launch(struct gs_device *dev, const struct gs_launch *l, int tim
     if (s != GS_OK)
         return s;
 
-    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
+    void *a = view_of(l->a), *b = view_of(l->b), *out = view_of(l->out);
     unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
     void *args[] = {&a, &b, &out, &n, &param};
     dim3 grid = {(unsigned)l->grid, l->grid_y ? (unsigned)l->grid_y : 1u, 1u};

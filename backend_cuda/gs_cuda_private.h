@@ -47,6 +47,12 @@ static inline void *ptr_of(const struct gs_buf *b)
     return b ? ((const struct cuda_buf *)b)->ptr : NULL;
 }
 
+/* What a launch passes: the address of the view (gs_buf.front bytes in). */
+static inline void *view_of(const struct gs_buf *b)
+{
+    return b ? (char *)((const struct cuda_buf *)b)->ptr + b->front : NULL;
+}
+
 struct cuda_device {
     struct gs_device base; /* first member: the core holds a struct gs_device * */
     int ordinal;           /* the runtime's device number */

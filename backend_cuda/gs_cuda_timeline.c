@@ -97,7 +97,7 @@ static int cuda_timeline_launch(struct cuda_device *d, const struct gs_launch *l
                                 const void *kernel, struct gs_launch_result *r, float *ms,
                                 struct gs_err *e)
 {
-    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
+    void *a = view_of(l->a), *b = view_of(l->b), *out = view_of(l->out);
     unsigned long long n = l->n, param = l->param; /* the kernels' gs_size */
     void *args[] = {&a, &b, &out, &n, &param};
     const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};

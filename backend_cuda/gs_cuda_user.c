@@ -327,7 +327,7 @@ int cuda_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed
     int s = cuda_prepare(d, e);
     if (s != GS_OK)
         return s;
-    void *a = ptr_of(l->a), *b = ptr_of(l->b), *out = ptr_of(l->out);
+    void *a = view_of(l->a), *b = view_of(l->b), *out = view_of(l->out);
     unsigned long long n = l->n; /* size_t on every 64-bit CUDA platform */
     void *args[] = {&a, &b, &out, &n};
     const dim3 grid = {(unsigned)l->grid, 1u, 1u}, block = {(unsigned)l->block, 1u, 1u};

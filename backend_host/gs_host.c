@@ -263,9 +263,9 @@ static void host_run_blocks(const struct host_job *j, uint64_t first, uint64_t e
         for (uint64_t x = 0; x < l->block; ++x) {
             t.thread_idx = (unsigned)x;
             if (j->fn64)
-                j->fn64(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+                j->fn64(&t, view_of(l->a), view_of(l->b), view_of(l->out), l->n, l->param);
             else
-                j->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n, l->param);
+                j->fn(&t, view_of(l->a), view_of(l->b), view_of(l->out), l->n, l->param);
         }
     }
 }

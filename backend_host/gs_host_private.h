@@ -20,6 +20,12 @@ static inline void *data_of(const struct gs_buf *b)
     return ((const struct host_buf *)b)->data;
 }
 
+/* What a launch passes: the view (gs_buf.front bytes in). */
+static inline void *view_of(const struct gs_buf *b)
+{
+    return (char *)((const struct host_buf *)b)->data + b->front;
+}
+
 /* The launch rules (gs_host.c), which a user kernel's launch keeps too. */
 int host_predicts_accept(const struct gs_device *dev, const struct gs_launch *l, char *why,
                          unsigned why_size);

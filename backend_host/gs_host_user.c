@@ -275,7 +275,7 @@ static void host_user_run(const struct gs_launch *l, float *out, pid_t parent)
     for (uint64_t g = 0; g < threads; ++g) {
         t.block_idx = (unsigned)(g / l->block);
         t.thread_idx = (unsigned)(g % l->block);
-        l->user->fn(&t, data_of(l->a), data_of(l->b), out, l->n);
+        l->user->fn(&t, view_of(l->a), view_of(l->b), (float *)((char *)out + l->out->front), l->n);
     }
 }
 
@@ -307,7 +307,7 @@ int host_user_count(struct gs_device *dev, const struct gs_launch *l, uint32_t *
     if (!gs_proc_sandboxed())
         return gs_err_set(e, GS_UNSUPPORTED, "host: a user kernel's writes are counted only in "
                                              "check's sandboxed worker");
-    uint32_t *out = data_of(l->out);
+    uint32_t *out = view_of(l->out);
     struct gs_host_thread t = {0, (unsigned)l->block, (unsigned)l->grid, 0, 0};
     memset(count, 0, (size_t)l->n * sizeof *count);
     for (uint64_t g = 0; g < l->grid * l->block; ++g) {
@@ -315,7 +315,7 @@ int host_user_count(struct gs_device *dev, const struct gs_launch *l, uint32_t *
             out[i] = HOST_COUNT_POISON;
         t.block_idx = (unsigned)(g / l->block);
         t.thread_idx = (unsigned)(g % l->block);
-        l->user->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n);
+        l->user->fn(&t, view_of(l->a), view_of(l->b), view_of(l->out), l->n);
         for (uint64_t i = 0; i < l->n; ++i) {
             if (out[i] == HOST_COUNT_POISON)
                 continue;
@@ -346,7 +346,7 @@ int host_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed
         for (uint64_t g = 0; g < l->grid * l->block; ++g) {
             t.block_idx = (unsigned)(g / l->block);
             t.thread_idx = (unsigned)(g % l->block);
-            l->user->fn(&t, data_of(l->a), data_of(l->b), data_of(l->out), l->n);
+            l->user->fn(&t, view_of(l->a), view_of(l->b), view_of(l->out), l->n);
         }
         r->ms = timed ? gs_common_clock_ms() - t0 : 0.0;
         r->accepted = 1;

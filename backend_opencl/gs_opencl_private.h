@@ -88,13 +88,21 @@ char *ocl_build_log(cl_program program, cl_device_id device);
 /* The backend's buffer: the core's record first (size, list), then ours. */
 struct ocl_buf {
     struct gs_buf base;
-    cl_mem mem; /* at least 4 bytes: clCreateBuffer refuses 0 */
+    cl_mem mem;  /* at least 4 bytes: clCreateBuffer refuses 0 */
+    cl_mem view; /* a sub-buffer from base.front, when that is not 0 */
 };
 GS_BUF_STRUCT(struct ocl_buf);
 
 static inline cl_mem mem_of(const struct gs_buf *b)
 {
     return b ? ((const struct ocl_buf *)b)->mem : NULL;
+}
+
+/* What a launch passes: the view from the buffer's front (gs_buf.front). */
+static inline cl_mem view_of(const struct gs_buf *b)
+{
+    return b && ((const struct ocl_buf *)b)->view ? ((const struct ocl_buf *)b)->view
+                                                  : mem_of(b);
 }
 
 struct ocl_device {

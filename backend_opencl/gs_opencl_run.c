@@ -9,8 +9,30 @@ int ocl_alloc(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e)
     struct ocl_device *d = (struct ocl_device *)dev;
     const size_t size = buf->bytes < 4 ? 4 : (size_t)buf->bytes;
     cl_int rc = CL_SUCCESS;
-    cl_mem *mem = &((struct ocl_buf *)buf)->mem;
-    return OCL(e, (*mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
+    struct ocl_buf *b = (struct ocl_buf *)buf;
+    int st = OCL(e, (b->mem = clCreateBuffer(d->context, CL_MEM_READ_WRITE, size, NULL, &rc), rc));
+    if (st != GS_OK || buf->front == 0)
+        return st;
+    /* The view the launches get: a sub-buffer whose origin must be a
+     * multiple of the device's base address alignment (bits). */
+    cl_uint align_bits = 0;
+    st = OCL(e, clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                                &align_bits, NULL));
+    if (st == GS_OK && align_bits && buf->front % (align_bits / 8 ? align_bits / 8 : 1))
+        st = gs_err_set(e, GS_UNSUPPORTED,
+                        "opencl: a guard of %llu bytes before a buffer is not a multiple of the "
+                        "device's base address alignment (%u bits)",
+                        (unsigned long long)buf->front, align_bits);
+    const cl_buffer_region region = {(size_t)buf->front, size - (size_t)buf->front};
+    if (st == GS_OK)
+        st = OCL(e, (b->view = clCreateSubBuffer(b->mem, CL_MEM_READ_WRITE,
+                                                 CL_BUFFER_CREATE_TYPE_REGION, &region, &rc),
+                     rc));
+    if (st != GS_OK) {
+        clReleaseMemObject(b->mem);
+        b->mem = NULL;
+    }
+    return st;
 }
 
 int ocl_write(struct gs_device *dev, struct gs_buf *buf, uint64_t offset,
@@ -119,6 +141,8 @@ int ocl_mem_available(struct gs_device *dev, uint64_t *bytes, struct gs_err *e)
 void ocl_free(struct gs_device *dev, struct gs_buf *buf)
 {
     (void)dev;
+    if (((struct ocl_buf *)buf)->view)
+        clReleaseMemObject(((struct ocl_buf *)buf)->view);
     clReleaseMemObject(mem_of(buf));
 }
 
@@ -141,7 +165,7 @@ int ocl_event_ms(cl_event ev, double *ms, struct gs_err *e)
 static int set_args(cl_kernel k, const struct gs_launch *l, struct gs_err *e)
 {
     /* A NULL buffer (b of a copy kernel) is passed as a NULL __global pointer. */
-    const cl_mem a = mem_of(l->a), b = mem_of(l->b), out = mem_of(l->out);
+    const cl_mem a = view_of(l->a), b = view_of(l->b), out = view_of(l->out);
     const cl_ulong n = l->n, param = l->param;
     int st;
     if ((st = OCL(e, clSetKernelArg(k, 0, sizeof a, &a))) != GS_OK ||

@@ -122,7 +122,7 @@ int ocl_user_launch(struct gs_device *dev, const struct gs_launch *l, int timed,
 {
     struct ocl_device *d = (struct ocl_device *)dev;
     const size_t global = (size_t)l->global, local = (size_t)l->block;
-    const cl_mem a = mem_of(l->a), b = mem_of(l->b), out = mem_of(l->out);
+    const cl_mem a = view_of(l->a), b = view_of(l->b), out = view_of(l->out);
     const cl_ulong n = l->n;
     cl_kernel k = l->user->kernel;
     int st;

@@ -93,6 +93,12 @@ static void *ptr_of(const struct gs_buf *b)
     return b ? ((const struct omp_buf *)b)->ptr : NULL;
 }
 
+/* What a launch passes: the device address of the view (gs_buf.front in). */
+static void *view_of(const struct gs_buf *b)
+{
+    return b ? (char *)((const struct omp_buf *)b)->ptr + b->front : NULL;
+}
+
 /* omp_target_memcpy answers 0 or an error number, nothing more. */
 static int omp_check(int rc, const char *call, const char *file, int line, struct gs_err *e)
 {
@@ -402,9 +408,9 @@ static void run_region(const struct omp_device *d, const struct gs_launch *l, in
         .probe = probe,
         .teams = (int)(l->asked_grid ? l->asked_grid : l->grid),
         .threads = (int)(l->asked_grid ? l->asked_block : l->block),
-        .a = ptr_of(l->a),
-        .b = ptr_of(l->b),
-        .out = ptr_of(l->out),
+        .a = view_of(l->a),
+        .b = view_of(l->b),
+        .out = view_of(l->out),
         .n = l->n,
         .param = l->param,
     };

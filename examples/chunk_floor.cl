@@ -2,7 +2,7 @@
 /* Wrong: one contiguous chunk per work-item with C = n / T, not rounded up;
  * the last n % T elements are never written (see chunk_floor.cu).
  *
- * expect: unwritten n=1 shape=Gx256 first=0
+ * expect: unwritten-tail n=611 shape=1x256 first=512
  */
 __kernel void solve(__global const float *a, __global const float *b, __global float *out,
                     ulong n)

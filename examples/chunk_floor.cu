@@ -5,7 +5,7 @@
  * written at all. (With C = ceil(n / T) it is correct, but uncoalesced on a
  * GPU: see `gridstride bandwidth`.)
  *
- * expect: unwritten n=1 shape=Gx256 first=0
+ * expect: unwritten-tail n=611 shape=1x256 first=512
  */
 __global__ void solve(const float *a, const float *b, float *out, size_t n)
 {

@@ -3,7 +3,7 @@
  * the portable dialect (see chunk_floor.cu): the last n % T elements are
  * never written.
  *
- * expect: unwritten n=1 shape=Gx256 first=0
+ * expect: unwritten-tail n=611 shape=1x256 first=512
  */
 GS_KERNEL void solve(GS_THREAD_CTX GS_GLOBAL const float *a, GS_GLOBAL const float *b,
                      GS_GLOBAL float *out, gs_size n)

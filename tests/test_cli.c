@@ -204,14 +204,14 @@ static void expect_usage_error(const char *needle, const char *const *args)
     expect_usage_error_env(NULL, needle, args);
 }
 
-/* 2^32 + 5 elements: three buffers of 17,179,873,300 bytes (51.5 GB), refused
+/* 2^32 + 5 elements: three buffers of 17,179,877,396 bytes (51.5 GB), refused
  * before anything is allocated where this machine cannot hold them (CI's
  * 24 GB), with the bytes needed in the one line. Where it can, the run would
  * be real, and long: skipped. */
 static void big_n_refused_before_allocation(void **state)
 {
     (void)state;
-    if (gs_host_available_memory() >= 3 * 17179873300ull) {
+    if (gs_host_available_memory() >= 3 * 17179877396ull) {
         print_message("this machine holds 51.5 GB: nothing to refuse\n");
         skip();
     }
@@ -219,21 +219,21 @@ static void big_n_refused_before_allocation(void **state)
     snprintf(out_path, sizeof out_path, "%s/report.txt", tmpdir);
     const char *args[] = {"--backend", "host", "--sizes", "4294967301", "--output", out_path,
                           NULL};
-    expect_usage_error("17179873300", args);
+    expect_usage_error("17179877396", args);
 }
 
 /* check --sizes traps adds 2^31 + 5 and 2^32 + 5: where the machine cannot
- * hold 2^32 + 5 (three buffers of 17,179,873,300 bytes), one line with the
+ * hold 2^32 + 5 (three buffers of 17,179,877,396 bytes), one line with the
  * bytes needed, exit 2, before the file is built or anything allocated. */
 static void check_sizes_traps_refused_with_the_bytes(void **state)
 {
     (void)state;
-    if (gs_host_available_memory() >= 3 * 17179873300ull) {
+    if (gs_host_available_memory() >= 3 * 17179877396ull) {
         print_message("this machine holds 51.5 GB: nothing to refuse\n");
         skip();
     }
     const char *args[] = {"check", helper_src, "--backend", "host", "--sizes", "traps", NULL};
-    expect_usage_error("17179873300", args);
+    expect_usage_error("17179877396", args);
 }
 
 static char *slurp(const char *path)

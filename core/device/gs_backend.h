@@ -83,7 +83,14 @@ struct gs_grid_probe {
  * buffers a device still holds when it is closed. */
 struct gs_buf {
     struct gs_device *dev;
-    uint64_t bytes;             /* as asked for; may be 0 */
+    uint64_t bytes;             /* the whole allocation, front included; may be 0 */
+    /* Bytes before the kernel's view, set by the core before alloc (0 for
+     * most buffers): a launch passes the address `front` bytes into the
+     * allocation (OpenCL: a sub-buffer from there), so that a kernel's write
+     * before its array's start lands in a guard the core reads back. The
+     * offsets of read, write and fill32 below are from the allocation's
+     * start, front included (the core adds it); copy copies from the start. */
+    uint64_t front;
     struct gs_buf *prev, *next; /* the device's live buffers (the core's) */
 };
 
@@ -293,9 +300,12 @@ struct gs_backend {
     /* Device buffers. alloc makes the API's buffer of buf->bytes bytes (at
      * least one byte, so every buffer is a distinct valid address) behind
      * buf, which the core allocated with buffer_size bytes; contents are
-     * undefined. write and read copy `bytes` at byte `offset` and block until
-     * done; the core has checked the range. free releases the API's buffer;
-     * the core frees buf. */
+     * undefined; where buf->front is not 0, alloc also makes whatever its
+     * launches pass for the view from there (an OpenCL sub-buffer; a pointer
+     * API adds front at the launch). write and read copy `bytes` at byte
+     * `offset` of the allocation and block until done; the core has checked
+     * the range. free releases the API's buffer (and view); the core frees
+     * buf. */
     int (*alloc)(struct gs_device *dev, struct gs_buf *buf, struct gs_err *e);
     int (*write)(struct gs_device *dev, struct gs_buf *buf, uint64_t offset, const void *src,
                  uint64_t bytes, struct gs_err *e);

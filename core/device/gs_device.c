@@ -107,6 +107,7 @@ void gs_refusal(struct gs_launch_result *r, long code, const char *name, const c
 }
 
 /* Every access to a buffer is checked here, once, for every backend. */
+/* A range of the allocation, front included (raw offsets). */
 static int in_range(const struct gs_buf *buf, uint64_t offset, uint64_t bytes, const char *what,
                     struct gs_err *e)
 {
@@ -141,8 +142,15 @@ int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l,
 
 int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **out, struct gs_err *e)
 {
+    return gs_dev_alloc_view(d, 0, bytes, out, e);
+}
+
+int gs_dev_alloc_view(struct gs_device *d, uint64_t front, uint64_t view_bytes,
+                      struct gs_buf **out, struct gs_err *e)
+{
+    const uint64_t bytes = front + view_bytes;
     *out = NULL;
-    if (bytes > d->max_alloc)
+    if (bytes < front || bytes > d->max_alloc)
         return gs_err_set(e, GS_NOMEM,
                           "%s: a buffer of %llu bytes exceeds the device's largest allocation "
                           "(%llu bytes)",
@@ -152,6 +160,7 @@ int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **out, struc
         return gs_err_set(e, GS_NOMEM, "out of memory for a buffer record");
     buf->dev = d;
     buf->bytes = bytes;
+    buf->front = front;
     int rc = d->backend->alloc(d, buf, e);
     if (rc != GS_OK) {
         free(buf);
@@ -168,6 +177,8 @@ int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **out, struc
 int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const void *src,
                  uint64_t bytes, struct gs_err *e)
 {
+    if (buf)
+        offset += buf->front;
     int rc = in_range(buf, offset, bytes, "write", e);
     if (rc != GS_OK || bytes == 0)
         return rc;
@@ -177,6 +188,8 @@ int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const
 int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *dst,
                 uint64_t bytes, struct gs_err *e)
 {
+    if (buf)
+        offset += buf->front;
     int rc = in_range(buf, offset, bytes, "read", e);
     if (rc != GS_OK || bytes == 0)
         return rc;
@@ -192,10 +205,28 @@ int gs_dev_fill32(struct gs_device *d, struct gs_buf *buf, uint64_t offset, uint
     if (offset % 4 || bytes % 4)
         return gs_err_set(e, GS_USAGE, "fill32: offset %llu and size %llu must be multiples of 4",
                           (unsigned long long)offset, (unsigned long long)bytes);
+    if (buf)
+        offset += buf->front;
     int rc = in_range(buf, offset, bytes, "fill", e);
     if (rc != GS_OK)
         return rc;
     return bytes ? d->backend->fill32(d, buf, offset, bytes, pattern, e) : GS_OK;
+}
+
+int gs_dev_front_write(struct gs_device *d, struct gs_buf *buf, const void *src, struct gs_err *e)
+{
+    int rc = in_range(buf, 0, buf ? buf->front : 0, "front write", e);
+    if (rc != GS_OK || buf->front == 0)
+        return rc;
+    return d->backend->write(d, buf, 0, src, buf->front, e);
+}
+
+int gs_dev_front_read(struct gs_device *d, struct gs_buf *buf, void *dst, struct gs_err *e)
+{
+    int rc = in_range(buf, 0, buf ? buf->front : 0, "front read", e);
+    if (rc != GS_OK || buf->front == 0)
+        return rc;
+    return d->backend->read(d, buf, 0, dst, buf->front, e);
 }
 
 int gs_dev_pin(struct gs_device *d, void *ptr, uint64_t bytes, struct gs_err *e)
@@ -354,13 +385,19 @@ int gs_dev_copy(struct gs_device *d, struct gs_buf *dst, struct gs_buf *src, uin
 {
     if (!(d->caps & GS_CAP_COPY) || !d->backend->copy)
         return unsupported(d, "a device-to-device copy", e);
-    int rc = in_range(dst, 0, bytes, "copy", e);
-    if (rc == GS_OK)
-        rc = in_range(src, 0, bytes, "copy", e);
     *ms = 0.0;
+    if (!dst || !src || dst->front != src->front)
+        return gs_err_set(e, GS_USAGE, "copy: the two buffers' views start at different offsets");
+    /* The API copies from the allocations' starts: the fronts and the first
+     * `bytes` of the views (the workspace keeps guard bits in every front, so
+     * the copy leaves the destination's front guard as it was). */
+    const uint64_t raw = bytes ? bytes + dst->front : 0;
+    int rc = in_range(dst, 0, raw, "copy", e);
+    if (rc == GS_OK)
+        rc = in_range(src, 0, raw, "copy", e);
     if (rc != GS_OK || bytes == 0)
         return rc;
-    return d->backend->copy(d, dst, src, bytes, ms, e);
+    return d->backend->copy(d, dst, src, raw, ms, e);
 }
 
 int gs_dev_grid(struct gs_device *d, enum gs_kernel_id kernel, unsigned block, uint64_t *grid,

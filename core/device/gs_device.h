@@ -61,6 +61,14 @@ int gs_dev_blocks_per_unit(struct gs_device *d, enum gs_kernel_id k, unsigned bl
 int gs_dev_predicts_accept(const struct gs_device *d, const struct gs_launch *l, char *why,
                            unsigned why_size);
 int gs_dev_alloc(struct gs_device *d, uint64_t bytes, struct gs_buf **buf, struct gs_err *e);
+/* A buffer whose kernel view starts `front` bytes into an allocation of
+ * front + view_bytes (gs_buf.front): launches get the view; gs_dev_write,
+ * gs_dev_read and gs_dev_fill32 take offsets from the view's start, and the
+ * front is reached only through gs_dev_front_write/read (all front bytes). */
+int gs_dev_alloc_view(struct gs_device *d, uint64_t front, uint64_t view_bytes,
+                      struct gs_buf **buf, struct gs_err *e);
+int gs_dev_front_write(struct gs_device *d, struct gs_buf *buf, const void *src, struct gs_err *e);
+int gs_dev_front_read(struct gs_device *d, struct gs_buf *buf, void *dst, struct gs_err *e);
 int gs_dev_write(struct gs_device *d, struct gs_buf *buf, uint64_t offset, const void *src,
                  uint64_t bytes, struct gs_err *e);
 int gs_dev_read(struct gs_device *d, struct gs_buf *buf, uint64_t offset, void *dst,

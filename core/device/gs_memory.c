@@ -68,6 +68,6 @@ uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type t
     const uint64_t avail = gs_memory_available(dev, source, sizeof source);
     uint64_t per_buffer = avail / 3 < dev->max_alloc ? avail / 3 : dev->max_alloc;
     uint64_t n = per_buffer / gs_type_size(type);
-    n = n > GS_GUARD_ELEMS ? n - GS_GUARD_ELEMS : 0;
+    n = n > GS_FRONT_ELEMS + GS_GUARD_ELEMS ? n - GS_FRONT_ELEMS - GS_GUARD_ELEMS : 0;
     return n < want ? n : want;
 }

@@ -310,7 +310,7 @@ enum gs_outcome gs_observed(const struct gs_launch_result *r, const struct gs_ve
         return GS_OUT_NOT_LAUNCHED;
     if (!r->accepted)
         return GS_OUT_REFUSED;
-    return v->diag == 0 ? GS_OUT_OK : GS_OUT_WRONG;
+    return gs_verdict_clean(v) ? GS_OUT_OK : GS_OUT_WRONG;
 }
 
 /* The verdict of an accepted launch against a coverage prediction. */

@@ -649,6 +649,44 @@ void gs_verify_end(const struct gs_launch *l, const void *guard, struct gs_verdi
         v->diag |= GS_DIAG_PAST_END;
 }
 
+void gs_verify_front(const struct gs_launch *l, const void *front, struct gs_verdict *v)
+{
+    const unsigned size = gs_type_size(l->type);
+    const uint64_t want = size == 8 ? GS_GUARD_BITS64 : GS_GUARD_BITS;
+    for (uint64_t g = 0; g < GS_FRONT_ELEMS; ++g) {
+        if (element_bits(front, size, g) == want)
+            continue;
+        ++v->front_hits;
+        v->front_nearest = GS_FRONT_ELEMS - g; /* the last one seen is the nearest */
+    }
+    if (v->front_hits > 0)
+        v->diag |= GS_DIAG_BEFORE_START;
+}
+
+void gs_verify_accumulate(const struct gs_launch *l, const float *out, struct gs_verdict *v)
+{
+    const struct gs_kernel_info *k = gs_kernel_info(l->kernel);
+    const enum gs_op op = k ? k->op : GS_OP_ADD;
+    uint32_t ia, ib;
+    residues_at(0, &ia, &ib);
+    for (uint64_t i = 0; i < l->n; ++i) {
+        const float want = float_of(expected_bits(op, ia, ib));
+        if (bits_of(out[i]) == bits_of(GS_FINITE_POISON + want)) {
+            if (v->accumulated++ == 0)
+                v->first_accumulated = i;
+        }
+        GS_NEXT_RESIDUES(ia, ib);
+    }
+    if (v->accumulated == 0)
+        return;
+    /* Every wrong element of the first run was accumulated into: what that
+     * run took for holes, a tail or wrong values (NaN + x is NaN, a GPU's
+     * canonical one or the poison itself) is this one cause. */
+    if (v->accumulated == v->wrong)
+        v->diag &= GS_DIAG_BEFORE_START | GS_DIAG_PAST_END;
+    v->diag |= GS_DIAG_ACCUMULATES;
+}
+
 void gs_verify(const void *out, const void *ref, const struct gs_launch *l,
                struct gs_verdict *v)
 {
@@ -736,6 +774,12 @@ void gs_count_end(const float *guard, struct gs_count_verdict *v)
         v->guard_hits += bits_of(guard[g]) != GS_GUARD_BITS;
 }
 
+int gs_verdict_clean(const struct gs_verdict *v)
+{
+    return v->diag == 0 && v->wrong == 0 && v->unwritten == 0 && v->guard_hits == 0 &&
+           v->front_hits == 0 && v->accumulated == 0;
+}
+
 static void append(char *buf, unsigned size, const char *text)
 {
     size_t len = strlen(buf);
@@ -774,14 +818,30 @@ void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
     }
     if (v->diag & GS_DIAG_TAIL) {
         snprintf(part, sizeof part,
-                 "unwritten tail: every wrong index is >= %llu; the launch wrote the first "
-                 "%llu elements only",
-                 (unsigned long long)v->first_wrong, (unsigned long long)v->first_wrong);
+                 "unwritten tail: elements from index %llu on were never written; the launch "
+                 "wrote the first %llu of %llu elements",
+                 (unsigned long long)v->first_wrong, (unsigned long long)v->first_wrong,
+                 (unsigned long long)v->n);
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_ACCUMULATES) {
+        snprintf(part, sizeof part,
+                 "accumulates into out (+=): on a second run with out poisoned by a finite "
+                 "value, %llu elements read that value + a[i] + b[i], the first at %llu: out is "
+                 "not zero and not yours to read; write out[i] = a[i] + b[i]",
+                 (unsigned long long)v->accumulated, (unsigned long long)v->first_accumulated);
+        append(buf, size, part);
+    }
+    if (v->diag & GS_DIAG_BEFORE_START) {
+        snprintf(part, sizeof part,
+                 "wrote before the start: %llu guard elements before out[0] overwritten, the "
+                 "nearest at index -%llu",
+                 (unsigned long long)v->front_hits, (unsigned long long)v->front_nearest);
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_HOLES) {
-        snprintf(part, sizeof part, "holes: %llu elements never written",
-                 (unsigned long long)v->unwritten);
+        snprintf(part, sizeof part, "holes: %llu element%s never written",
+                 (unsigned long long)v->unwritten, v->unwritten == 1 ? "" : "s");
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_WRONG_VALUES) {

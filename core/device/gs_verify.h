@@ -28,6 +28,13 @@
 #define GS_POISON_BITS64 (((uint64_t)GS_POISON_BITS << 32) | GS_POISON_BITS)
 #define GS_GUARD_BITS64 (((uint64_t)GS_GUARD_BITS << 32) | GS_GUARD_BITS)
 #define GS_GUARD_ELEMS 1024u       /* guard elements after the last output */
+#define GS_FRONT_ELEMS GS_GUARD_ELEMS /* guard elements before the first (gs_buf.front) */
+/* The finite poison of an accumulation check (gs_verify_accumulate): -2^22
+ * as a float. No expected value is negative, and poison + any expected value
+ * (below 3 x 2^22) is an integer of magnitude below 2^24: exact in fp32, so
+ * `out[i] += a[i] + b[i]` leaves exactly poison + expected. */
+#define GS_FINITE_POISON_BITS 0xCA800000u
+#define GS_FINITE_POISON (-4194304.0f)
 #define GS_LISTED 10               /* wrong indices listed in a verdict */
 
 /* Inputs: a[i] = 1 + i mod (2^22 - 3), b[i] = 1 + 2 * ((i * 40503) mod (2^22 - 5)).
@@ -80,7 +87,10 @@ enum gs_diag {
     GS_DIAG_PAST_END = 1u << 3,     /* the guard past the end was overwritten */
     GS_DIAG_INDEX_WRAP = 1u << 4,   /* exactly the elements >= 2^32 are unwritten */
     GS_DIAG_INT_WRAP = 1u << 5,     /* exactly the elements >= 2^31 are unwritten */
-    GS_DIAG_TAIL = 1u << 6          /* exactly a tail is unwritten, from another index */
+    GS_DIAG_TAIL = 1u << 6,         /* exactly a tail is unwritten, from another index */
+    GS_DIAG_BEFORE_START = 1u << 7, /* the guard before the start was overwritten */
+    GS_DIAG_ACCUMULATES = 1u << 8,  /* on a finite poison, elements read poison + expected */
+    GS_DIAG_ALL = (1u << 9) - 1u    /* every bit above: a classifier must map each */
 };
 
 struct gs_verdict {
@@ -91,6 +101,10 @@ struct gs_verdict {
     uint64_t first_wrong; /* valid when wrong > 0 */
     uint64_t guard_hits;  /* guard elements overwritten */
     uint64_t first_guard; /* offset past n of the first */
+    uint64_t front_hits;  /* guard elements before the start overwritten (gs_verify_front) */
+    uint64_t front_nearest; /* the overwritten one nearest the start: index -front_nearest */
+    uint64_t accumulated;   /* elements that read poison + expected (gs_verify_accumulate) */
+    uint64_t first_accumulated;
     unsigned diag;        /* GS_DIAG_* bits; 0 when everything is right */
     int listed;
     struct gs_wrong list[GS_LISTED];
@@ -123,6 +137,21 @@ void gs_verify_merge(const struct gs_launch *l, const struct gs_vpart *p, struct
 /* guard[0, GS_GUARD_ELEMS): the elements past n, of l->type. Then the
  * diagnosis. */
 void gs_verify_end(const struct gs_launch *l, const void *guard, struct gs_verdict *v);
+
+/* front[0, GS_FRONT_ELEMS): the guard before element 0 (front[GS_FRONT_ELEMS
+ * - 1] is index -1), of l->type, poisoned with the guard's bits. Counts the
+ * overwritten ones and sets GS_DIAG_BEFORE_START. */
+void gs_verify_front(const struct gs_launch *l, const void *front, struct gs_verdict *v);
+
+/* A second run of a launch whose verdict has unwritten elements, on an
+ * output poisoned with GS_FINITE_POISON instead of the NaN (floats only):
+ * an element that reads poison + expected was accumulated into (`+=`), not
+ * left unwritten; one that reads the poison was not written. Counts the
+ * accumulated ones into v and sets GS_DIAG_ACCUMULATES when there are any;
+ * when they are all of v's wrong elements, the first run's other value
+ * bits (holes, tail, wrong values) were this one cause and are cleared.
+ * out holds elements [0, l->n). */
+void gs_verify_accumulate(const struct gs_launch *l, const float *out, struct gs_verdict *v);
 
 /* ---- the count build's output: a 32-bit counter per element ---- */
 
@@ -166,6 +195,10 @@ void gs_count_end(const float *guard, struct gs_count_verdict *v);
 #define GS_TRACE_EMPTY 0xFFFFFFFFu /* every word before the launch: the key's maximum, so
                                       that the kernels' atomic minimum keeps the lowest
                                       writer; the count word then reads count - 1 */
+
+/* 1 when nothing of the verdict differs: no wrong element, no guard element
+ * on either side overwritten, no diagnosis. */
+int gs_verdict_clean(const struct gs_verdict *v);
 
 /* One line in words: "ok", or the diagnosis the course's harness gives. */
 void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size);

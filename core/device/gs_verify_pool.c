@@ -80,3 +80,19 @@ void gs_verify_pool(struct gs_pool *pool, const void *out, const struct gs_launc
     gs_verify_end(l, (const char *)out + l->n * gs_type_size(l->type), v);
     free(j.part);
 }
+
+void gs_poison_readback(struct gs_pool *pool, float *out, uint64_t n)
+{
+    gs_poison_pool(pool, out, n);
+    const uint32_t guard = GS_GUARD_BITS;
+    float *front = gs_readback_front(out, n);
+    for (uint64_t i = 0; i < GS_FRONT_ELEMS; ++i)
+        memcpy(&front[i], &guard, sizeof guard);
+}
+
+void gs_verify_readback(struct gs_pool *pool, const float *out, const struct gs_launch *l,
+                        struct gs_verdict *v)
+{
+    gs_verify_pool(pool, out, l, v);
+    gs_verify_front(l, gs_readback_front((void *)out, l->n), v);
+}

@@ -30,7 +30,7 @@ uint64_t gs_buffer_bytes(uint64_t n)
 
 uint64_t gs_buffer_bytes_of(uint64_t n, enum gs_type type)
 {
-    return (n + GS_GUARD_ELEMS) * gs_type_size(type);
+    return (GS_FRONT_ELEMS + n + GS_GUARD_ELEMS) * gs_type_size(type);
 }
 
 static void progress(const struct gs_workspace *w, const char *phase, uint64_t done,
@@ -203,6 +203,26 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 
 /* ---- open and close ---------------------------------------------------- */
 
+/* `words` 32-bit words of `bits` (an element is one word, or two). */
+static void fill_bits(void *dst, uint64_t words, uint32_t bits)
+{
+    char *p = dst;
+    for (uint64_t i = 0; i < words; ++i)
+        memcpy(p + 4 * i, &bits, sizeof bits);
+}
+
+/* The inputs' fronts hold the guard's bits too: never read uninitialized,
+ * and an API copy from a's allocation start to out's (gs_dev_copy) leaves
+ * out's front guard intact. */
+static int guard_fronts(struct gs_workspace *w, struct gs_err *e)
+{
+    fill_bits(w->stage[0], GS_FRONT_ELEMS * (w->elem / 4), GS_GUARD_BITS);
+    int rc = gs_dev_front_write(w->dev, w->da, w->stage[0], e);
+    if (rc == GS_OK)
+        rc = gs_dev_front_write(w->dev, w->db, w->stage[0], e);
+    return rc;
+}
+
 /* One chunk's comparison: values against the closed form, or the count
  * build's counters against the model (want != NULL). */
 struct verify_job {
@@ -242,7 +262,12 @@ int gs_workspace_open(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
 int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t n,
                          enum gs_type type, const struct gs_progress *prog, struct gs_err *e)
 {
-    const uint64_t bytes = gs_buffer_bytes_of(n, type);
+    /* Each buffer's view is n elements and the guard past them; the front
+     * guard before it is the allocation's first GS_FRONT_ELEMS elements. All
+     * three have it, so that an API's copy from one allocation's start to
+     * another's moves the views in step. */
+    const uint64_t front = GS_FRONT_ELEMS * (uint64_t)gs_type_size(type);
+    const uint64_t bytes = gs_buffer_bytes_of(n, type) - front;
     char why[200];
     int rc;
     memset(w, 0, sizeof *w);
@@ -268,10 +293,10 @@ int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t
         if ((rc = gs_dev_staging_alloc(dev, w->stage_elems * w->elem, &w->stage[k],
                                        &w->stage_handle[k], &w->stage_pinned[k], e)) != GS_OK)
             goto fail;
-    if ((rc = gs_dev_alloc(dev, bytes, &w->da, e)) != GS_OK ||
-        (rc = gs_dev_alloc(dev, bytes, &w->db, e)) != GS_OK ||
-        (rc = gs_dev_alloc(dev, bytes, &w->dout, e)) != GS_OK ||
-        (rc = upload_inputs(w, e)) != GS_OK)
+    if ((rc = gs_dev_alloc_view(dev, front, bytes, &w->da, e)) != GS_OK ||
+        (rc = gs_dev_alloc_view(dev, front, bytes, &w->db, e)) != GS_OK ||
+        (rc = gs_dev_alloc_view(dev, front, bytes, &w->dout, e)) != GS_OK ||
+        (rc = guard_fronts(w, e)) != GS_OK || (rc = upload_inputs(w, e)) != GS_OK)
         goto fail;
     return GS_OK;
 fail:
@@ -301,14 +326,6 @@ void gs_workspace_bind(const struct gs_workspace *w, struct gs_launch *l)
 }
 
 /* ---- poison ------------------------------------------------------------ */
-
-/* `words` 32-bit words of `bits` (an element is one word, or two). */
-static void fill_bits(void *dst, uint64_t words, uint32_t bits)
-{
-    char *p = dst;
-    for (uint64_t i = 0; i < words; ++i)
-        memcpy(p + 4 * i, &bits, sizeof bits);
-}
 
 /* Without an API fill: upload the poison from a staging area. */
 static int upload_poison(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
@@ -363,9 +380,35 @@ static int prove_fill(struct gs_workspace *w, uint64_t n, uint32_t pattern, stru
     return rc;
 }
 
-/* out[0, n) = pattern, the guard after it = GS_GUARD_BITS, proved. */
+/* The guard before out[0]: written from a staging area (a few KiB, the
+ * same on every backend) and read back whole. */
+static int poison_front(struct gs_workspace *w, struct gs_err *e)
+{
+    const uint64_t words = GS_FRONT_ELEMS * (w->elem / 4);
+    fill_bits(w->stage[0], words, GS_GUARD_BITS);
+    int rc = gs_dev_front_write(w->dev, w->dout, w->stage[0], e);
+    if (rc != GS_OK)
+        return rc;
+    rc = gs_dev_front_read(w->dev, w->dout, w->stage[1], e);
+    for (uint64_t i = 0; rc == GS_OK && i < words; ++i) {
+        uint32_t got;
+        memcpy(&got, (const char *)w->stage[1] + 4 * i, sizeof got);
+        if (got != GS_GUARD_BITS)
+            rc = gs_err_set(e, GS_API,
+                            "%s: the guard before the output was written but reads 0x%08x, "
+                            "not 0x%08x: the output cannot be trusted",
+                            w->dev->backend->name, got, GS_GUARD_BITS);
+    }
+    return rc;
+}
+
+/* out[0, n) = pattern, the guard after it = GS_GUARD_BITS, proved; the
+ * guard before it likewise. */
 static int poison_untimed(struct gs_workspace *w, uint64_t n, uint32_t pattern, struct gs_err *e)
 {
+    const int front = poison_front(w, e);
+    if (front != GS_OK)
+        return front;
     int rc = gs_dev_fill32(w->dev, w->dout, 0, n * w->elem, pattern, e);
     if (rc == GS_OK)
         rc = gs_dev_fill32(w->dev, w->dout, n * w->elem, GS_GUARD_ELEMS * w->elem, GS_GUARD_BITS,
@@ -400,6 +443,13 @@ static int timed_launch(struct gs_workspace *w, const struct gs_launch *l,
 int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e)
 {
     return poison_with(w, n, GS_POISON_BITS, e);
+}
+
+int gs_workspace_poison_finite(struct gs_workspace *w, uint64_t n, struct gs_err *e)
+{
+    if (w->type != GS_TYPE_FLOAT)
+        return gs_err_set(e, GS_USAGE, "the finite poison is a float; run it in a float workspace");
+    return poison_with(w, n, GS_FINITE_POISON_BITS, e);
 }
 
 /* ---- read back and compare --------------------------------------------- */
@@ -509,6 +559,10 @@ int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struc
     rc = stream_out(w, &proto, &to, &guard, e);
     if (rc == GS_OK)
         gs_verify_end(l, &guard, v);
+    if (rc == GS_OK)
+        rc = gs_dev_front_read(w->dev, w->dout, &guard, e);
+    if (rc == GS_OK)
+        gs_verify_front(l, &guard, v);
     return rc;
 }
 

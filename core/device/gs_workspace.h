@@ -68,7 +68,8 @@ struct gs_workspace {
  * in all, so that small runs say nothing. */
 int gs_copy_rate_line(const struct gs_copy_rate *c, uint64_t min_bytes, char *buf, size_t size);
 
-/* Bytes of one device buffer for n elements: n + GS_GUARD_ELEMS floats. */
+/* Bytes of one device buffer for n elements: the front guard, n and the
+ * guard past them (GS_FRONT_ELEMS + n + GS_GUARD_ELEMS floats). */
 uint64_t gs_buffer_bytes(uint64_t n);
 /* The same for elements of `type`. */
 uint64_t gs_buffer_bytes_of(uint64_t n, enum gs_type type);
@@ -91,6 +92,9 @@ void gs_workspace_bind(const struct gs_workspace *w, struct gs_launch *l);
  * back (an API fill that silently did nothing would leave the last case's
  * correct results in place). */
 int gs_workspace_poison(struct gs_workspace *w, uint64_t n, struct gs_err *e);
+/* The same with GS_FINITE_POISON in out[0, n) (float workspaces): the
+ * second run of gs_verify_accumulate. */
+int gs_workspace_poison_finite(struct gs_workspace *w, uint64_t n, struct gs_err *e);
 /* Read out back and compare all of l->n elements and the guard with the
  * closed form of l's operation. */
 int gs_workspace_verify(struct gs_workspace *w, const struct gs_launch *l, struct gs_verdict *v,

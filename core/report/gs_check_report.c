@@ -253,13 +253,24 @@ static void case_cell(const struct gs_check_case *c, char *buf, unsigned size)
     switch (c->cls) {
     case GS_CHECK_SHORT_GRID:
     case GS_CHECK_UNWRITTEN:
+    case GS_CHECK_UNWRITTEN_TAIL:
+    case GS_CHECK_INT_WRAP:
+    case GS_CHECK_INDEX_WRAP:
     case GS_CHECK_WRONG_VALUE:
         snprintf(buf, size, "%s, from index %llu (%llu of %llu wrong)", words,
                  (unsigned long long)v->first_wrong, (unsigned long long)v->wrong,
                  (unsigned long long)v->n);
         break;
+    case GS_CHECK_ACCUMULATES:
+        snprintf(buf, size, "%s, from index %llu (%llu of %llu)", words,
+                 (unsigned long long)v->first_accumulated, (unsigned long long)v->accumulated,
+                 (unsigned long long)v->n);
+        break;
     case GS_CHECK_PAST_END:
         snprintf(buf, size, "%s, at n + %llu", words, (unsigned long long)v->first_guard);
+        break;
+    case GS_CHECK_BEFORE_START:
+        snprintf(buf, size, "%s, at index -%llu", words, (unsigned long long)v->front_nearest);
         break;
     case GS_CHECK_REFUSED:
         snprintf(buf, size, "%s: %s", words, c->got.api_error);
@@ -553,6 +564,9 @@ static void json_case(struct gs_jw *w, const char *key, const struct gs_check_ca
     gs_jw_u64(w, "unwritten", v->unwritten);
     gs_jw_u64(w, "guard_hits", v->guard_hits);
     gs_jw_u64(w, "first_guard", v->first_guard);
+    gs_jw_u64(w, "front_hits", v->front_hits);
+    gs_jw_u64(w, "front_nearest", v->front_nearest);
+    gs_jw_u64(w, "accumulated", v->accumulated);
     case_detail(c, detail, sizeof detail);
     gs_jw_str(w, "detail", c->cls == GS_CHECK_OK ? "" : detail);
     gs_json_wrong_list(w, v);

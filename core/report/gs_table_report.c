@@ -268,7 +268,7 @@ static void text_diagnoses(const struct gs_table_report_in *in, struct gs_str *o
         for (int k = 0; k < t->ncases; ++k) {
             const struct gs_case *c = &t->cases[k];
             const struct gs_verdict *v = &c->verdict;
-            if (!c->got.accepted || v->diag == 0)
+            if (!c->got.accepted || gs_verdict_clean(v))
                 continue;
             if (!header++)
                 gs_str_printf(o, "\nDiagnosis of every wrong result:\n");

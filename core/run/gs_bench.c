@@ -204,7 +204,7 @@ static int verify_row(struct gs_workspace *w, struct gs_bench_row *r, struct gs_
                  res.api_message);
         return GS_OK;
     }
-    if (v.diag != 0) {
+    if (!gs_verdict_clean(&v)) {
         gs_diagnosis(&v, r->wrong, sizeof r->wrong);
         return GS_OK;
     }

@@ -119,35 +119,97 @@ static int plan_cases(struct gs_check_run *r, const struct gs_check_plan *plan)
 
 /* ---- running them -------------------------------------------------------- */
 
-/* The class of a case that ran: the most telling diagnosis first. */
+/* Each diagnosis bit's class, the most telling first: memory outside the
+ * array, then a wrong kind of write, then the shapes of what was left
+ * unwritten. The table must hold every GS_DIAG_* bit (checked below and by
+ * tests/test_check_verdicts.c). */
+static const struct {
+    unsigned bit;
+    enum gs_check_class cls;
+} diag_classes[] = {
+    {GS_DIAG_BEFORE_START, GS_CHECK_BEFORE_START}, {GS_DIAG_PAST_END, GS_CHECK_PAST_END},
+    {GS_DIAG_ACCUMULATES, GS_CHECK_ACCUMULATES},   {GS_DIAG_WRONG_VALUES, GS_CHECK_WRONG_VALUE},
+    {GS_DIAG_SHORT_GRID, GS_CHECK_SHORT_GRID},     {GS_DIAG_INDEX_WRAP, GS_CHECK_INDEX_WRAP},
+    {GS_DIAG_INT_WRAP, GS_CHECK_INT_WRAP},         {GS_DIAG_TAIL, GS_CHECK_UNWRITTEN_TAIL},
+    {GS_DIAG_HOLES, GS_CHECK_UNWRITTEN},
+};
+#define GS_DIAG_BITS 9
+_Static_assert(sizeof diag_classes / sizeof diag_classes[0] == GS_DIAG_BITS &&
+                   GS_DIAG_ALL == (1u << GS_DIAG_BITS) - 1u,
+               "every GS_DIAG_* bit needs its check class");
+
+enum gs_check_class gs_check_diag_class(unsigned bit)
+{
+    for (size_t i = 0; i < sizeof diag_classes / sizeof diag_classes[0]; ++i)
+        if (diag_classes[i].bit == bit)
+            return diag_classes[i].cls;
+    return GS_CHECK_CLASSES;
+}
+
 enum gs_check_class gs_check_classify(const struct gs_launch_result *got,
                                       const struct gs_verdict *v)
 {
     if (!got->accepted)
         return GS_CHECK_REFUSED;
-    if (v->diag & GS_DIAG_PAST_END)
-        return GS_CHECK_PAST_END;
-    if (v->diag & GS_DIAG_WRONG_VALUES)
-        return GS_CHECK_WRONG_VALUE;
-    if (v->diag & GS_DIAG_SHORT_GRID)
-        return GS_CHECK_SHORT_GRID;
-    if (v->diag & GS_DIAG_HOLES)
-        return GS_CHECK_UNWRITTEN;
+    for (size_t i = 0; i < sizeof diag_classes / sizeof diag_classes[0]; ++i)
+        if (v->diag & diag_classes[i].bit)
+            return diag_classes[i].cls;
+    /* No bit, yet something differs: a verifier that counted a wrong
+     * element without diagnosing it still fails the case. */
+    if (!gs_verdict_clean(v))
+        return v->unwritten > 0 ? GS_CHECK_UNWRITTEN : GS_CHECK_WRONG_VALUE;
     return GS_CHECK_OK;
 }
 
-/* The smallest failing case: the smallest n; at one n, the harness's own
- * order (the device grid, then the shapes, then the T4's grid), which is
- * the same on every device, unlike the thread counts. */
+/* A launch that wrote nothing at all: at n = 1 a loop that stops early, a
+ * chunk rounded down to 0 and a kernel that never stores look the same, so
+ * such a case names no cause while a larger failing case can. */
+static int wrote_nothing(const struct gs_check_case *c)
+{
+    const struct gs_verdict *v = &c->verdict;
+    return c->got.accepted && v->n > 0 && v->unwritten == v->n &&
+           (v->diag & ~(unsigned)GS_DIAG_HOLES) == 0;
+}
+
+/* The case that names the file's class: the smallest failing n, a case that
+ * wrote nothing yielding to any that wrote something; at one n, the
+ * harness's own order (the device grid, then the shapes, then the T4's
+ * grid), which is the same on every device, unlike the thread counts. */
 static int smaller(const struct gs_check_case *a, const struct gs_check_case *b)
 {
+    if (wrote_nothing(a) != wrote_nothing(b))
+        return !wrote_nothing(a);
     if (a->launch.n != b->launch.n)
         return a->launch.n < b->launch.n;
     return a < b;
 }
 
+/* A tail from T looks like a short grid in one case; it is one only if the
+ * same launch was right wherever it covered n. A failing case with n <= T on
+ * that launch shows a loop that stops early instead: the short grid's words
+ * would name a cause the evidence contradicts. */
+static void demote_short_grids(struct gs_check_run *r)
+{
+    for (int i = 0; i < r->ncases; ++i) {
+        struct gs_check_case *c = &r->cases[i];
+        if (c->cls != GS_CHECK_SHORT_GRID)
+            continue;
+        for (int j = 0; j < r->ncases; ++j) {
+            const struct gs_check_case *o = &r->cases[j];
+            if (o->launch.grid != c->launch.grid || o->launch.block != c->launch.block ||
+                o->launch.n > o->launch.global || o->launch.n == 0 || o->cls == GS_CHECK_OK ||
+                o->cls == GS_CHECK_NOT_RUN)
+                continue;
+            c->verdict.diag = (c->verdict.diag & ~(unsigned)GS_DIAG_SHORT_GRID) | GS_DIAG_TAIL;
+            c->cls = gs_check_classify(&c->got, &c->verdict);
+            break;
+        }
+    }
+}
+
 void gs_check_summarize(struct gs_check_run *r)
 {
+    demote_short_grids(r);
     r->smallest = -1;
     for (int i = 0; i < r->ncases; ++i) {
         const struct gs_check_case *c = &r->cases[i];

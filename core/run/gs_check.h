@@ -30,7 +30,12 @@ enum gs_check_section {
     X(OK, "ok", "ok")                                                          \
     X(SHORT_GRID, "short-grid", "short grid")                                  \
     X(UNWRITTEN, "unwritten", "elements never written")                       \
+    X(UNWRITTEN_TAIL, "unwritten-tail", "the loop stops early")                \
+    X(INT_WRAP, "int-wrap", "int index wraps at 2^31")                         \
+    X(INDEX_WRAP, "index-wrap", "32-bit index wraps at 2^32")                  \
     X(PAST_END, "past-end", "wrote past the end")                              \
+    X(BEFORE_START, "before-start", "wrote before the start")                  \
+    X(ACCUMULATES, "accumulates", "accumulates into out (+=)")                 \
     X(WRONG_VALUE, "wrong-value", "wrong value")                               \
     X(REFUSED, "refused", "launch refused")                                    \
     X(FAULTED, "faulted", "faulted")                                           \
@@ -152,8 +157,14 @@ void gs_check_work_take(struct gs_check_work *to, struct gs_check_work *from);
 int gs_check_plan_device(struct gs_device *dev, const struct gs_grid_choice *g,
                          const struct gs_check_plan *plan, struct gs_check_run *run,
                          struct gs_err *e);
+/* Total: a verdict with any wrong element, any guard element overwritten or
+ * any diagnosis bit is never GS_CHECK_OK. Each GS_DIAG_* bit has its class
+ * (gs_check_diag_class), the most telling first. */
 enum gs_check_class gs_check_classify(const struct gs_launch_result *got,
                                       const struct gs_verdict *v);
+/* The class of one diagnosis bit; GS_CHECK_CLASSES for a value that is not
+ * exactly one GS_DIAG_* bit. */
+enum gs_check_class gs_check_diag_class(unsigned bit);
 void gs_check_summarize(struct gs_check_run *run);
 
 /* `check --sizes traps`: the sizes where the course's index traps bite, and

@@ -24,6 +24,7 @@
 #include "gs_select.h"
 #include "gs_str.h"
 #include "gs_verify.h"
+#include "gs_verify_pool.h"
 #include "gs_workspace.h"
 
 #define LOG_MAX (4u << 20) /* no CSV of two kernels is larger */
@@ -347,9 +348,9 @@ static int output_right(struct gs_counters *c, const char *path, char *why, size
     }
     const struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, c->n, c->grid, c->block);
     struct gs_verdict v;
-    gs_verify(out, NULL, &l, &v);
+    gs_verify_readback(NULL, out, &l, &v);
     free(out);
-    if (v.diag != 0) {
+    if (!gs_verdict_clean(&v)) {
         char diag[300];
         gs_diagnosis(&v, diag, sizeof diag);
         snprintf(why, size, "the counted launch's output is wrong: %s", diag);
@@ -810,8 +811,10 @@ static int counted_launches(void *ctx, struct gs_err *e)
     gs_workspace_bind(x->w, &x->l);
     x->l.user = x->k;
     int rc = launch_once(x->dev, x->w, &x->l, e);
+    if (rc == GS_OK) /* check's read-back layout (gs_verify_pool.h) */
+        rc = gs_dev_read(x->dev, x->w->dout, 0, x->out, gs_readback_view_bytes(x->l.n), e);
     if (rc == GS_OK)
-        rc = gs_dev_read(x->dev, x->w->dout, 0, x->out, gs_buffer_bytes(x->l.n), e);
+        rc = gs_dev_front_read(x->dev, x->w->dout, gs_readback_front(x->out, x->l.n), e);
     if (rc == GS_OK) {
         /* The suite's own loop on the same launch, for reference. */
         x->l.user = NULL;

@@ -128,7 +128,7 @@ static int verified_timeline(struct gs_workspace *w, struct gs_spread_launch *ro
     }
     if ((rc = gs_workspace_verify(w, &l, &v, e)) != GS_OK)
         return rc;
-    if (v.diag != 0)
+    if (!gs_verdict_clean(&v))
         gs_diagnosis(&v, row->wrong, sizeof row->wrong);
     return GS_OK;
 }

@@ -146,7 +146,7 @@ static int verify_point(struct gs_workspace *w, uint64_t n, enum gs_sweep_varian
     if (!res.accepted)
         snprintf(p->wrong, sizeof p->wrong, "launch refused: %s: %s", res.api_error,
                  res.api_message);
-    else if (verdict.diag != 0)
+    else if (!gs_verdict_clean(&verdict))
         gs_diagnosis(&verdict, p->wrong, sizeof p->wrong);
     else
         p->verified = 1;

@@ -340,7 +340,7 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
      * read-back (made then, they cost the first row half a second on an
      * H200: a fault a page). */
     if (r == RX_OK && first && x->run->speed.n)
-        gs_poison_pool(x->pool, x->shm, x->run->speed.n);
+        gs_poison_readback(x->pool, x->shm, x->run->speed.n);
     if (r == RX_OK)
         r = rx_msg(x, MSG_BUILT, 0, &body, &len, t0, x->build_timeout_s, NULL, &malformed);
     if (r == RX_OK && len < sizeof(struct msg_built)) {
@@ -421,20 +421,19 @@ static void expect_case(struct gs_check_run *r, int i)
     }
 }
 
-/* One case in the live worker. GS_OK when it has a class (*lost: it ended
- * the worker); other statuses are the harness's own failures. */
-static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
+/* One exchange of a case with the worker: RX_OK with its answer in *d, or
+ * the worker was lost (killed here: *lost, and the class in c). */
+static int exchange_case(struct iso *x, struct gs_check_case *c, int finite,
+                         struct msg_done *d, int *lost)
 {
-    struct gs_check_case *c = &x->run->cases[i];
-    const struct msg_case mc = {c->launch.n, c->launch.grid, c->launch.block, c->launch.global};
+    const struct msg_case mc = {c->launch.n, c->launch.grid, c->launch.block, c->launch.global,
+                                (uint32_t)finite, 0};
     const uint32_t seq = ++x->seq;
     char *body = NULL;
     uint32_t len = 0;
     int malformed = 0, status = 0;
-    *lost = 0;
-    gs_poison_pool(x->pool, x->shm, c->launch.n); /* an answer before the copy shows poison,
-                                                      never a pass */
-    expect_case(x->run, i);
+    gs_poison_readback(x->pool, x->shm, c->launch.n); /* an answer before the copy shows
+                                                          poison, never a pass */
     gs_counters_drain(x->counters);
     const double t0 = now_s();
     int r = gs_wk_send(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
@@ -456,19 +455,63 @@ static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
             c->cls = GS_CHECK_FAULTED;
             lost_words(x, status, malformed, "", c->why, sizeof c->why);
         }
-        return GS_OK;
+        return r;
     }
-    c->wall_s = now_s() - t0;
-    struct msg_done d;
-    memcpy(&d, body, sizeof d);
+    if (!finite)
+        c->wall_s = now_s() - t0;
+    memcpy(d, body, sizeof *d);
     free(body);
-    d.msg[sizeof d.msg - 1] = '\0';
-    d.r.api_error[sizeof d.r.api_error - 1] = '\0';
-    d.r.api_message[sizeof d.r.api_message - 1] = '\0';
+    d->msg[sizeof d->msg - 1] = '\0';
+    d->r.api_error[sizeof d->r.api_error - 1] = '\0';
+    d->r.api_message[sizeof d->r.api_message - 1] = '\0';
+    return RX_OK;
+}
+
+/* Elements a case's accumulation check runs on at the most: the seed's
+ * sizes and the added ones; not the traps' 2^31 and 2^32. */
+#define GS_ACCUMULATE_MAX_N (1ull << 24)
+
+/* A case with wrong elements runs once more on a finite poison
+ * (gs_verify_accumulate): an element that then reads poison + expected was
+ * accumulated into, which the NaN cannot show (NaN + x is NaN). A second run
+ * that does not come back keeps the first verdict. */
+static void accumulation_check(struct iso *x, struct gs_check_case *c, int *lost)
+{
+    struct gs_check_case again = *c;
+    struct msg_done d;
+    if (c->verdict.wrong == 0 || c->launch.n > GS_ACCUMULATE_MAX_N)
+        return;
+    if (exchange_case(x, &again, 1, &d, lost) != RX_OK)
+        return;
+    if (d.status != GS_OK) { /* a fault this time: the context may be dead */
+        end_worker(x, END_KILL, NULL);
+        *lost = 1;
+        return;
+    }
+    if (!d.r.accepted)
+        return;
+    gs_verify_accumulate(&c->launch, x->shm, &c->verdict);
+    c->cls = gs_check_classify(&c->got, &c->verdict);
+}
+
+/* Run case i in the worker and class it. *lost: the worker is gone (a
+ * fault or a deadline): the next case needs a fresh one. GS_OK when the
+ * case has its class, whatever it is (did not finish, faulted: ended by
+ * the worker); other statuses are the harness's own failures. */
+static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
+{
+    struct gs_check_case *c = &x->run->cases[i];
+    struct msg_done d;
+    *lost = 0;
+    expect_case(x->run, i);
+    if (exchange_case(x, c, 0, &d, lost) != RX_OK)
+        return GS_OK;
     if (d.status == GS_OK) {
         c->got = d.r;
-        gs_verify_pool(x->pool, x->shm, &c->launch, &c->verdict);
+        gs_verify_readback(x->pool, x->shm, &c->launch, &c->verdict);
         c->cls = gs_check_classify(&c->got, &c->verdict);
+        if (c->cls != GS_CHECK_OK && c->got.accepted)
+            accumulation_check(x, c, lost);
         return GS_OK;
     }
     if (d.phase == PHASE_POISON)
@@ -609,7 +652,7 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, dou
     int malformed = 0, status = 0;
     *lost = 0;
     if (user)
-        gs_poison_pool(x->pool, x->shm, r->n);
+        gs_poison_readback(x->pool, x->shm, r->n);
     const double t0 = now_s();
     int rx_rc = gs_wk_send(x->c.chan, MSG_SPEED, seq, &ms, sizeof ms, NULL, 0) == 0
                     ? rx_msg(x, MSG_SPEED_DONE, seq, &body, &len, t0, deadline,
@@ -674,8 +717,8 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, dou
         /* The worker's word is not taken: its last output, verified here. */
         const struct gs_launch l = gs_launch_1d(GS_K_ADD_GS, r->n, r->grid, r->block);
         struct gs_verdict v;
-        gs_verify_pool(x->pool, x->shm, &l, &v);
-        if (v.diag != 0) {
+        gs_verify_readback(x->pool, x->shm, &l, &v);
+        if (!gs_verdict_clean(&v)) {
             char diag[300];
             gs_diagnosis(&v, diag, sizeof diag);
             r->state = GS_SPD_WRONG;
@@ -813,7 +856,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
 {
     struct gs_check_work *w = &x->run->work;
     const uint64_t T = x->run->threads;
-    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block};
+    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block, 0, 0};
     struct gs_check_case shown;
     memset(&shown, 0, sizeof shown);
     shown.launch.n = w->n;
@@ -904,6 +947,8 @@ static void count_plan(struct iso *x, const struct gs_check_plan *plan)
         n = GS_SHAPE_N;
     if (12 * n > gs_buffer_bytes(x->max_n))
         n = gs_buffer_bytes(x->max_n) / 12;
+    if (n > x->max_n) /* the worker's buffers hold max_n elements */
+        n = x->max_n;
     w->n = n;
 }
 

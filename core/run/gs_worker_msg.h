@@ -59,6 +59,8 @@ struct msg_built {
 
 struct msg_case {
     uint64_t n, grid, block, global;
+    uint32_t finite; /* 1: poison out with GS_FINITE_POISON (the accumulation check) */
+    uint32_t pad;
 };
 
 enum { PHASE_POISON, PHASE_LAUNCH, PHASE_READ };

@@ -19,6 +19,7 @@
 #include "gs_seccomp.h"
 #include "gs_select.h"
 #include "gs_verify.h"
+#include "gs_verify_pool.h"
 #include "gs_worker_msg.h"
 #include "gs_workspace.h"
 
@@ -68,15 +69,20 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
         gs_workspace_bind(w, &l);
         l.user = k;
         d.phase = PHASE_POISON;
-        d.status = gs_workspace_poison(w, l.n, &e);
+        d.status = mc->finite ? gs_workspace_poison_finite(w, l.n, &e)
+                              : gs_workspace_poison(w, l.n, &e);
         if (d.status == GS_OK) {
             d.phase = PHASE_LAUNCH;
             d.status = gs_dev_launch(dev, &l, 0, &d.r, &e);
         }
+        /* check's read-back layout (gs_verify_pool.h): out and the guard
+         * past it, then the guard before it. */
         if (d.status == GS_OK) {
             d.phase = PHASE_READ;
-            d.status = gs_dev_read(dev, w->dout, 0, shm, bytes, &e);
+            d.status = gs_dev_read(dev, w->dout, 0, shm, gs_readback_view_bytes(l.n), &e);
         }
+        if (d.status == GS_OK)
+            d.status = gs_dev_front_read(dev, w->dout, gs_readback_front(shm, l.n), &e);
     }
     gs_strlcpy(d.msg, e.msg, sizeof d.msg);
     gs_wk_send(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
@@ -212,7 +218,9 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
     if (d.status == GS_OK && ms->read_back) {
         populate(shm, bytes);
         d.phase = PHASE_READ;
-        d.status = gs_dev_read(dev, w->dout, 0, shm, bytes, &e);
+        d.status = gs_dev_read(dev, w->dout, 0, shm, gs_readback_view_bytes(l.n), &e);
+        if (d.status == GS_OK)
+            d.status = gs_dev_front_read(dev, w->dout, gs_readback_front(shm, l.n), &e);
     }
     gs_strlcpy(d.msg, e.msg, sizeof d.msg);
     gs_wk_send(WK_CHAN, MSG_SPEED_DONE, seq, &d, sizeof d, NULL, 0);

@@ -41,6 +41,12 @@ static void *ptr_of(const struct gs_buf *b)
     return b ? ((const struct stub_buf *)b)->ptr : NULL;
 }
 
+/* What a launch passes: the address of the view (gs_buf.front bytes in). */
+static void *view_of(const struct gs_buf *b)
+{
+    return b ? (char *)((const struct stub_buf *)b)->ptr + b->front : NULL;
+}
+
 /* Every API call goes through this: GS_OK, or the call, file:line and the
  * API's own error name in e (core/device/gs_backend.h, gs_api_error). */
 static int stub_check(stubError rc, const char *call, const char *file, int line,
@@ -184,8 +190,8 @@ static int stub_launch(struct gs_device *dev, const struct gs_launch *l, int tim
     double ms = 0.0;
     (void)dev;
     const stubError rc = stubLaunch((int)l->kernel, (int)gs_launch_build(l), l->grid,
-                                    l->grid_y ? l->grid_y : 1, l->block, ptr_of(l->a),
-                                    ptr_of(l->b), ptr_of(l->out), l->n, l->param, &ms);
+                                    l->grid_y ? l->grid_y : 1, l->block, view_of(l->a),
+                                    view_of(l->b), view_of(l->out), l->n, l->param, &ms);
     /* A refused shape is the result being measured, not an error. */
     if (rc == stubErrorInvalidValue || rc == stubErrorLaunchRefused) {
         gs_refusal(r, (long)rc, stubGetErrorName(rc), "stubLaunch: %s", stubGetErrorString(rc));
@@ -223,8 +229,8 @@ static int stub_timeline(struct gs_device *dev, const struct gs_launch *l,
     if (dev->compute_units > GS_TIMELINE_MAX_UNITS)
         return gs_err_set(e, GS_UNSUPPORTED, "stub: %u units, more than a timeline holds",
                           dev->compute_units);
-    const stubError rc = stubLaunchTimeline((int)l->kernel, l->grid, l->block, ptr_of(l->a),
-                                            ptr_of(l->b), ptr_of(l->out), l->n, l->param, units,
+    const stubError rc = stubLaunchTimeline((int)l->kernel, l->grid, l->block, view_of(l->a),
+                                            view_of(l->b), view_of(l->out), l->n, l->param, units,
                                             dev->compute_units, &ms);
     if (rc == stubErrorInvalidValue || rc == stubErrorLaunchRefused) {
         gs_refusal(r, (long)rc, stubGetErrorName(rc), "stubLaunchTimeline: %s",
