@@ -344,6 +344,9 @@ static void text_cases(const struct gs_check_run *r, struct gs_str *o)
                 gs_str_printf(o, "    %s; on a CPU device up to n = T + 1, without n = %s "
                                  "(--sizes runs it here too):\n",
                               titles[section], r->t4_left_out);
+            else if (section == GS_CHK_SIZES && r->sizes_added[0])
+                gs_str_printf(o, "    %s: the seed's ten sizes, then %s:\n", titles[section],
+                              r->sizes_added);
             else
                 gs_str_printf(o, "    %s:\n", titles[section]);
         }
@@ -485,6 +488,9 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
                           (unsigned long long)c->launch.n, shape, cell, trap[0] ? " (" : "",
                           trap, trap[0] ? ")" : "");
         }
+        if (r->sizes_added[0])
+            gs_str_printf(o, "\nOn the device grid, after the seed's ten sizes: %s.\n",
+                          r->sizes_added);
         if (r->t4_left_out[0])
             gs_str_printf(o, "\nOn a CPU device the T4's section runs up to n = T + 1, without "
                              "n = %s (`--sizes` runs it there too).\n",
@@ -586,6 +592,7 @@ static void json_run(struct gs_jw *w, const struct gs_check_run *r)
     gs_jw_int(w, "cases_right", r->count[GS_CHECK_OK]);
     gs_jw_int(w, "cases", r->ncases);
     gs_jw_str(w, "t4_left_out", r->t4_left_out);
+    gs_jw_str(w, "sizes_added", r->sizes_added);
     json_work(w, &r->work);
     json_speed(w, &r->speed);
     gs_counters_json(w, &r->counters, counters_why(r));

@@ -34,8 +34,33 @@ const char *gs_check_class_words(enum gs_check_class c)
 
 /* ---- the cases ----------------------------------------------------------- */
 
-/* The sizes of a section on T threads; traps: with the traps' sizes. */
-static int sizes_for(const struct gs_check_plan *plan, uint64_t T, int traps,
+static int is_prime(uint64_t p)
+{
+    if (p < 2)
+        return 0;
+    for (uint64_t d = 2; d * d <= p; ++d)
+        if (p % d == 0)
+            return 0;
+    return 1;
+}
+
+int gs_check_added_sizes(uint64_t T, unsigned block, uint64_t out[GS_CHECK_ADDED_SIZES])
+{
+    if (T < 2)
+        return 0;
+    uint64_t p = 3 * T + block / 2 + 1;
+    while (!is_prime(p))
+        ++p;
+    out[0] = T - 1;
+    out[1] = 2 * T + 1;
+    out[2] = p;
+    return GS_CHECK_ADDED_SIZES;
+}
+
+/* The sizes of a section on T threads: the seed's ten, sorted, then (on the
+ * device grid, with the default sizes) the sizes added where a tail hides
+ * (gs_check_added_sizes) not among them; traps: with the traps' sizes. */
+static int sizes_for(const struct gs_check_plan *plan, uint64_t T, unsigned block, int device,
                      uint64_t out[GS_MAX_SIZES])
 {
     static const uint64_t trap_sizes[] = GS_CHECK_TRAP_SIZES;
@@ -44,9 +69,18 @@ static int sizes_for(const struct gs_check_plan *plan, uint64_t T, int traps,
         n = gs_default_sizes(T, out);
     else
         memcpy(out, plan->sizes, (size_t)plan->nsizes * sizeof *out);
-    if (traps && plan->traps) {
+    if (device && plan->traps) {
         const int merged = gs_sizes_merge(out, n, trap_sizes, 2);
         n = merged < 0 ? n : merged; /* the defaults leave room: 10 + 2 of 64 */
+    }
+    uint64_t added[GS_CHECK_ADDED_SIZES];
+    const int nadded = device && !plan->sizes ? gs_check_added_sizes(T, block, added) : 0;
+    for (int k = 0; k < nadded && n < GS_MAX_SIZES; ++k) {
+        int seen = 0;
+        for (int i = 0; i < n; ++i)
+            seen |= out[i] == added[k];
+        if (!seen)
+            out[n++] = added[k];
     }
     return n;
 }
@@ -64,8 +98,9 @@ uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T)
 {
     uint64_t sizes[GS_MAX_SIZES], max = GS_SHAPE_N;
     const uint64_t grids[2] = {T, (uint64_t)GS_T4_GRID * GS_T4_BLOCK};
+    const unsigned block = plan->block ? plan->block : GS_DEFAULT_BLOCK;
     for (int g = 0; g < 2; ++g) {
-        const int n = sizes_for(plan, grids[g], g == 0, sizes);
+        const int n = sizes_for(plan, grids[g], block, g == 0, sizes);
         for (int i = 0; i < n; ++i)
             if (sizes[i] > max)
                 max = sizes[i];
@@ -96,13 +131,21 @@ static int plan_cases(struct gs_check_run *r, const struct gs_check_plan *plan)
     r->cases = calloc(2 * GS_MAX_SIZES + GS_MAX_SHAPES, sizeof *r->cases);
     if (!r->cases)
         return 0;
-    int n = sizes_for(plan, r->threads, 1, sizes);
+    int n = sizes_for(plan, r->threads, (unsigned)r->block, 1, sizes);
     for (int i = 0; i < n; ++i)
         add_case(r, GS_CHK_SIZES, sizes[i], r->grid, r->block);
+    uint64_t added[GS_CHECK_ADDED_SIZES];
+    if (!plan->sizes && gs_check_added_sizes(r->threads, (unsigned)r->block, added))
+        snprintf(r->sizes_added, sizeof r->sizes_added,
+                 "T - 1 = %llu (one short of the grid), 2T + 1 = %llu (a third pass of one "
+                 "element) and the prime %llu (three passes, a ragged last block), where a loop "
+                 "that stops early hides from the seed's sizes",
+                 (unsigned long long)added[0], (unsigned long long)added[1],
+                 (unsigned long long)added[2]);
     for (int i = 0; i < nshapes; ++i)
         add_case(r, GS_CHK_SHAPES, GS_SHAPE_N, shapes[i].grid, shapes[i].block);
     const uint64_t t4_threads = (uint64_t)GS_T4_GRID * GS_T4_BLOCK;
-    n = t4 ? sizes_for(plan, t4_threads, 0, sizes) : 0;
+    n = t4 ? sizes_for(plan, t4_threads, GS_T4_BLOCK, 0, sizes) : 0;
     size_t len = 0;
     for (int i = 0; i < n; ++i) {
         if (!r->dev->is_gpu && !plan->sizes && sizes[i] > t4_threads + 1) {

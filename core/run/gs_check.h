@@ -128,6 +128,9 @@ struct gs_check_run {
      * nothing the device grid's case does not show): the sizes left out of
      * it, in words ("" when none; --sizes runs every size on it). */
     char t4_left_out[160];
+    /* The sizes added to the seed's ten on the device grid, in words, with
+     * why ("" under --sizes): gs_check_added_sizes. */
+    char sizes_added[240];
     int count[GS_CHECK_CLASSES];
     int smallest; /* the failing case with the smallest n (then T), or -1 */
     struct gs_speed speed; /* timed once every case is right (gs_speed.h) */
@@ -171,6 +174,14 @@ void gs_check_summarize(struct gs_check_run *run);
  * the trap each is for ("" for any other n). */
 #define GS_CHECK_TRAP_SIZES {(1ull << 31) + 5, (1ull << 32) + 5}
 const char *gs_check_size_trap(uint64_t n);
+
+/* Sizes check adds on the device grid to the seed's ten (default sizes
+ * only), where a loop that stops early hides from them: T - 1 (one short of
+ * the grid), 2T + 1 (a third pass of one element: a loop that stops after
+ * two passes) and the first prime past 3T + block / 2 (three passes and a
+ * ragged last block: a loop that skips n % block). 0 when T < 2. */
+#define GS_CHECK_ADDED_SIZES 3
+int gs_check_added_sizes(uint64_t T, unsigned block, uint64_t out[GS_CHECK_ADDED_SIZES]);
 
 /* The largest n the plan launches on a device grid of T threads. */
 uint64_t gs_check_max_n(const struct gs_check_plan *plan, uint64_t T);

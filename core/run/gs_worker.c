@@ -38,6 +38,10 @@ struct iso {
     const struct gs_user_source *src;
     struct gs_check_run *run;
     double timeout_s; /* per launch, seconds (a fraction allowed) */
+    /* On a CPU device without --timeout: seconds per element or thread of the
+     * suite's own loop, measured here (calibrate); a case's deadline is
+     * GS_WORKER_CPU_FACTOR times that for its n + T, plus a second. 0: none. */
+    double cpu_s_per_item;
     unsigned build_timeout_s;
     const struct gs_worker_opts *o;
     struct gs_child c;
@@ -421,6 +425,55 @@ static void expect_case(struct gs_check_run *r, int i)
     }
 }
 
+/* A case's deadline: --timeout, or on a CPU device the suite's own loop's
+ * time at its n and T (calibrate) times GS_WORKER_CPU_FACTOR plus a second,
+ * so that a kernel that never ends is stopped in seconds, never past the
+ * fixed deadline. */
+static double case_deadline(const struct iso *x, const struct gs_check_case *c)
+{
+    if (x->cpu_s_per_item <= 0)
+        return x->timeout_s;
+    const double d = GS_WORKER_CPU_FACTOR * x->cpu_s_per_item *
+                         (double)(c->launch.n + c->launch.global) + 1.0;
+    return d < x->timeout_s ? d : x->timeout_s;
+}
+
+/* On a CPU device without --timeout: one untimed launch of the suite's
+ * grid-stride loop at the largest n on the device grid, timed here around
+ * the whole exchange (the worker's clock is not trusted; the poison it
+ * includes only makes the deadline longer). A launch that does not come
+ * back leaves the fixed deadline. */
+static void calibrate(struct iso *x)
+{
+    const struct gs_check_run *r = x->run;
+    uint64_t n = 0;
+    for (int i = 0; i < r->ncases; ++i)
+        if (r->cases[i].section == GS_CHK_SIZES && r->cases[i].launch.n > n)
+            n = r->cases[i].launch.n;
+    if (x->dev->is_gpu || (x->o && x->o->timeout_s > 0) || n == 0)
+        return;
+    const struct msg_speed ms = {(uint32_t)GS_SPD_SUITE_GS, 0, 1, 0, n, r->grid, r->block, 0, 0};
+    const uint32_t seq = ++x->seq;
+    char *body = NULL;
+    uint32_t len = 0;
+    int malformed = 0;
+    const double t0 = now_s();
+    const int rc = gs_wk_send(x->c.chan, MSG_SPEED, seq, &ms, sizeof ms, NULL, 0) == 0
+                       ? rx_msg(x, MSG_SPEED_DONE, seq, &body, &len, t0, x->timeout_s, NULL,
+                                &malformed)
+                       : RX_LOST;
+    const double took = now_s() - t0;
+    struct msg_speed_done d;
+    if (rc == RX_OK && len == sizeof d) {
+        memcpy(&d, body, sizeof d);
+        if (d.status == GS_OK)
+            x->cpu_s_per_item = took / (double)(n + r->threads);
+    }
+    free(body);
+    if (rc != RX_OK)
+        end_worker(x, END_KILL, NULL);
+}
+
 /* One exchange of a case with the worker: RX_OK with its answer in *d, or
  * the worker was lost (killed here: *lost, and the class in c). */
 static int exchange_case(struct iso *x, struct gs_check_case *c, int finite,
@@ -435,9 +488,10 @@ static int exchange_case(struct iso *x, struct gs_check_case *c, int finite,
     gs_poison_readback(x->pool, x->shm, c->launch.n); /* an answer before the copy shows
                                                           poison, never a pass */
     gs_counters_drain(x->counters);
+    const double deadline = case_deadline(x, c);
     const double t0 = now_s();
     int r = gs_wk_send(x->c.chan, MSG_CASE, seq, &mc, sizeof mc, NULL, 0) == 0
-                ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, x->timeout_s, c, &malformed)
+                ? rx_msg(x, MSG_DONE, seq, &body, &len, t0, deadline, c, &malformed)
                 : RX_LOST;
     if (r == RX_OK && len != sizeof(struct msg_done)) {
         r = RX_LOST;
@@ -447,7 +501,13 @@ static int exchange_case(struct iso *x, struct gs_check_case *c, int finite,
         free(body);
         end_worker(x, END_KILL, &status);
         *lost = 1;
-        if (r == RX_TIMEOUT) {
+        if (r == RX_TIMEOUT && deadline < x->timeout_s) {
+            c->cls = GS_CHECK_DID_NOT_FINISH;
+            snprintf(c->why, sizeof c->why, "did not finish in %.3g s (%d x the suite's own "
+                     "loop at this n and T, plus 1 s; --timeout sets a deadline); its process "
+                     "was killed: a step of 0? a loop that never ends?", deadline,
+                     GS_WORKER_CPU_FACTOR);
+        } else if (r == RX_TIMEOUT) {
             c->cls = GS_CHECK_DID_NOT_FINISH;
             snprintf(c->why, sizeof c->why, "did not finish in %g s (--timeout); its process "
                      "was killed: a step of 0? a loop that never ends?", x->timeout_s);
@@ -544,6 +604,7 @@ static int run_all(struct iso *x, struct gs_err *e)
         }
         return GS_OK;
     }
+    calibrate(x);
     int lost_in_row = 0;
     for (int i = 0; rc == GS_OK && i < x->run->ncases; ++i) {
         int lost = 0;

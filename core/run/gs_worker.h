@@ -31,6 +31,9 @@
 #define GS_WORKER_CPU_TIMEOUT_S 120u      /* per launch, on a CPU device (PoCL, host): a
                                              slow kernel at n = 2^22 (block_stride.cl, 2^22 x 160
                                              stores) takes a minute under load */
+#define GS_WORKER_CPU_FACTOR 100          /* a CPU case's deadline without --timeout: this
+                                             many times the suite's own loop at its n and T,
+                                             plus a second (at most the CPU timeout) */
 #define GS_WORKER_BUILD_TIMEOUT_S 60u     /* the worker's start and the build */
 #define GS_WORKER_MAX_LOST 2
 
