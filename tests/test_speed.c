@@ -319,6 +319,59 @@ static void work_in_words(void **state)
     assert_int_equal(w.cls, GS_WORK_ONCE);
     assert_int_equal(w.first_repeated, -1);
     assert_int_equal(w.total, n);
+    assert_null(strstr(w.words, "chunk"));
+    /* Each once, by one contiguous chunk per thread (T = 4, C = 2): the
+     * count names the pattern, and what it costs on a GPU. */
+    w.grid = 1;
+    for (unsigned i = 0; i < n; ++i)
+        first[i] = last[i] = i / 2;
+    gs_check_work_judge(&w, count, first, last);
+    assert_int_equal(w.cls, GS_WORK_ONCE);
+    assert_non_null(strstr(w.words, "one contiguous chunk of 2 elements per thread"));
+    assert_non_null(strstr(w.words, "on a GPU this is the uncoalesced pattern"));
+}
+
+/* Causes only from evidence: a gap inside the measured spread is "within
+ * noise", never a slow kernel with the lesson's causes; a CPU kernel far
+ * faster than the loop gets the chunk words; one chunk per thread whose time
+ * grows on 4G (a CPU device's more, shorter chunks) but which is faster than
+ * the loop on G is no block stride, and neither is a growth inside the
+ * kernel's own spread. */
+static void causes_only_from_evidence(void **state)
+{
+    struct gs_speed s;
+    (void)state;
+    const double loop_ms = (double)ADD_BYTES / 3.58e12 * 1e3;
+    h200(&s, loop_ms * 1.3, 0);
+    s.rows[2].min_ms = loop_ms * 0.95; /* its fastest launch beats the loop's slowest */
+    s.rows[1].max_ms = loop_ms * 1.05;
+    gs_speed_judge(&s, 0, 0);
+    assert_int_equal(s.cls, GS_SPEED_AS_FAST);
+    assert_non_null(strstr(s.words, "within noise"));
+    assert_null(strstr(s.words, "pitfall"));
+    h200(&s, loop_ms * 1.3, 0); /* clear of the spread: slower, no cause named on a CPU */
+    gs_speed_judge(&s, 0, 0);
+    assert_int_equal(s.cls, GS_SPEED_SLOWER);
+    assert_null(strstr(s.words, "pitfall"));
+    h200(&s, loop_ms / 8.5, 0); /* 850% of the loop on a CPU */
+    gs_speed_judge(&s, 0, 0);
+    assert_int_equal(s.cls, GS_SPEED_AS_FAST);
+    assert_non_null(strstr(s.words, "on a GPU it is the uncoalesced one"));
+    h200(&s, loop_ms / 8.5, 0);
+    row(&s, GS_SPD_SUITE_GS, 4 * 528, loop_ms * 1.02);
+    row(&s, GS_SPD_USER, 4 * 528, loop_ms / 8.5 * 2.5); /* grows 2.5x, still 3x the loop */
+    gs_speed_blocks(&s);
+    assert_int_equal(s.blocks_judged, 1);
+    assert_int_equal(s.per_block, 0);
+    h200(&s, loop_ms * 8, 0);
+    s.rows[2].max_ms = loop_ms * 40; /* one slow launch on G */
+    row(&s, GS_SPD_SUITE_GS, 4 * 528, loop_ms * 1.02);
+    row(&s, GS_SPD_USER, 4 * 528, loop_ms * 32);
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 0);
+    s.rows[2].max_ms = loop_ms * 8;
+    gs_speed_blocks(&s);
+    assert_int_equal(s.per_block, 1);
 }
 
 /* ---- turns ---------------------------------------------------------------- */
@@ -400,6 +453,7 @@ int main(void)
         cmocka_unit_test(stats_of_samples),
         cmocka_unit_test(verdicts_in_words),
         cmocka_unit_test(work_in_words),
+        cmocka_unit_test(causes_only_from_evidence),
         cmocka_unit_test(work_per_block_from_times),
         cmocka_unit_test(work_per_block_at_a_smaller_n),
         cmocka_unit_test(turns_in_order_never_side_by_side),

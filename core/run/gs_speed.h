@@ -132,13 +132,20 @@ void gs_speed_judge(struct gs_speed *s, uint64_t peak_bytes_per_s, int is_gpu);
 /* Work per block at fixed n, by a rule on the times (pure; the words say why
  * when it cannot be read): a right kernel whose time on 4G blocks is at least
  * GS_SPEED_BLOCK_GROWTH x its time on G, while the suite's grid-stride loop's
- * grows by at most GS_SPEED_LOOP_GROWTH x, does work per block: the loop steps
- * by the block, not the grid (pitfall 1). A row too slow to repeat counts
- * with the time of its one launch. */
+ * grows by at most GS_SPEED_LOOP_GROWTH x, and which on G is at least
+ * GS_SPEED_BLOCK_SLOWER x slower than the loop, its growth clear of its own
+ * spread, does work per block: the loop steps by the block, not the grid
+ * (pitfall 1). A row too slow to repeat counts with the time of its one
+ * launch. */
 #define GS_SPEED_BLOCK_FACTOR 4 /* 4G: a block stride's 4x stands clear of the noise of
                                   single launches, which 2G's 2x did not on a loaded CPU */
 #define GS_SPEED_BLOCK_GROWTH 2.0
 #define GS_SPEED_LOOP_GROWTH 1.25
+#define GS_SPEED_BLOCK_SLOWER 2.0 /* and the kernel on G at least this much slower than the
+                                     loop on G */
+/* On a CPU device, an as-fast kernel at least this much faster than the loop
+ * gets the words on one chunk per thread (fast here, uncoalesced on a GPU). */
+#define GS_SPEED_CPU_FAST_RATIO 1.5
 void gs_speed_blocks(struct gs_speed *s);
 
 /* The n at which a kernel too slow on grid G has its work per block read:
