@@ -32,7 +32,9 @@
     X(nvrtcGetProgramLog)                                                                      \
     X(nvrtcGetLoweredName)                                                                     \
     X(nvrtcGetCUBINSize)                                                                       \
-    X(nvrtcGetCUBIN)
+    X(nvrtcGetCUBIN)                                                                           \
+    X(nvrtcGetPTXSize)                                                                         \
+    X(nvrtcGetPTX)
 
 static struct {
 #define NVRTC_POINTER(name) __typeof__(&name) name;
@@ -96,9 +98,11 @@ struct gs_user_kernel {
 
 /* What one NVRTC compilation produced. */
 struct nvrtc_result {
+    int ptx;           /* asked for: the PTX (a compute_XX target), not a cubin */
     int refused;       /* NVRTC_ERROR_COMPILATION: the log says why */
     char *log;         /* malloc'd, or NULL */
-    char *cubin;       /* malloc'd, or NULL */
+    char *cubin;       /* malloc'd, or NULL: the cubin, or for a virtual target
+                          (compute_XX) the PTX text */
     char lowered[512]; /* the entry's name in the cubin (mangled unless extern "C") */
 };
 
@@ -129,13 +133,16 @@ static int nvrtc_take(nvrtcProgram p, const char *entry, struct nvrtc_result *ou
 {
     const char *lowered = NULL;
     size_t size = 0;
+    const int ptx = out->ptx;
     int st = NVRTC_CHECK(e, nv.nvrtcGetLoweredName(p, entry, &lowered));
     if (st == GS_OK)
-        st = NVRTC_CHECK(e, nv.nvrtcGetCUBINSize(p, &size));
+        st = ptx ? NVRTC_CHECK(e, nv.nvrtcGetPTXSize(p, &size))
+                 : NVRTC_CHECK(e, nv.nvrtcGetCUBINSize(p, &size));
     if (st == GS_OK && !(out->cubin = malloc(size ? size : 1)))
         st = gs_err_set(e, GS_NOMEM, "cuda: out of memory for a cubin of %zu bytes", size);
     if (st == GS_OK)
-        st = NVRTC_CHECK(e, nv.nvrtcGetCUBIN(p, out->cubin));
+        st = ptx ? NVRTC_CHECK(e, nv.nvrtcGetPTX(p, out->cubin))
+                 : NVRTC_CHECK(e, nv.nvrtcGetCUBIN(p, out->cubin));
     if (st == GS_OK)
         gs_strlcpy(out->lowered, lowered, sizeof out->lowered);
     return st;
@@ -231,12 +238,37 @@ static int nvrtc_build(const struct gs_user_source *src, const char *target,
     return st;
 }
 
+/* The contract without a GPU: the entry's parameters as the PTX of the
+ * same source lists them (compute_XX for target sm_XX), each with its
+ * size, held to four of 8 bytes, as the runtime's answer is at a launch. */
+static int ptx_contract(const struct gs_user_source *src, const char *target, struct gs_err *e)
+{
+    char virt[40];
+    unsigned sizes[8];
+    struct nvrtc_result out = {.ptx = 1};
+    snprintf(virt, sizeof virt, "compute_%s", target + 3);
+    char *text = gs_user_text(src, src->dialect == GS_DIALECT_PORTABLE ? gs_cuda_prelude : NULL);
+    if (!text)
+        return gs_err_set(e, GS_NOMEM, "cuda: out of memory");
+    int st = nvrtc_compile(text, src, virt, 1, &out, e);
+    free(text);
+    if (st == GS_OK && out.refused)
+        st = gs_err_set(e, GS_BUILD, "%s compiles for %s but not as PTX for %s", src->path,
+                        target, virt);
+    if (st == GS_OK)
+        st = gs_user_check_params(src, sizes, gs_ptx_params(out.cubin, out.lowered, sizes, 8), e);
+    nvrtc_result_free(&out);
+    return st;
+}
+
 int cuda_user_compile(const struct gs_user_source *src, const char *target,
                       struct gs_build_info *info, struct gs_err *e)
 {
     struct nvrtc_result out = {0};
-    const int st = nvrtc_build(src, target, &out, info, e);
+    int st = nvrtc_build(src, target, &out, info, e);
     nvrtc_result_free(&out);
+    if (st == GS_OK)
+        st = ptx_contract(src, target, e);
     return st;
 }
 

@@ -45,7 +45,8 @@
 #   cmake -DGRIDSTRIDE=path -DEXAMPLE=file -DBACKEND=name [-DMODE=compile] -P check_example.cmake
 #
 # MODE=compile runs NVRTC alone for sm_75 and sm_90 (--compile-only), which
-# needs no GPU: every example compiles except the compile-error ones.
+# needs no GPU: every example compiles except the compile-error ones, and a
+# "usage" example's parameters, read from the PTX, are refused in one line.
 # A backend without a device is reported skipped ("SKIPPED:"), unless
 # GRIDSTRIDE_REQUIRE names it.
 cmake_minimum_required(VERSION 3.20)
@@ -120,6 +121,15 @@ if(MODE STREQUAL "compile")
   gridstride(check "${EXAMPLE}" --compile-only --arch sm_75,sm_90 --backend cuda)
   if(class STREQUAL "compile-error")
     expect_compile_error(FALSE)
+  elseif(class STREQUAL "usage")
+    string(REGEX MATCHALL "\n" newlines "${err}")
+    list(LENGTH newlines nlines)
+    if(NOT code EQUAL 2 OR NOT nlines EQUAL 1)
+      fail("expected --compile-only to refuse the parameters: exit 2 and one line")
+    endif()
+    if(expect MATCHES " parameter=([0-9]+)" AND NOT err MATCHES "parameter ${CMAKE_MATCH_1} ")
+      fail("expected the line to name parameter ${CMAKE_MATCH_1}")
+    endif()
   else()
     if(NOT code EQUAL 0 OR NOT out MATCHES "NVRTC [0-9.]+ for sm_75" OR
        NOT out MATCHES "NVRTC [0-9.]+ for sm_90")

@@ -94,6 +94,77 @@ int gs_user_bad_params(const struct gs_user_source *src, int count, int bad, str
                       src->path, bad + 1, src->entry, bad == 3 ? "n" : "a pointer", sig);
 }
 
+/* One PTX parameter's size: `.param .u64 x`, `.param .u64 .ptr .global .align 1 x`,
+ * `.param .align 8 .b8 x[16]`. 0 when it cannot be read. */
+static unsigned ptx_param_size(const char *p, const char *end)
+{
+    unsigned elem = 0, count = 1;
+    for (const char *t = p; t < end; ++t) {
+        if (t[0] != '.' || (t > p && !isspace((unsigned char)t[-1])))
+            continue;
+        unsigned bits = 0;
+        char kind = 0;
+        if (sscanf(t, ".%c%u", &kind, &bits) == 2 && strchr("usbf", kind) && bits % 8 == 0 &&
+            bits >= 8 && bits <= 64 && !elem)
+            elem = bits / 8;
+    }
+    const char *open = memchr(p, '[', (size_t)(end - p));
+    if (open && sscanf(open, "[%u]", &count) != 1)
+        return 0;
+    return elem * count;
+}
+
+int gs_ptx_params(const char *ptx, const char *entry, unsigned *sizes, int max)
+{
+    const size_t len = strlen(entry);
+    for (const char *p = ptx; (p = strstr(p, ".entry ")) != NULL; ++p) {
+        const char *name = p + strlen(".entry ");
+        while (*name == ' ')
+            ++name;
+        if (strncmp(name, entry, len) != 0)
+            continue;
+        const char *q = name + len;
+        while (isspace((unsigned char)*q))
+            ++q;
+        if (*q != '(')
+            continue;
+        const char *close = strchr(q, ')');
+        if (!close)
+            return -1;
+        int count = 0;
+        for (const char *at = q + 1; at < close;) {
+            const char *param = strstr(at, ".param");
+            if (!param || param >= close)
+                break;
+            const char *next = param + 6;
+            const char *comma = memchr(next, ',', (size_t)(close - next));
+            const char *stop = comma ? comma : close;
+            const unsigned size = ptx_param_size(next, stop);
+            if (size == 0)
+                return -1;
+            if (count < max)
+                sizes[count] = size;
+            ++count;
+            at = stop;
+        }
+        return count;
+    }
+    return -1;
+}
+
+int gs_user_check_params(const struct gs_user_source *src, const unsigned *sizes, int count,
+                         struct gs_err *e)
+{
+    if (count < 0)
+        return gs_user_bad_params(src, -1, -1, e);
+    if (count != 4)
+        return gs_user_bad_params(src, count, -1, e);
+    for (int i = 0; i < 4; ++i)
+        if (sizes[i] != 8)
+            return gs_user_bad_params(src, 4, i, e);
+    return GS_OK;
+}
+
 unsigned gs_user_text_offset(const char *prelude)
 {
     unsigned lines = 2; /* the newline after the prelude, and the #line directive */

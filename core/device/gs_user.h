@@ -24,6 +24,17 @@ int gs_user_no_entry(const struct gs_user_source *src, const char *kernels, stru
  * contract's), or parameter `bad` (0-based; -1: none) has the wrong size. */
 int gs_user_bad_params(const struct gs_user_source *src, int count, int bad, struct gs_err *e);
 
+/* The parameters of kernel `entry` (its name in the PTX: mangled unless
+ * extern "C") in PTX text, as NVRTC emits them (`.entry NAME(.param .u64
+ * NAME_param_0, ...)`): their sizes in bytes into sizes[0, max); returns
+ * how many there are, or -1 when the entry or its list cannot be read. */
+int gs_ptx_params(const char *ptx, const char *entry, unsigned *sizes, int max);
+
+/* GS_OK when the sizes meet the contract (four parameters of 8 bytes);
+ * else gs_user_bad_params' one line. */
+int gs_user_check_params(const struct gs_user_source *src, const unsigned *sizes, int count,
+                         struct gs_err *e);
+
 /* Lines of gs_user_text() before the user's first line. */
 unsigned gs_user_text_offset(const char *prelude);
 /* A compiler that ignores #line names the whole program ("<kernel>" on
