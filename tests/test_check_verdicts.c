@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "gs_check.h"
+#include "gs_user.h"
 #include "verdict_oracle.h"
 
 /* Each GS_DIAG_* bit alone, and every pair, is a failing class: no path
@@ -43,6 +45,44 @@ static void every_diagnosis_fails(void **state)
     assert_int_not_equal(gs_check_classify(&got, &v), GS_CHECK_OK);
 }
 
+/* --compile-only's contract from the PTX NVRTC emits (as CUDA 13's NVRTC
+ * writes it for compute_90): the parameters' sizes, and the one line. */
+static void ptx_parameters_hold_the_contract(void **state)
+{
+    (void)state;
+    static const char right[] =
+        "//\n.version 9.0\n.target sm_90\n.address_size 64\n\n"
+        "\t// .globl\t_Z5solvePKfS0_Pfm\n\n"
+        ".visible .entry _Z5solvePKfS0_Pfm(\n"
+        "\t.param .u64 .ptr .align 1 _Z5solvePKfS0_Pfm_param_0,\n"
+        "\t.param .u64 .ptr .align 1 _Z5solvePKfS0_Pfm_param_1,\n"
+        "\t.param .u64 .ptr .align 1 _Z5solvePKfS0_Pfm_param_2,\n"
+        "\t.param .u64 _Z5solvePKfS0_Pfm_param_3\n)\n{\n\tret;\n}\n";
+    static const char int_n[] =
+        ".visible .entry _Z5solvePKfS0_Pfi(\n"
+        "\t.param .u64 .ptr .align 1 _Z5solvePKfS0_Pfi_param_0,\n"
+        "\t.param .u64 .ptr .align 1 _Z5solvePKfS0_Pfi_param_1,\n"
+        "\t.param .u64 .ptr .align 1 _Z5solvePKfS0_Pfi_param_2,\n"
+        "\t.param .u32 _Z5solvePKfS0_Pfi_param_3\n)\n{\n\tret;\n}\n";
+    static const char by_value[] =
+        ".visible .entry solve(\n\t.param .align 8 .b8 solve_param_0[32]\n)\n{\n}\n";
+    unsigned sizes[8];
+    const struct gs_user_source src = {"k.cu", "", "solve", GS_DIALECT_CUDA};
+    struct gs_err e = {0};
+    assert_int_equal(gs_ptx_params(right, "_Z5solvePKfS0_Pfm", sizes, 8), 4);
+    for (int i = 0; i < 4; ++i)
+        assert_int_equal(sizes[i], 8);
+    assert_int_equal(gs_user_check_params(&src, sizes, 4, &e), GS_OK);
+    assert_int_equal(gs_ptx_params(int_n, "_Z5solvePKfS0_Pfi", sizes, 8), 4);
+    assert_int_equal(sizes[3], 4);
+    assert_int_equal(gs_user_check_params(&src, sizes, 4, &e), GS_USAGE);
+    assert_non_null(strstr(e.msg, "parameter 4 of kernel 'solve' has the wrong size"));
+    assert_int_equal(gs_ptx_params(by_value, "solve", sizes, 8), 1);
+    assert_int_equal(sizes[0], 32);
+    assert_int_equal(gs_ptx_params(right, "_Z5solvePKfS0_Pfi", sizes, 8), -1); /* not there */
+    assert_int_equal(gs_user_check_params(&src, sizes, -1, &e), GS_USAGE);
+}
+
 static void generated_outputs_agree_with_the_oracle(void **state)
 {
     (void)state;
@@ -65,6 +105,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_diagnosis_fails),
+        cmocka_unit_test(ptx_parameters_hold_the_contract),
         cmocka_unit_test(generated_outputs_agree_with_the_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
