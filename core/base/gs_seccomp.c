@@ -102,14 +102,19 @@ int gs_seccomp_install(enum gs_seccomp_profile profile, const int *fds, int nfds
     if (rc == 0 && !runtime)
         rc = rule(f, SCMP_ACT_KILL_PROCESS, "execve", 0, NULL);
     /* ioctl: never a terminal's request (type 'T', 0x54nn: TIOCSTI pushes
-     * input into a terminal, TIOCLINUX, TIOCSCTTY...); the kernel reads the
-     * request as 32 bits, so the mask ignores the upper half. The others
-     * (a driver's) pass. */
-    const struct scmp_arg_cmp tty = {1, SCMP_CMP_MASKED_EQ, 0xFFFFFF00u, 0x5400u};
-    if (rc == 0)
-        rc = rule(f, SCMP_ACT_ERRNO(ENOTTY), "ioctl", 1, &tty);
-    if (rc == 0)
-        rc = rule(f, SCMP_ACT_ALLOW, "ioctl", 0, NULL);
+     * input into a terminal, TIOCLINUX, TIOCSCTTY...). A request passes when
+     * its type byte is another one and its upper 32 bits are clear (the
+     * kernel reads the request as 32 bits: 0x1_0000_5412 would be TIOCSTI);
+     * every other ioctl takes the default, EPERM. One rule a type, as
+     * libseccomp has no masked "not equal" and lets an unconditional rule
+     * cover a conditional one. */
+    for (unsigned type = 0; rc == 0 && type < 256; ++type) {
+        if (type == 0x54)
+            continue;
+        const struct scmp_arg_cmp other = {1, SCMP_CMP_MASKED_EQ, 0xFFFFFFFF0000FF00ull,
+                                           (scmp_datum_t)type << 8};
+        rc = rule(f, SCMP_ACT_ALLOW, "ioctl", 1, &other);
+    }
     /* Files open for reading only (LOADER). */
     const struct scmp_arg_cmp ro_open = SCMP_A2(SCMP_CMP_MASKED_EQ, O_ACCMODE | O_CREAT | O_TRUNC, 0);
     const struct scmp_arg_cmp ro_open_old = SCMP_A1(SCMP_CMP_MASKED_EQ, O_ACCMODE | O_CREAT | O_TRUNC, 0);

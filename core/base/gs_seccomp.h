@@ -22,7 +22,7 @@ int gs_seccomp_available(void);
  * thread of the process gets it (SECCOMP_FILTER_FLAG_TSYNC), a system call
  * of another architecture (i386's int 0x80, x32's numbers) kills the
  * process, and ioctl's terminal requests (type 'T': TIOCSTI, TIOCLINUX,
- * TCGETS...) fail with ENOTTY. */
+ * TCGETS...) fail with EPERM. */
 enum gs_seccomp_profile { GS_SECCOMP_LOADER, GS_SECCOMP_RUNTIME };
 /* Install the filter; with LOADER writes are allowed on the `nfds`
  * descriptors in fds only. GS_OK, or GS_UNSUPPORTED/GS_API with why. */
