@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE /* pipe2, close_range, setgroups, strsignal */
+#define _GNU_SOURCE /* pipe2, close_range, setgroups, strsignal, unshare, memfd_create */
 
 #include "gs_proc.h"
 
@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -81,7 +83,13 @@ void gs_proc_remove_dir(const char *path)
 
 int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e)
 {
-    const char *tmp = getenv("TMPDIR");
+    return gs_proc_private_dir_in(NULL, path, size, owner, e);
+}
+
+int gs_proc_private_dir_in(const char *base, char *path, size_t size, long owner,
+                           struct gs_err *e)
+{
+    const char *tmp = base ? base : getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
     if ((size_t)snprintf(path, size, "%s/gridstride-XXXXXX", tmp) >= size)
@@ -205,15 +213,46 @@ static void set_memory_limits(const struct gs_proc_limits *lim)
 }
 
 /* The child's environment, made before the fork (the child may only make
- * async-signal-safe calls): this process's, with TMPDIR replaced by tmpdir
- * when one is given, and in a sanitizer build ASAN_OPTIONS extended so that
- * AddressSanitizer leaves SIGSEGV, SIGBUS, SIGFPE and SIGILL alone there: a
- * user's kernel that faults then ends the worker by its signal, as in every
- * other build, and check says "faulted" in the same words. (ASan still
- * checks the worker's own code; it cannot see into the user's, which is
- * built without it.) envp NULL: the child inherits this process's. Its
- * strings are freed with it (child_env_free). */
+ * async-signal-safe calls). A worker of check (lim->isolate) gets an empty
+ * one plus what the APIs need, and nothing else of the grader's: PATH (the
+ * system's folders only), TMPDIR, HOME, XDG_CACHE_HOME and POCL_CACHE_DIR
+ * (its private folder, /proc/self/fd/5: PoCL's kernel cache and a driver's
+ * files stay there and go with it), and, when the caller has them, the
+ * variables that choose a runtime or a device (keep_vars). Another child
+ * (ncu) inherits this process's, TMPDIR replaced when one is given. In a
+ * sanitizer build ASAN_OPTIONS is extended so that AddressSanitizer leaves
+ * SIGSEGV, SIGBUS, SIGFPE and SIGILL alone there: a user's kernel that
+ * faults then ends the worker by its signal, as in every other build, and
+ * check says "faulted" in the same words. (ASan still checks the worker's
+ * own code; it cannot see into the user's, which is built without it.)
+ * envp NULL: the child inherits this process's. Its strings are freed with
+ * it (child_env_free). */
 extern char **environ;
+#define WORKER_DIR_FD 5
+#define WORKER_DIR GS_PROC_WORKER_DIR
+/* The OpenCL loader's folder of drivers (OCL_ICD_VENDORS) when the caller
+ * names one: opened here and named through the descriptor, as the folders
+ * above it may be closed to the worker's user. */
+#define WORKER_ICD_FD 6
+#define WORKER_ICD "OCL_ICD_VENDORS=/proc/self/fd/6"
+static const char *const fixed_vars[] = {
+    "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "TMPDIR=" WORKER_DIR,
+    "HOME=" WORKER_DIR,
+    "XDG_CACHE_HOME=" WORKER_DIR,
+    "POCL_CACHE_DIR=" WORKER_DIR,
+};
+/* Passed on when set: the OpenCL loader's and PoCL's choice of driver and
+ * device, CUDA's choice of device, OpenMP's offload settings, the C
+ * compiler the host backend runs, the library path a runtime is found on. */
+static const char *const keep_vars[] = {
+    "LD_LIBRARY_PATH", "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES",
+    "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "OMP_TARGET_OFFLOAD", "OMP_PROC_BIND",
+    "OMP_NUM_THREADS", "CC", "GRIDSTRIDE_CC",
+};
+#define NFIXED (sizeof fixed_vars / sizeof fixed_vars[0])
+#define NKEEP (sizeof keep_vars / sizeof keep_vars[0])
+
 struct child_env {
     char **envp;
     char *tmp_var, *asan_var;
@@ -227,7 +266,17 @@ static void child_env_free(struct child_env *ce)
     memset(ce, 0, sizeof *ce);
 }
 
-static int child_env(const char *tmpdir, struct child_env *ce)
+/* NAME=VALUE of environ whose name is `name`, or NULL. */
+static char *env_entry(const char *name)
+{
+    const size_t n = strlen(name);
+    for (char **v = environ; *v; ++v)
+        if (strncmp(*v, name, n) == 0 && (*v)[n] == '=')
+            return *v;
+    return NULL;
+}
+
+static int child_env(const char *tmpdir, int isolate, int icd_fd, struct child_env *ce)
 {
     memset(ce, 0, sizeof *ce);
 #ifdef GS_PROC_ASAN
@@ -235,15 +284,15 @@ static int child_env(const char *tmpdir, struct child_env *ce)
 #else
     const char *asan = NULL;
 #endif
-    if (!tmpdir && !asan)
+    if (!tmpdir && !asan && !isolate)
         return 0;
     size_t n = 0;
     for (char **v = environ; *v; ++v)
         ++n;
-    ce->envp = malloc((n + 3) * sizeof *ce->envp);
+    ce->envp = malloc((n + NFIXED + 3) * sizeof *ce->envp);
     if (!ce->envp)
         return -1;
-    if (tmpdir) {
+    if (tmpdir && !isolate) {
         const size_t len = strlen("TMPDIR=") + strlen(tmpdir) + 1;
         if (!(ce->tmp_var = malloc(len)))
             goto fail;
@@ -257,10 +306,19 @@ static int child_env(const char *tmpdir, struct child_env *ce)
         snprintf(ce->asan_var, len, "ASAN_OPTIONS=%s%s%s", old ? old : "", old ? ":" : "", asan);
     }
     size_t k = 0;
-    for (char **v = environ; *v; ++v)
-        if (!(ce->tmp_var && strncmp(*v, "TMPDIR=", 7) == 0) &&
-            !(ce->asan_var && strncmp(*v, "ASAN_OPTIONS=", 13) == 0))
-            ce->envp[k++] = *v;
+    if (isolate) {
+        for (size_t i = 0; i < NFIXED; ++i)
+            ce->envp[k++] = (char *)fixed_vars[i];
+        for (size_t i = 0; i < NKEEP; ++i)
+            if (env_entry(keep_vars[i]))
+                ce->envp[k++] = icd_fd >= 0 && strcmp(keep_vars[i], "OCL_ICD_VENDORS") == 0
+                                    ? (char *)WORKER_ICD : env_entry(keep_vars[i]);
+    } else {
+        for (char **v = environ; *v; ++v)
+            if (!(ce->tmp_var && strncmp(*v, "TMPDIR=", 7) == 0) &&
+                !(ce->asan_var && strncmp(*v, "ASAN_OPTIONS=", 13) == 0))
+                ce->envp[k++] = *v;
+    }
     if (ce->tmp_var)
         ce->envp[k++] = ce->tmp_var;
     if (ce->asan_var)
@@ -272,11 +330,116 @@ fail:
     return -1;
 }
 
+/* ---- Landlock: what a confined worker may reach -------------------------- */
+
+/* The kernel's interface (include/uapi/linux/landlock.h), written out so that
+ * the rights of later ABIs than the build machine's headers know are used
+ * where the running kernel has them. */
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#define __NR_landlock_add_rule 445
+#define __NR_landlock_restrict_self 446
+#endif
+#define LL_CREATE_RULESET_VERSION (1u << 0)
+#define LL_RULE_PATH_BENEATH 1
+#define LL_EXECUTE (1ull << 0)
+#define LL_WRITE_FILE (1ull << 1)
+#define LL_READ_FILE (1ull << 2)
+#define LL_READ_DIR (1ull << 3)
+#define LL_ABI1_ALL ((1ull << 13) - 1) /* EXECUTE .. MAKE_SYM */
+#define LL_REFER (1ull << 13)           /* ABI 2 */
+#define LL_TRUNCATE (1ull << 14)        /* ABI 3 */
+#define LL_IOCTL_DEV (1ull << 15)       /* ABI 5 */
+#define LL_NET_ALL 3ull                 /* ABI 4: bind and connect TCP */
+#define LL_SCOPE_ALL 3ull               /* ABI 6: abstract unix sockets, signals */
+struct ll_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+struct ll_path_beneath {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+} __attribute__((packed));
+
+int gs_proc_landlock_abi(void)
+{
+    const long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+    return abi > 0 ? (int)abi : 0;
+}
+
+/* One rule: `access` beneath (or on) path, narrowed to what the path is. */
+static void ll_allow(int ruleset, const char *path, uint64_t access, uint64_t handled)
+{
+    const int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+        access &= LL_EXECUTE | LL_WRITE_FILE | LL_READ_FILE | LL_TRUNCATE | LL_IOCTL_DEV;
+    struct ll_path_beneath pb = {access & handled, fd};
+    if (pb.allowed_access)
+        syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &pb, 0);
+    close(fd);
+}
+
+/* In the child before exec (system calls only): files readable in the
+ * system's folders, written only beneath dir_fd (its private folder);
+ * programs run from the system's folders (the compiler, PoCL's linker);
+ * no TCP; signals and abstract sockets only within its own domain. The
+ * exe (this program, maybe outside those folders) is readable and runs.
+ * A kernel without Landlock leaves the child as it is: the parent says so
+ * (gs_proc_isolation_gaps). */
+static void ll_confine(int dir_fd, const char *exe, int icd_fd)
+{
+    const int abi = gs_proc_landlock_abi();
+    if (abi < 1)
+        return;
+    uint64_t handled = LL_ABI1_ALL;
+    if (abi >= 2)
+        handled |= LL_REFER;
+    if (abi >= 3)
+        handled |= LL_TRUNCATE;
+    if (abi >= 5)
+        handled |= LL_IOCTL_DEV;
+    struct ll_ruleset_attr attr = {handled, abi >= 4 ? LL_NET_ALL : 0, abi >= 6 ? LL_SCOPE_ALL : 0};
+    const size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
+    const int rs = (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0);
+    if (rs < 0)
+        return;
+    const uint64_t ro = LL_READ_FILE | LL_READ_DIR | LL_EXECUTE;
+    static const char *const system_dirs[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
+                                              "/sbin", "/etc", "/opt", "/proc", "/sys"};
+    for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i)
+        ll_allow(rs, system_dirs[i], ro, handled);
+    ll_allow(rs, "/dev/null", LL_READ_FILE | LL_WRITE_FILE, handled);
+    ll_allow(rs, "/dev/zero", LL_READ_FILE, handled);
+    ll_allow(rs, "/dev/urandom", LL_READ_FILE, handled);
+    ll_allow(rs, "/dev/random", LL_READ_FILE, handled);
+    ll_allow(rs, exe, LL_READ_FILE | LL_EXECUTE, handled);
+    if (icd_fd >= 0) {
+        struct ll_path_beneath drivers = {(LL_READ_FILE | LL_READ_DIR) & handled, icd_fd};
+        syscall(__NR_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &drivers, 0);
+    }
+    /* Everything but IOCTL_DEV beneath its own folder. */
+    struct ll_path_beneath own = {handled & ~LL_IOCTL_DEV, dir_fd};
+    syscall(__NR_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &own, 0);
+    syscall(__NR_landlock_restrict_self, rs, 0);
+    close(rs);
+}
+
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_setup(const char *exe, char *const argv[], char *const envp[], int chan,
-                        int shm_fd, int out, const struct gs_proc_limits *lim, pid_t parent)
+                        int shm_fd, int out, const struct gs_proc_limits *lim, pid_t parent,
+                        int dir_fd, int icd_fd)
 {
-    setpgid(0, 0);
+    /* A worker of check: a session of its own, so that it has no
+     * controlling terminal (a TIOCSTI on /dev/tty finds none), and no
+     * process of the grader's group or session is its. */
+    if (lim->isolate)
+        setsid();
+    else
+        setpgid(0, 0);
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
@@ -287,12 +450,20 @@ static void child_setup(const char *exe, char *const argv[], char *const envp[],
     const int hi_shm = shm_fd >= 0 ? fcntl(shm_fd, F_DUPFD, 10) : -1;
     const int hi_out = fcntl(out, F_DUPFD, 10);
     const int hi_nul = nul >= 0 ? fcntl(nul, F_DUPFD, 10) : -1;
-    if (hi_chan < 0 || hi_out < 0 || hi_nul < 0 || (shm_fd >= 0 && hi_shm < 0))
+    const int hi_dir = dir_fd >= 0 ? fcntl(dir_fd, F_DUPFD, 10) : -1;
+    const int hi_icd = dir_fd >= 0 && icd_fd >= 0 ? fcntl(icd_fd, F_DUPFD, 10) : -1;
+    if (hi_chan < 0 || hi_out < 0 || hi_nul < 0 || (shm_fd >= 0 && hi_shm < 0) ||
+        (dir_fd >= 0 && hi_dir < 0) || (dir_fd >= 0 && icd_fd >= 0 && hi_icd < 0))
         _exit(127);
     if (dup2(hi_nul, 0) < 0 || dup2(hi_out, 1) < 0 || dup2(hi_out, 2) < 0 ||
-        dup2(hi_chan, 3) < 0 || (hi_shm >= 0 && dup2(hi_shm, 4) < 0))
+        dup2(hi_chan, 3) < 0 || (hi_shm >= 0 && dup2(hi_shm, 4) < 0) ||
+        (hi_dir >= 0 && dup2(hi_dir, WORKER_DIR_FD) < 0) ||
+        (hi_icd >= 0 && dup2(hi_icd, WORKER_ICD_FD) < 0))
         _exit(127);
-    close_from(hi_shm >= 0 ? 5 : 4);
+    close_from(hi_icd >= 0   ? WORKER_ICD_FD + 1
+               : hi_dir >= 0 ? WORKER_DIR_FD + 1
+               : hi_shm >= 0 ? 5
+                             : 4);
     signal(SIGPIPE, SIG_DFL);
     set_limit(RLIMIT_CORE, 0); /* a fault is reported, not dumped */
     set_memory_limits(lim);
@@ -302,14 +473,34 @@ static void child_setup(const char *exe, char *const argv[], char *const envp[],
         set_limit(RLIMIT_CPU, lim->cpu_s);
     if (lim->cwd && chdir(lim->cwd) != 0)
         _exit(127);
+    if (hi_dir >= 0 && !lim->cwd && fchdir(WORKER_DIR_FD) != 0)
+        _exit(127);
+#ifdef __linux__
+    /* As root: no network (a fresh namespace has no interface up, not even
+     * loopback) and System V IPC of its own. Where the kernel or a
+     * container refuses, the worker runs without them; check says so
+     * (gs_proc_isolation_gaps). */
+    if (lim->isolate && geteuid() == 0)
+        unshare(CLONE_NEWNET | CLONE_NEWIPC);
+#endif
     if (lim->drop_privileges && geteuid() == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(GS_PROC_NOBODY) != 0 || setuid(GS_PROC_NOBODY) != 0)
+        /* Before exec, so that no thread of a runtime ever runs as root;
+         * its private folder becomes its user's. */
+        const unsigned uid = lim->uid ? lim->uid : gs_proc_worker_uid(getpid());
+        if (hi_dir >= 0)
+            fchownat(WORKER_DIR_FD, "", uid, uid, AT_EMPTY_PATH);
+        if (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0)
             _exit(126);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* setuid cleared it */
+        if (getppid() != parent)
+            _exit(127);
     }
     if (lim->nproc)
         set_limit(RLIMIT_NPROC, lim->nproc);
 #ifdef __linux__
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (lim->isolate && lim->confine_files && hi_dir >= 0)
+        ll_confine(WORKER_DIR_FD, exe, hi_icd >= 0 ? WORKER_ICD_FD : -1);
 #endif
     if (envp)
         execve(exe, argv, envp);
@@ -335,19 +526,34 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
         return gs_err_set(e, GS_IO, "pipe for a worker: %s", strerror(err));
     }
     struct child_env ce;
-    if (child_env(lim->tmpdir, &ce) != 0) {
+    const int dir_fd = lim->isolate && lim->tmpdir
+                           ? open(lim->tmpdir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    const char *icd = getenv("OCL_ICD_VENDORS");
+    const int icd_fd = dir_fd >= 0 && icd && *icd
+                           ? open(icd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    if ((lim->isolate && lim->tmpdir && dir_fd < 0) ||
+        child_env(lim->tmpdir, lim->isolate && dir_fd >= 0, icd_fd, &ce) != 0) {
+        const int err = errno;
         close(sv[0]);
         close(sv[1]);
         close(po[0]);
         close(po[1]);
-        return gs_err_set(e, GS_NOMEM, "out of memory starting a worker");
+        if (dir_fd >= 0)
+            close(dir_fd);
+        if (icd_fd >= 0)
+            close(icd_fd);
+        return gs_err_set(e, GS_NOMEM, "starting a worker: %s", strerror(err));
     }
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0)
-        child_setup(exe, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent);
+        child_setup(exe, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent, dir_fd, icd_fd);
     const int err = errno;
     child_env_free(&ce);
+    if (dir_fd >= 0)
+        close(dir_fd);
+    if (icd_fd >= 0)
+        close(icd_fd);
     close(sv[1]);
     close(po[1]);
     if (pid < 0) {
@@ -355,13 +561,29 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
         close(po[0]);
         return gs_err_set(e, GS_IO, "fork for a worker: %s", strerror(err));
     }
-    setpgid(pid, pid); /* also here, so that a kill right away reaches the group */
+    /* Also here, so that a kill right away reaches the group; not for a
+     * worker in a session of its own (setsid() fails in a group leader;
+     * kill_worker() signals the pid too). */
+    if (!lim->isolate)
+        setpgid(pid, pid);
     track_pid(pid, 1);
     fcntl(po[0], F_SETFL, fcntl(po[0], F_GETFL) | O_NONBLOCK);
     c->pid = pid;
     c->chan = sv[0];
     c->out = po[0];
     return GS_OK;
+}
+
+static pid_t first_parent;
+
+void gs_proc_worker_begin(void)
+{
+    first_parent = getppid();
+}
+
+unsigned gs_proc_worker_uid(pid_t pid)
+{
+    return GS_PROC_UID_BASE + (unsigned)pid % GS_PROC_UID_SPAN;
 }
 
 int gs_proc_apply_limits(const struct gs_proc_limits *lim, struct gs_err *e)
@@ -373,12 +595,66 @@ int gs_proc_apply_limits(const struct gs_proc_limits *lim, struct gs_err *e)
         set_limit(RLIMIT_FSIZE, lim->fsize == UINT64_MAX ? 0 : lim->fsize);
     if (lim->cpu_s)
         set_limit(RLIMIT_CPU, lim->cpu_s);
-    if (lim->drop_privileges && geteuid() == 0 &&
-        (setgroups(0, NULL) != 0 || setgid(GS_PROC_NOBODY) != 0 || setuid(GS_PROC_NOBODY) != 0))
-        return gs_err_set(e, GS_IO, "the worker cannot give up root: %s", strerror(errno));
+    if (lim->drop_privileges && geteuid() == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(lim->uid) != 0 || setuid(lim->uid) != 0)
+            return gs_err_set(e, GS_IO, "the worker cannot give up root: %s", strerror(errno));
+    }
+#ifdef __linux__
+    /* A change of user clears the death signal: set again, then checked,
+     * as the parent may have died before. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (first_parent && getppid() != first_parent)
+        _exit(127);
+#endif
     if (lim->nproc)
         set_limit(RLIMIT_NPROC, lim->nproc);
     return GS_OK;
+}
+
+/* ---- shared memory ------------------------------------------------------- */
+
+int gs_proc_shm_create(const char *name)
+{
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int gs_proc_shm_seal(int fd, uint64_t bytes)
+{
+    if (ftruncate(fd, (off_t)bytes) != 0)
+        return -1;
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+}
+
+/* ---- what this machine gives ----------------------------------------------- */
+
+void gs_proc_isolation_gaps(char *buf, unsigned size)
+{
+    char gaps[400] = "";
+    if (geteuid() != 0) {
+        gs_strlcpy(gaps, "not run as root: the workers keep this user (no user of their own) "
+                         "and share the network", sizeof gaps);
+    } else {
+        const pid_t pid = fork();
+        int st = -1;
+        if (pid == 0)
+            _exit(unshare(CLONE_NEWNET | CLONE_NEWIPC) == 0 ? 0 : 1);
+        if (pid > 0)
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        if (!(pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0))
+            gs_strlcpy(gaps, "no network or IPC namespace (the kernel or a container refuses "
+                             "unshare): the workers share the network", sizeof gaps);
+    }
+    if (gs_proc_landlock_abi() < 1) {
+        const size_t used = strlen(gaps);
+        snprintf(gaps + used, sizeof gaps - used, "%sno Landlock in this kernel: the workers "
+                                                  "read and write what their user may",
+                 used ? "; " : "");
+    }
+    if (*gaps)
+        snprintf(buf, size, "the sandbox is weaker here: %s", gaps);
+    else if (size)
+        buf[0] = '\0';
 }
 
 int gs_proc_drain(struct gs_child *c)

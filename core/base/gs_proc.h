@@ -15,7 +15,19 @@
 
 #include "gs_status.h"
 
-#define GS_PROC_NOBODY 65534u /* the unprivileged uid and gid a worker started as root takes */
+/* The uid and gid a worker started as root takes: one of its own, never
+ * shared with another worker alive at the same time (a parallel grading run
+ * included), GS_PROC_UID_BASE + its process id. Process ids stay below
+ * 2^22 (PID_MAX_LIMIT), so the range is [0x60000000, 0x60400000): above the
+ * ranges distributions hand out (system users, users from 1000, systemd's
+ * dynamic users, the 65536-wide subordinate ranges from 100000 of
+ * /etc/subuid), and below 2^31. No file on the machine belongs to it but
+ * the worker's private folders. */
+#define GS_PROC_UID_BASE 0x60000000u
+#define GS_PROC_UID_SPAN 0x400000u
+unsigned gs_proc_worker_uid(pid_t pid);
+/* A worker's private folder as the worker names it (descriptor 5). */
+#define GS_PROC_WORKER_DIR "/proc/self/fd/5"
 
 /* Limits set in the worker before it execs. 0: leave that limit as it is. */
 struct gs_proc_limits {
@@ -25,7 +37,14 @@ struct gs_proc_limits {
     uint64_t fsize;      /* RLIMIT_FSIZE in bytes; UINT64_MAX: set 0 */
     unsigned cpu_s;      /* RLIMIT_CPU, a backstop behind the parent's deadlines */
     unsigned nproc;      /* RLIMIT_NPROC */
-    int drop_privileges; /* as root: become GS_PROC_NOBODY before exec */
+    int drop_privileges; /* as root: become uid/gid `uid` (0 at a spawn: the child's
+                            own, gs_proc_worker_uid) */
+    unsigned uid;
+    int isolate;         /* a worker of check: a new session, an empty environment but
+                            the list in gs_proc.c, no network and its own System V IPC
+                            (as root), RLIMIT_NPROC below */
+    int confine_files;   /* with isolate: Landlock, from exec on (gs_proc.c says what
+                            it may reach) */
     const char *cwd;     /* the folder it starts in (entered before privileges are
                             dropped, so that it need not be reachable by their user) */
     const char *tmpdir;  /* its TMPDIR from exec on (NULL: this process's): what a
@@ -43,15 +62,34 @@ struct gs_child {
 };
 
 /* Start `exe` (NULL: this program, /proc/self/exe) with argv, in a new process
- * group, with PR_SET_NO_NEW_PRIVS, a SIGKILL when this process dies, RLIMIT_CORE
- * 0 and `lim`; its fd 3 is the channel and fd 4 is `shm_fd` (-1: none); stdin
- * is /dev/null, stdout and stderr the pipe c->out; every other descriptor is
- * closed. */
+ * group (with lim->isolate a new session: no controlling terminal), with
+ * PR_SET_NO_NEW_PRIVS, a SIGKILL when this process dies, RLIMIT_CORE 0 and
+ * `lim`; its fd 3 is the channel and fd 4 is `shm_fd` (-1: none); with
+ * lim->isolate fd 5 is its TMPDIR folder (O_PATH), named /proc/self/fd/5 in
+ * its environment, so that it stays reachable once it is another user
+ * however closed the folders above it are; stdin is /dev/null, stdout and
+ * stderr the pipe c->out; every other descriptor is closed. */
 int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct gs_proc_limits *lim,
                   struct gs_child *c, struct gs_err *e);
 /* In the worker, before any user code: enter lim->cwd, set the limits and,
- * as root with drop_privileges, become GS_PROC_NOBODY. GS_OK or why not. */
+ * as root with drop_privileges, become lim->uid (a worker of check is that
+ * user from exec on already); then set the death signal again (a change of user clears it) and end at
+ * once when the parent that started it is gone; then confine its files
+ * (lim->confine_files). GS_OK or why not. */
 int gs_proc_apply_limits(const struct gs_proc_limits *lim, struct gs_err *e);
+/* In the worker, first thing: remember the parent that started it. */
+void gs_proc_worker_begin(void);
+/* The shared memory of a worker, sized and sealed (no shrink, no growth, no
+ * other seal): a worker that tries to truncate it fails, so that the parent
+ * never touches a page that is gone (SIGBUS). -1 and errno on failure. */
+int gs_proc_shm_create(const char *name);
+int gs_proc_shm_seal(int fd, uint64_t bytes);
+/* What of the isolation this machine gives a worker, in one line when
+ * something is missing (no namespaces, no Landlock, not root): empty when
+ * everything is there. */
+void gs_proc_isolation_gaps(char *buf, unsigned size);
+/* Landlock's ABI version here (0: none). */
+int gs_proc_landlock_abi(void);
 /* Read what the worker printed into c->output (bounded; the rest is counted
  * and dropped). Returns 0 at end of file. */
 int gs_proc_drain(struct gs_child *c);
@@ -80,6 +118,9 @@ void gs_proc_status_words(int status, char *buf, unsigned size);
  * owned by `owner` when that is not -1 (the worker's unprivileged user), and
  * tracked: the signal handler removes it. */
 int gs_proc_private_dir(char *path, size_t size, long owner, struct gs_err *e);
+/* The same beneath `base` (NULL: TMPDIR). */
+int gs_proc_private_dir_in(const char *base, char *path, size_t size, long owner,
+                           struct gs_err *e);
 /* Remove a folder and everything under it, and stop tracking it. */
 void gs_proc_remove_dir(const char *path);
 

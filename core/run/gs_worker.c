@@ -73,6 +73,23 @@ static int nprestarted;
 /* A worker of b, with a private folder of its own as TMPDIR from its start:
  * what its runtime leaves there when it is killed (NVIDIA's driver leaves a
  * file) goes when the parent removes rtdir. */
+/* Whether b's worker is confined to its files (Landlock): the host backend
+ * and the CPU runtimes. Not CUDA, nor any backend on a machine with a GPU's
+ * device nodes: what NVIDIA's and AMD's drivers open, map and write is not
+ * listed here, and nothing here was tried on them. */
+static int confine_files(const struct gs_backend *b)
+{
+    static const char *const gpu_nodes[] = {"/dev/nvidiactl", "/dev/kfd", "/dev/dri"};
+    if (strcmp(b->name, "host") == 0)
+        return 1;
+    if (strcmp(b->name, "cuda") == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof gpu_nodes / sizeof gpu_nodes[0]; ++i)
+        if (access(gpu_nodes[i], F_OK) == 0)
+            return 0;
+    return 1;
+}
+
 static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child *c, char *rtdir,
                         size_t rtdir_size, struct gs_err *e)
 {
@@ -81,7 +98,11 @@ static int spawn_worker(const struct gs_backend *b, int shm_fd, struct gs_child 
         rtdir[0] = '\0';
         return rc;
     }
-    const struct gs_proc_limits lim = {.tmpdir = rtdir};
+    /* A confined worker is a user of its own from exec on, before its
+     * runtime starts a thread or writes a file. */
+    const struct gs_proc_limits lim = {.tmpdir = rtdir, .isolate = 1,
+                                       .confine_files = confine_files(b),
+                                       .drop_privileges = confine_files(b)};
     char *argv[] = {"gridstride", GS_WORKER_COMMAND, (char *)b->name, NULL};
     rc = gs_proc_spawn(NULL, argv, shm_fd, &lim, c, e);
     if (rc != GS_OK) {
@@ -95,8 +116,11 @@ int gs_worker_prestart_build(const struct gs_backend *b, const struct gs_user_so
                              const char *selector, struct gs_err *e)
 {
     const int rc = gs_worker_prestart(b, e);
-    /* A text larger than the channel holds would wait here for the worker. */
+    /* A text larger than the channel holds would wait here for the worker;
+     * a confined worker builds only once it is another user under its
+     * filter (HELLO). */
     if (rc != GS_OK || !src || strlen(src->text) > (64u << 10) || nprestarted == 0 ||
+        confine_files(b) ||
         prestarted[nprestarted - 1].b != b)
         return rc;
     struct msg_prebuild pb;
@@ -114,7 +138,7 @@ int gs_worker_prestart(const struct gs_backend *b, struct gs_err *e)
     if (nprestarted == (int)(sizeof prestarted / sizeof prestarted[0]))
         return GS_OK;
     gs_proc_install_cleanup();
-    const int fd = memfd_create("gridstride-check", MFD_CLOEXEC);
+    const int fd = gs_proc_shm_create("gridstride-check");
     if (fd < 0)
         return gs_err_set(e, GS_NOMEM, "shared memory for a worker: %s", strerror(errno));
     const int rc = spawn_worker(b, fd, &prestarted[nprestarted].c, prestarted[nprestarted].rtdir,
@@ -296,6 +320,11 @@ static void limits_for(const struct iso *x, struct gs_proc_limits *lim)
         if (!x->dev->is_gpu) {
             const uint64_t total = gs_host_total_memory();
             lim->data_bytes = total > (8ull << 30) ? total / 2 : (4ull << 30);
+            /* A CPU runtime (PoCL) runs the kernel in the worker's threads:
+             * a user of its own, the runtime's filter; its processes are
+             * the linker it starts. */
+            lim->drop_privileges = confine_files(x->dev->backend);
+            lim->nproc = 64;
         }
     }
 }
@@ -308,18 +337,23 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     struct gs_proc_limits lim;
     limits_for(x, &lim);
     *lost_cls = GS_CHECK_OK;
-    const long owner = lim.drop_privileges && geteuid() == 0 ? (long)GS_PROC_NOBODY : -1;
-    int rc = gs_proc_private_dir(x->dir, sizeof x->dir, owner, e);
-    if (rc != GS_OK)
-        return rc;
+    int rc = GS_OK;
     if (!x->adopted)
         rc = spawn_worker(x->dev->backend, x->shm_fd, &x->c, x->rtdir, sizeof x->rtdir, e);
     x->adopted = 0;
+    if (rc != GS_OK)
+        return rc;
+    x->live = 1;
+    /* Its user is its own (gs_proc_worker_uid), and so is its build folder,
+     * made inside its private folder (reachable through descriptor 5). */
+    lim.uid = gs_proc_worker_uid(x->c.pid);
+    const long owner = lim.drop_privileges && geteuid() == 0 ? (long)lim.uid : -1;
+    rc = gs_proc_private_dir_in(x->rtdir, x->dir, sizeof x->dir, owner, e);
     if (rc != GS_OK) {
-        gs_proc_remove_dir(x->dir);
+        x->dir[0] = '\0';
+        end_worker(x, END_KILL, NULL);
         return rc;
     }
-    x->live = 1;
     struct msg_hello hello;
     memset(&hello, 0, sizeof hello);
     gs_strlcpy(hello.device_id, x->dev->id, sizeof hello.device_id);
@@ -327,12 +361,18 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
     hello.shm_bytes = x->shm_bytes;
     hello.dialect = (int)x->src->dialect;
     hello.sandbox = x->sandbox;
+    hello.runtime_filter = !x->sandbox && !x->dev->is_gpu;
     hello.lim = lim;
     hello.lim.cwd = NULL;
     /* A worker that gave up root reaches its folder as its working directory
      * only: TMPDIR's own folder may be closed to its user. */
+    char cwd[PATH_MAX];
+    const char *base = strrchr(x->dir, '/');
+    snprintf(cwd, sizeof cwd, "%s/%.200s", GS_PROC_WORKER_DIR, base ? base + 1 : x->dir);
+    /* ...nor the folders above its own: it enters its build folder through
+     * its descriptor 5 (its private folder, where the build folder is). */
     const char *strs[] = {x->src->path, x->src->entry, x->src->text, owner >= 0 ? "." : x->dir,
-                          x->dir};
+                          owner >= 0 ? cwd : x->dir};
     const double t0 = now_s();
     char *body = NULL;
     uint32_t len = 0;
@@ -1072,8 +1112,8 @@ static int count_isolated(struct gs_device *host, const struct gs_user_source *s
     if (tmp.work.n) {
         x->max_n = 3 * tmp.work.n;
         x->shm_bytes = gs_buffer_bytes(x->max_n);
-        x->shm_fd = memfd_create("gridstride-count", MFD_CLOEXEC);
-        if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
+        x->shm_fd = gs_proc_shm_create("gridstride-count");
+        if (x->shm_fd < 0 || gs_proc_shm_seal(x->shm_fd, x->shm_bytes) != 0)
             rc = gs_err_set(e, GS_NOMEM, "shared memory of %llu bytes for the count: %s",
                             (unsigned long long)x->shm_bytes, strerror(errno));
         if (rc == GS_OK) {
@@ -1231,8 +1271,8 @@ int gs_check_device_isolated(struct gs_device *dev, const struct gs_grid_choice 
         x->shm_bytes = gs_buffer_bytes(x->max_n);
         x->adopted = adopt(dev->backend, &x->c, &x->shm_fd, x->rtdir, sizeof x->rtdir);
         if (!x->adopted)
-            x->shm_fd = memfd_create("gridstride-check", MFD_CLOEXEC);
-        if (x->shm_fd < 0 || ftruncate(x->shm_fd, (off_t)x->shm_bytes) != 0)
+            x->shm_fd = gs_proc_shm_create("gridstride-check");
+        if (x->shm_fd < 0 || gs_proc_shm_seal(x->shm_fd, x->shm_bytes) != 0)
             rc = gs_err_set(e, GS_NOMEM, "shared memory of %llu bytes for the worker: %s",
                             (unsigned long long)x->shm_bytes, strerror(errno));
     }

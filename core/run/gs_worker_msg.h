@@ -36,6 +36,8 @@ struct msg_hello {
     uint64_t shm_bytes;
     int dialect;
     int sandbox; /* install the load hook: the backend loads user code in its process */
+    int runtime_filter; /* a CPU runtime's worker (PoCL): its filter (GS_SECCOMP_RUNTIME)
+                           with the limits, before the build */
     struct gs_proc_limits lim; /* applied by the worker before the build (cwd: the 5th string) */
 };
 

@@ -30,8 +30,8 @@ static int sandbox_hook(void *ctx, char *why, unsigned why_size)
     (void)ctx;
     const struct rlimit none = {0, 0};
     setrlimit(RLIMIT_FSIZE, &none); /* the compiler has written its last file */
-    const int fds[] = {1, 2, WK_CHAN};
-    return gs_seccomp_install(fds, 3, why, why_size);
+    const int own_fds[] = {1, 2, WK_CHAN};
+    return gs_seccomp_install(GS_SECCOMP_LOADER, own_fds, 3, why, why_size);
 }
 
 static void send_built(int status, const char *compiler, const char *msg, const char *log)
@@ -314,6 +314,7 @@ int gs_worker_serve(const struct gs_backend *b)
     struct gs_opened o;
     struct prebuilt pre;
     memset(&pre, 0, sizeof pre);
+    gs_proc_worker_begin();
     /* The compiler the backend may start inherits neither. */
     fcntl(WK_CHAN, F_SETFD, FD_CLOEXEC);
     fcntl(WK_SHM, F_SETFD, FD_CLOEXEC);
@@ -333,7 +334,8 @@ int gs_worker_serve(const struct gs_backend *b)
     struct msg_hello hello;
     memcpy(&hello, body, sizeof hello);
     hello.device_id[sizeof hello.device_id - 1] = '\0';
-    if (hello.sandbox && pre.body) { /* user code built before the filter: never */
+    if ((hello.sandbox || hello.runtime_filter) && pre.body) {
+        /* user code built before the limits and the filter: never */
         free(body);
         prebuilt_free(&pre, NULL);
         gs_close_backend(&o);
@@ -352,7 +354,16 @@ int gs_worker_serve(const struct gs_backend *b)
     if (*tmp)
         setenv("TMPDIR", tmp, 1);
     void *shm = mmap(NULL, hello.shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, WK_SHM, 0);
-    if (shm == MAP_FAILED || gs_proc_apply_limits(&hello.lim, &e) != GS_OK) {
+    char why[400] = "";
+    int lim_rc = shm == MAP_FAILED ? GS_NOMEM : gs_proc_apply_limits(&hello.lim, &e);
+    /* A CPU runtime compiles and runs the kernel in its own threads, which
+     * it started when it opened: the filter reaches them (TSYNC) before it
+     * reads the file. */
+    const int own_fds[] = {1, 2, WK_CHAN};
+    if (lim_rc == GS_OK && hello.runtime_filter &&
+        (lim_rc = gs_seccomp_install(GS_SECCOMP_RUNTIME, own_fds, 3, why, sizeof why)) != GS_OK)
+        gs_err_set(&e, lim_rc, "%s", why);
+    if (lim_rc != GS_OK) {
         if (shm == MAP_FAILED)
             gs_err_set(&e, GS_NOMEM, "the worker cannot map %llu bytes of shared memory: %s",
                        (unsigned long long)hello.shm_bytes, strerror(errno));

@@ -74,11 +74,19 @@ fi
 sum() { if [ -f "$1" ] && [ ! -L "$1" ]; then sha256sum <"$1"; else stat -c '%F %i' "$1"; fi; }
 before=$(sum "$input")
 probe=/tmp/gridstride-hostile-was-here
-rm -f "$probe"
+rm -rf "$probe"
 marker="gs-hostile-$$-$RANDOM$RANDOM"
 t0=$(date +%s%N)
-env GS_HOSTILE_MARK="$marker" timeout -s KILL $((deadline + 30)) "$gs" "${args[@]}" \
-  >"$w/stdout" 2>"$w/stderr" </dev/null
+# A secret of the grader's in check's environment: no kernel may see it
+# (grader_env.gs turns it into a wrong element's index when it does).
+secret=$((100 + RANDOM % 400))
+# A kernel that types into the grader's terminal (tiocsti.gs): check runs
+# with a pty made here as its controlling terminal, and what reached that
+# pty's input is kept in $w/injected.
+wrap=()
+[ "$file" = tiocsti.gs ] && wrap=("${GS_PYTHON:-python3}" "$here/in_pty.py" "$w/injected")
+env GS_HOSTILE_MARK="$marker" GRADER_SECRET="$secret" timeout -s KILL $((deadline + 30)) \
+  "${wrap[@]}" "$gs" "${args[@]}" >"$w/stdout" 2>"$w/stderr" </dev/null
 code=$?
 t1=$(date +%s%N)
 ms=$(((t1 - t0) / 1000000))
@@ -131,10 +139,19 @@ case "$class" in
 esac
 [ "$(sum "$input")" = "$before" ] || fail "the input changed"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
-[ ! -e "$probe" ] || { rm -f "$probe"; fail "the kernel created $probe"; }
+[ ! -e "$probe" ] || { rm -rf "$probe"; fail "the kernel created $probe"; }
+[ ! -s "$w/injected" ] || fail "input reached the terminal: $(head -c 200 "$w/injected" | od -c | head -3)"
+if grep -q "GRADER_SECRET" "$src"; then fail "the grader's environment reached the report"; fi
 # A process of this run still there: looked for now and, where one is found
 # (it may be exiting), once more 0.1 s later, as the only look used to be.
-marked() { grep -l "GS_HOSTILE_MARK=$marker" /proc/[0-9]*/environ 2>/dev/null | head -5; }
+# A worker has an environment of its own (not the marker): it is found by its
+# working directory, in its private folder under this run's TMPDIR.
+marked() {
+  { grep -l "GS_HOSTILE_MARK=$marker" /proc/[0-9]*/environ 2>/dev/null
+    for c in /proc/[0-9]*/cwd; do
+      case "$(readlink "$c" 2>/dev/null)" in "$w"/*) echo "$c" ;; esac
+    done; } | head -5
+}
 left=$(marked)
 [ -z "$left" ] || { sleep 0.1; left=$(marked); }
 [ -z "$left" ] || fail "processes left behind: $left"
