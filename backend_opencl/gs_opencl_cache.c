@@ -20,14 +20,16 @@
  * in place) is built from source again and replaced. The user's kernels of
  * `check` are never cached: this is for kernels/ only.
  *
- * Where: GRIDSTRIDE_CACHE (a folder, or "off"), else
- * $XDG_CACHE_HOME/gridstride, else $HOME/.cache/gridstride; a folder that
- * cannot be made or written only means the build from source. */
+ * Where: gs_cache_dir()'s folder, its opencl/ (GRIDSTRIDE_CACHE, a folder
+ * or "off", else $XDG_CACHE_HOME/gridstride, else $HOME/.cache/gridstride);
+ * a folder that cannot be made or written only means the build from source. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gs_io.h"
+#include "gs_proc.h"
 #include "gs_opencl_private.h"
 
 #define CACHE_MAGIC "gridstride opencl program 1\n"
@@ -41,40 +43,43 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
     return h;
 }
 
-/* mkdir -p of path (0700), in place. 0 when it is a folder now. */
+/* mkdir -p of path, in place. 0 when it is a folder now. Folders made here
+ * are 0755 and the cache's own two (gridstride's and opencl) are made so:
+ * check's workers, each a user of its own, read the suite's built kernels
+ * from here (never write: the folders are this user's), through a
+ * descriptor of the cache's folder that check hands them. A built suite
+ * kernel holds nothing secret. */
 static int make_folder(char *path)
 {
     for (char *p = path + 1; *p; ++p) {
         if (*p != '/')
             continue;
         *p = '\0';
-        const int rc = mkdir(path, 0700);
+        const int rc = mkdir(path, 0755);
         *p = '/';
         if (rc != 0 && errno != EEXIST)
             return -1;
     }
-    return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return -1;
+    chmod(path, 0755);
+    char *slash = strrchr(path, '/');
+    if (slash && slash != path) {
+        *slash = '\0';
+        chmod(path, 0755);
+        *slash = '/';
+    }
+    return 0;
 }
 
 /* The cache's folder for this backend (made only when an entry is
  * written); 0 when there is none. */
 static int cache_folder(char *dir, size_t size)
 {
-    const char *set = getenv("GRIDSTRIDE_CACHE");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (set && *set) {
-        if (strcmp(set, "off") == 0)
-            return 0;
-        n = snprintf(dir, size, "%s/opencl", set);
-    } else if (xdg && *xdg == '/')
-        n = snprintf(dir, size, "%s/gridstride/opencl", xdg);
-    else if (home && *home == '/')
-        n = snprintf(dir, size, "%s/.cache/gridstride/opencl", home);
-    else
+    if (!gs_cache_dir(dir, size))
         return 0;
-    return n > 0 && (size_t)n < size;
+    const size_t len = strlen(dir);
+    return snprintf(dir + len, size - len, "/opencl") < (int)(size - len);
 }
 
 /* The key line: what the binary depends on besides the source. */
@@ -97,18 +102,12 @@ static char *read_all(const char *path, size_t *len)
         return NULL;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uint64_t)st.st_size < (1ull << 30) && (buf = malloc((size_t)st.st_size))) {
-        size_t got = 0;
-        while (got < (size_t)st.st_size) {
-            const ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-            if (r <= 0)
-                break;
-            got += (size_t)r;
-        }
-        if (got != (size_t)st.st_size) {
+        const ssize_t got = gs_read_full(fd, buf, (size_t)st.st_size);
+        if (got != (ssize_t)st.st_size) {
             free(buf);
             buf = NULL;
         }
-        *len = got;
+        *len = got > 0 ? (size_t)got : 0;
     }
     close(fd);
     return buf;
@@ -139,19 +138,6 @@ static cl_program load_entry(struct ocl_device *d, const char *path, const char 
     return program;
 }
 
-static int write_all(int fd, const void *p, size_t len)
-{
-    const char *c = p;
-    while (len) {
-        const ssize_t w = write(fd, c, len);
-        if (w <= 0)
-            return -1;
-        c += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 /* The built program's binary into the entry at path; nothing on any failure. */
 static void store_entry(cl_program program, const char *path,
                         const char *head, size_t head_len)
@@ -173,9 +159,10 @@ static void store_entry(cl_program program, const char *path,
         free(bin);
         return;
     }
-    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
-        const int bad = write_all(fd, head, head_len) || write_all(fd, bin, bin_len);
+        fchmod(fd, 0644); /* whatever the umask: check's workers read it */
+        const int bad = gs_write_full(fd, head, head_len, 0) || gs_write_full(fd, bin, bin_len, 0);
         if (close(fd) != 0 || bad || rename(tmp, path) != 0)
             unlink(tmp);
     }
@@ -218,6 +205,10 @@ int ocl_build(struct ocl_device *d, const char *src, const char *options, cl_pro
             const uint64_t h = fnv1a(14695981039346656037ull, head, head_len);
             snprintf(path, sizeof path, "%s/%016llx.bin", dir, (unsigned long long)h);
             if ((*out = load_entry(d, path, head, head_len, options))) {
+                /* An entry of an older gridstride, whose folders were 0700:
+                 * opened to check's workers (make_folder) by its owner. */
+                if (!gs_proc_in_worker() && make_folder(dir) == 0)
+                    chmod(path, 0644);
                 free(head);
                 return GS_OK;
             }

@@ -2,6 +2,9 @@
 #include "gs_io.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -39,4 +42,23 @@ ssize_t gs_read_full(int fd, void *p, size_t n)
         got += (size_t)r;
     }
     return (ssize_t)got;
+}
+
+int gs_cache_dir(char *dir, size_t size)
+{
+    const char *set = getenv("GRIDSTRIDE_CACHE");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (set && *set) {
+        if (strcmp(set, "off") == 0)
+            return 0;
+        n = snprintf(dir, size, "%s", set);
+    } else if (xdg && *xdg == '/')
+        n = snprintf(dir, size, "%s/gridstride", xdg);
+    else if (home && *home == '/')
+        n = snprintf(dir, size, "%s/.cache/gridstride", home);
+    else
+        return 0;
+    return n > 0 && (size_t)n < size;
 }

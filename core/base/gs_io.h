@@ -18,4 +18,10 @@ int gs_write_full(int fd, const void *p, size_t n, int nosignal);
  * only at the end of the file), or -1 with errno set. */
 ssize_t gs_read_full(int fd, void *p, size_t n);
 
+/* The folder of gridstride's caches of its own kernels (never a user's):
+ * GRIDSTRIDE_CACHE (a folder, or "off"), else $XDG_CACHE_HOME/gridstride,
+ * else $HOME/.cache/gridstride. 1 with the path in dir, 0 when there is none
+ * (off, or no absolute folder to name). It need not exist. */
+int gs_cache_dir(char *dir, size_t size);
+
 #endif

@@ -28,6 +28,7 @@
 
 #include <pthread.h>
 
+#include "gs_io.h"
 #include "gs_str.h"
 
 /* ---- what the signal handler cleans up ----------------------------------- */
@@ -235,6 +236,11 @@ extern char **environ;
  * above it may be closed to the worker's user. */
 #define WORKER_ICD_FD 6
 #define WORKER_ICD "OCL_ICD_VENDORS=/proc/self/fd/6"
+/* The folder of the suite's own built kernels (gs_cache_dir), read only:
+ * an OpenCL worker loads the suite's program from there instead of building
+ * it again (seconds on PoCL), and can write nothing there. */
+#define WORKER_CACHE_FD 7
+#define WORKER_CACHE "GRIDSTRIDE_CACHE=/proc/self/fd/7"
 static const char *const fixed_vars[] = {
     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     "TMPDIR=" WORKER_DIR,
@@ -276,7 +282,8 @@ static char *env_entry(const char *name)
     return NULL;
 }
 
-static int child_env(const char *tmpdir, int isolate, int icd_fd, struct child_env *ce)
+static int child_env(const char *tmpdir, int isolate, int icd_fd, int cache_fd,
+                     struct child_env *ce)
 {
     memset(ce, 0, sizeof *ce);
 #ifdef GS_PROC_ASAN
@@ -289,7 +296,7 @@ static int child_env(const char *tmpdir, int isolate, int icd_fd, struct child_e
     size_t n = 0;
     for (char **v = environ; *v; ++v)
         ++n;
-    ce->envp = malloc((n + NFIXED + 3) * sizeof *ce->envp);
+    ce->envp = malloc((n + NFIXED + 4) * sizeof *ce->envp);
     if (!ce->envp)
         return -1;
     if (tmpdir && !isolate) {
@@ -313,6 +320,7 @@ static int child_env(const char *tmpdir, int isolate, int icd_fd, struct child_e
             if (env_entry(keep_vars[i]))
                 ce->envp[k++] = icd_fd >= 0 && strcmp(keep_vars[i], "OCL_ICD_VENDORS") == 0
                                     ? (char *)WORKER_ICD : env_entry(keep_vars[i]);
+        ce->envp[k++] = cache_fd >= 0 ? (char *)WORKER_CACHE : (char *)"GRIDSTRIDE_CACHE=off";
     } else {
         for (char **v = environ; *v; ++v)
             if (!(ce->tmp_var && strncmp(*v, "TMPDIR=", 7) == 0) &&
@@ -390,7 +398,7 @@ static void ll_allow(int ruleset, const char *path, uint64_t access, uint64_t ha
  * exe (this program, maybe outside those folders) is readable and runs.
  * A kernel without Landlock leaves the child as it is: the parent says so
  * (gs_proc_isolation_gaps). */
-static void ll_confine(int dir_fd, const char *exe, int icd_fd)
+static void ll_confine(int dir_fd, const char *exe, int icd_fd, int cache_fd)
 {
     const int abi = gs_proc_landlock_abi();
     if (abi < 1)
@@ -421,6 +429,10 @@ static void ll_confine(int dir_fd, const char *exe, int icd_fd)
         struct ll_path_beneath drivers = {(LL_READ_FILE | LL_READ_DIR) & handled, icd_fd};
         syscall(__NR_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &drivers, 0);
     }
+    if (cache_fd >= 0) {
+        struct ll_path_beneath cache = {(LL_READ_FILE | LL_READ_DIR) & handled, cache_fd};
+        syscall(__NR_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &cache, 0);
+    }
     /* Everything but IOCTL_DEV beneath its own folder. */
     struct ll_path_beneath own = {handled & ~LL_IOCTL_DEV, dir_fd};
     syscall(__NR_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &own, 0);
@@ -431,7 +443,7 @@ static void ll_confine(int dir_fd, const char *exe, int icd_fd)
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_setup(const char *exe, char *const argv[], char *const envp[], int chan,
                         int shm_fd, int out, const struct gs_proc_limits *lim, pid_t parent,
-                        int dir_fd, int icd_fd)
+                        int dir_fd, int icd_fd, int cache_fd)
 {
     /* A worker of check: a session of its own, so that it has no
      * controlling terminal (a TIOCSTI on /dev/tty finds none), and no
@@ -452,15 +464,23 @@ static void child_setup(const char *exe, char *const argv[], char *const envp[],
     const int hi_nul = nul >= 0 ? fcntl(nul, F_DUPFD, 10) : -1;
     const int hi_dir = dir_fd >= 0 ? fcntl(dir_fd, F_DUPFD, 10) : -1;
     const int hi_icd = dir_fd >= 0 && icd_fd >= 0 ? fcntl(icd_fd, F_DUPFD, 10) : -1;
+    const int hi_cache = dir_fd >= 0 && cache_fd >= 0 ? fcntl(cache_fd, F_DUPFD, 10) : -1;
     if (hi_chan < 0 || hi_out < 0 || hi_nul < 0 || (shm_fd >= 0 && hi_shm < 0) ||
-        (dir_fd >= 0 && hi_dir < 0) || (dir_fd >= 0 && icd_fd >= 0 && hi_icd < 0))
+        (dir_fd >= 0 && hi_dir < 0) || (dir_fd >= 0 && icd_fd >= 0 && hi_icd < 0) ||
+        (dir_fd >= 0 && cache_fd >= 0 && hi_cache < 0))
         _exit(127);
     if (dup2(hi_nul, 0) < 0 || dup2(hi_out, 1) < 0 || dup2(hi_out, 2) < 0 ||
         dup2(hi_chan, 3) < 0 || (hi_shm >= 0 && dup2(hi_shm, 4) < 0) ||
         (hi_dir >= 0 && dup2(hi_dir, WORKER_DIR_FD) < 0) ||
-        (hi_icd >= 0 && dup2(hi_icd, WORKER_ICD_FD) < 0))
+        (hi_icd >= 0 && dup2(hi_icd, WORKER_ICD_FD) < 0) ||
+        (hi_cache >= 0 && dup2(hi_cache, WORKER_CACHE_FD) < 0))
         _exit(127);
-    close_from(hi_icd >= 0   ? WORKER_ICD_FD + 1
+    /* Nothing open but the numbers just set: a gap below the highest one
+     * (no driver folder beside a cache) is closed too. */
+    if (hi_cache >= 0 && hi_icd < 0)
+        close(WORKER_ICD_FD);
+    close_from(hi_cache >= 0 ? WORKER_CACHE_FD + 1
+               : hi_icd >= 0 ? WORKER_ICD_FD + 1
                : hi_dir >= 0 ? WORKER_DIR_FD + 1
                : hi_shm >= 0 ? 5
                              : 4);
@@ -500,7 +520,8 @@ static void child_setup(const char *exe, char *const argv[], char *const envp[],
 #ifdef __linux__
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     if (lim->isolate && lim->confine_files && hi_dir >= 0)
-        ll_confine(WORKER_DIR_FD, exe, hi_icd >= 0 ? WORKER_ICD_FD : -1);
+        ll_confine(WORKER_DIR_FD, exe, hi_icd >= 0 ? WORKER_ICD_FD : -1,
+                   hi_cache >= 0 ? WORKER_CACHE_FD : -1);
 #endif
     if (envp)
         execve(exe, argv, envp);
@@ -531,8 +552,11 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
     const char *icd = getenv("OCL_ICD_VENDORS");
     const int icd_fd = dir_fd >= 0 && icd && *icd
                            ? open(icd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    char cache[PATH_MAX];
+    const int cache_fd = dir_fd >= 0 && gs_cache_dir(cache, sizeof cache)
+                             ? open(cache, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     if ((lim->isolate && lim->tmpdir && dir_fd < 0) ||
-        child_env(lim->tmpdir, lim->isolate && dir_fd >= 0, icd_fd, &ce) != 0) {
+        child_env(lim->tmpdir, lim->isolate && dir_fd >= 0, icd_fd, cache_fd, &ce) != 0) {
         const int err = errno;
         close(sv[0]);
         close(sv[1]);
@@ -542,18 +566,23 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
             close(dir_fd);
         if (icd_fd >= 0)
             close(icd_fd);
+        if (cache_fd >= 0)
+            close(cache_fd);
         return gs_err_set(e, GS_NOMEM, "starting a worker: %s", strerror(err));
     }
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0)
-        child_setup(exe, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent, dir_fd, icd_fd);
+        child_setup(exe, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent, dir_fd, icd_fd,
+                    cache_fd);
     const int err = errno;
     child_env_free(&ce);
     if (dir_fd >= 0)
         close(dir_fd);
     if (icd_fd >= 0)
         close(icd_fd);
+    if (cache_fd >= 0)
+        close(cache_fd);
     close(sv[1]);
     close(po[1]);
     if (pid < 0) {
