@@ -29,6 +29,8 @@ cmake --preset ci
 cmake --build --preset ci -j "$jobs"
 ctest --preset ci -j "$jobs"
 test -s build-ci/junit.xml && echo "JUnit report: build-ci/junit.xml"
+# ctest's JUnit has no labels; the converter adds each test's as a property.
+python3 scripts/junit.py ctest build-ci build-ci/junit.xml build-ci/junit-labels.xml
 
 echo "== the same under AddressSanitizer and UndefinedBehaviorSanitizer (ci-sanitize)"
 cmake --preset ci-sanitize > /dev/null

@@ -118,8 +118,9 @@ static const struct opt options[OPT_COUNT] = {
                                          "                         (exit 1; default: 10%)", 0, CMD_COMPARE, NULL},
     {OPT_FLEET, "--fleet", NULL, "compare: the files of many nodes, one row per node and GPU, a slow\n"
                                  "                         GPU named (any number of files; see above)", 0, CMD_COMPARE, NULL},
-    {OPT_K, "--k", "K", "compare: with --fleet, a GPU more than K interquartile ranges below\n"
-                        "                         its peers' first quartile is flagged LOW (default: 1.5)", 0, CMD_COMPARE, NULL},
+    {OPT_K, "--k", "K", "compare: with --fleet, a GPU more than K spreads (the IQR, at least 5%\n"
+                        "                         of the median) below its peers' first quartile is\n"
+                        "                         flagged LOW (default: 1.5)", 0, CMD_COMPARE, NULL},
     {OPT_HTML, "--html", "FILE", "lecture: write the deck to FILE (default: lecture.html; - for stdout)", 0, CMD_LECTURE, NULL},
     {OPT_HELP, "--help", NULL, "this help (also -h)", 0, CMD_ALL | CMD_LECTURE, "-h"},
     {OPT_VERSION, "--version", NULL, "print the version and what this build holds", 0, CMD_ALL | CMD_LECTURE, NULL},
@@ -186,17 +187,20 @@ static const struct command commands[] = {
      "A reference file, the course's T4 table: docs/reference/t4-seed002.json.\n"
      "As a CI gate: outcomes that differ between devices whose predictions held are the\n"
      "APIs' documented differences (CUDA refuses n = 0, OpenCL 3.0 runs it), reported and\n"
-     "not failed.\n"
+     "not failed. The same device (backend, device name and driver) in two files is a\n"
+     "regression gate: any cell whose outcome changed fails, named with both outcomes.\n"
      "--fleet: the files of many nodes (any number, tables and bandwidth runs), a node's\n"
-     "files named NODE.table.json and NODE.bandwidth.json: one row per node and GPU, each\n"
-     "metric's median and spread among its peers (same backend and device), and each GPU\n"
-     "more than K interquartile ranges below its peers' first quartile flagged LOW and\n"
-     "named (SHOC's rule; --k K, default 1.5). It takes --k and --output, nothing else\n"
-     "of compare's. Exit 1 when a GPU failed a prediction or a bandwidth row, or was\n"
-     "flagged.\n",
-     "exit status: 0 every case held its own device's prediction, every bandwidth row\n"
-     "             verified and within --tolerance of run 1; 1 otherwise; 2 bad usage, or a\n"
-     "             file that cannot be read, is not JSON or has an unknown schema\n"},
+     "files named NODE.BACKENDINDEX.table.json and .bandwidth.json (the node: the name up\n"
+     "to the first dot): one row per node and GPU, each metric's median and spread among\n"
+     "its peers (same backend and device), and each GPU below Q1 - K x S flagged LOW and\n"
+     "named with its numbers (SHOC's rule, the spread S the IQR or 5% of the median,\n"
+     "whichever is larger; judged with 4 or more peers; --k K, default 1.5). It takes\n"
+     "--k and --output, nothing else of compare's. Exit 1 when a GPU failed a prediction\n"
+     "or a bandwidth row, or was flagged.\n",
+     "exit status: 0 every case held its own device's prediction, no cell changed on the\n"
+     "             same device, every bandwidth row verified and within --tolerance of\n"
+     "             run 1; 1 otherwise; 2 bad usage, or a file that cannot be read, is not\n"
+     "             a regular file, is not JSON or has an unknown schema\n"},
     {"lecture", GS_MODE_LECTURE, CMD_LECTURE,
      "usage: gridstride lecture [--backend NAMES] [--device SEL] [--html FILE] [--quiet]\n\n"
      "Runs the lesson on the devices present and writes one self-contained HTML deck:\n"

@@ -90,9 +90,11 @@ static void compare_render(const struct gs_job *j, enum gs_format f, int chart,
 static int compare_failed(const struct gs_job *j)
 {
     const struct compare_ctx *c = j->ctx;
-    /* A CI gate: a failed prediction, a wrong row or a slow one; not the
-     * documented differences between APIs whose predictions held. */
-    return c->verdict.not_held + c->verdict.wrong + c->verdict.slow + c->fleet_failed;
+    /* A CI gate: a failed prediction, a wrong row, a slow one or an outcome
+     * that changed on the same device; not the documented differences
+     * between APIs whose predictions held. */
+    return c->verdict.not_held + c->verdict.wrong + c->verdict.slow + c->verdict.changed +
+           c->fleet_failed;
 }
 
 static void compare_release(struct gs_job *j)

@@ -279,7 +279,7 @@ static void bandwidth_ratios_and_wrong_rows(void **state)
 static struct gs_compare_verdict verdict_of(const char *a, const char *b, double tolerance)
 {
     struct gs_compare_file f[2];
-    struct gs_compare_verdict v = {-1, -1, -1, -1};
+    struct gs_compare_verdict v = {-1, -1, -1, -1, -1};
     struct gs_err e = {0};
     const struct gs_compare_options opt = {tolerance, 0, NULL, NULL, NULL, NULL};
     gs_str_free(&report);

@@ -2,11 +2,15 @@
 #include "gs_json_read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "gs_io.h"
 #include "gs_str.h"
 
 struct parser {
@@ -431,30 +435,41 @@ int gs_json_parse(const char *text, size_t len, struct gs_json **root, struct gs
     return GS_OK;
 }
 
+/* The path is the user's: opened without blocking and read only when it is
+ * a regular file, so that a FIFO, a terminal or a device given as a results
+ * file is refused at once instead of hanging the command. */
 int gs_json_read_file(const char *path, struct gs_json **root, struct gs_err *e)
 {
+    struct stat st;
+    memset(&st, 0, sizeof st);
     *root = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
         return gs_err_set(e, GS_IO, "cannot open: %s", strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const int dir = S_ISDIR(st.st_mode);
+        close(fd);
+        return gs_err_set(e, GS_USAGE, "%s, not a regular file; give a results file gridstride "
+                                       "wrote", dir ? "a directory" : "a pipe, socket or device");
+    }
     char *text = malloc(GS_JSON_MAX_FILE + 1);
     if (!text) {
-        fclose(f);
+        close(fd);
         return gs_err_set(e, GS_NOMEM, "out of memory");
     }
-    const size_t n = fread(text, 1, GS_JSON_MAX_FILE + 1, f);
-    const int bad = ferror(f);
-    fclose(f);
+    const ssize_t got = gs_read_full(fd, text, GS_JSON_MAX_FILE + 1);
+    close(fd);
+    const size_t n = got > 0 ? (size_t)got : 0;
     int rc;
-    if (bad)
-        rc = gs_err_set(e, GS_IO, "cannot read the file");
+    if (got < 0)
+        rc = gs_err_set(e, GS_IO, "cannot read the file: %s", strerror(errno));
     else if (n > GS_JSON_MAX_FILE)
         rc = gs_err_set(e, GS_USAGE, "larger than %u MiB; not a results file",
                         GS_JSON_MAX_FILE >> 20);
     else if (n == 0)
         rc = gs_err_set(e, GS_USAGE, "the file is empty; give a results file gridstride wrote");
-    else
-        rc = gs_json_parse(text, n, root, e);
+    else if ((rc = gs_json_parse(text, n, root, e)) == GS_USAGE && e)
+        gs_err_set(e, rc, "not JSON: %s", e->msg);
     free(text);
     return rc;
 }

@@ -39,7 +39,9 @@ struct gs_json {
 int gs_json_parse(const char *text, size_t len, struct gs_json **root, struct gs_err *e);
 
 /* Read and parse a file (at most GS_JSON_MAX_FILE bytes): GS_IO when it
- * cannot be read, GS_USAGE when it is not JSON. */
+ * cannot be read, GS_USAGE when it is not a regular file (refused without
+ * blocking: a FIFO or a device never hangs the reader), too large, empty or
+ * not JSON ("not JSON: " and where). */
 int gs_json_read_file(const char *path, struct gs_json **root, struct gs_err *e);
 
 void gs_json_free(struct gs_json *v);

@@ -150,7 +150,7 @@ int gs_compare_load(const char *path, struct gs_compare_file *f, struct gs_err *
     struct gs_err why = {0};
     int rc = gs_json_read_file(path, &f->root, &why);
     if (rc == GS_USAGE)
-        return gs_err_set(e, rc, "not JSON: %s", why.msg);
+        return gs_err_set(e, rc, "%s", why.msg);
     if (rc != GS_OK)
         return gs_err_set(e, rc, "%s; give the path of a results file", why.msg);
     escape_strings(f->root);
@@ -200,8 +200,9 @@ struct cmp {
     size_t nslots;
     const struct gs_json **cells; /* [(g * nrows + r) * 4 + column] */
     unsigned section_cols[3];     /* columns each section has, bit per A..D */
-    int differ, not_held, wrong, slow;
+    int differ, not_held, wrong, slow, changed;
     struct gs_str differences; /* JSON elements of the differing rows */
+    struct gs_str changes;     /* JSON elements of the cells changed on the same device */
     struct gs_str slow_rows;   /* JSON elements of the slow rows */
 };
 
@@ -391,6 +392,7 @@ static void cmp_free(struct cmp *c)
     free(c->slot);
     free(c->cells);
     gs_str_free(&c->differences);
+    gs_str_free(&c->changes);
     gs_str_free(&c->slow_rows);
 }
 
@@ -406,11 +408,14 @@ static void group_title(const struct cmp *c, int g, char *buf, unsigned size)
 
 static void file_lines(const struct cmp *c, struct gs_str *o)
 {
-    char title[600];
+    char title[600], shown[GS_SHOWN_PATH];
     for (int f = 0; f < c->nfiles; ++f) {
         const struct gs_json *root = c->files[f].root;
         const char *version = gs_json_str(root, GS_RK(VERSION), "");
-        gs_str_printf(o, "%s: %s, %s%s%s, %s\n", c->files[f].path, c->files[f].mode,
+        /* A file's name is the user's: its control characters escaped, as
+         * check shows its FILE. */
+        gs_escape_controls(shown, sizeof shown, c->files[f].path);
+        gs_str_printf(o, "%s: %s, %s%s%s, %s\n", shown, c->files[f].mode,
                       gs_json_str(root, GS_RK(TOOL), "?"), version[0] ? " " : "", version,
                       gs_json_str(root, GS_RK(DATE), "no date"));
         const struct gs_json *src = gs_json_get(root, GS_RK(RECONSTRUCTED));
@@ -434,20 +439,29 @@ static void file_lines(const struct cmp *c, struct gs_str *o)
     }
 }
 
-/* "ok", "refused", "wrong@40960", "not launched", with * when the device's
- * own prediction failed and ! for a deviation, as the table prints them. */
-static void case_cell(const struct gs_json *it, char *buf, unsigned size)
+/* A cell's outcome as the table prints it, without marks: "ok", "refused",
+ * "wrong@40960", "not launched". */
+static void outcome_label(const struct gs_json *it, char *buf, unsigned size)
 {
     const struct gs_json *obs = gs_json_get(it, GS_RK(CASE_OBSERVED));
     const char *outcome = gs_json_str(obs, GS_RK(OBSERVED_OUTCOME), "");
+    uint64_t first = 0;
+    if (strcmp(outcome, "wrong") == 0 && gs_json_u64(obs, GS_RK(OBSERVED_FIRST_WRONG), &first))
+        snprintf(buf, size, "wrong@%llu", (unsigned long long)first);
+    else
+        snprintf(buf, size, "%s", outcome);
+}
+
+/* The cell: its outcome, with * when the device's own prediction failed
+ * and ! for a deviation. */
+static void case_cell(const struct gs_json *it, char *buf, unsigned size)
+{
+    char outcome[40];
     const char *mark = !gs_json_bool(it, GS_RK(CASE_HELD), 1)          ? "*"
                        : gs_json_bool(it, GS_RK(CASE_DEVIATION), 0) ? "!"
                                                                     : "";
-    uint64_t first = 0;
-    if (strcmp(outcome, "wrong") == 0 && gs_json_u64(obs, GS_RK(OBSERVED_FIRST_WRONG), &first))
-        snprintf(buf, size, "wrong@%llu%s", (unsigned long long)first, mark);
-    else
-        snprintf(buf, size, "%s%s", outcome, mark);
+    outcome_label(it, outcome, sizeof outcome);
+    snprintf(buf, size, "%s%s", outcome, mark);
 }
 
 /* The columns a section has in any group, as a string of letters. */
@@ -609,6 +623,85 @@ static int count_not_held(const struct cmp *c)
     return n;
 }
 
+/* One changed cell as a JSON element of "changes". */
+static void change_json(struct cmp *c, int r, const char *label, char col, int ref,
+                        const char *was, int g, const char *now)
+{
+    struct gs_jw w;
+    gs_jw_init(&w, &c->changes);
+    gs_str_printf(&c->changes, "%s", c->changes.len ? ",\n    " : "\n    ");
+    gs_jw_object(&w, NULL);
+    gs_jw_str(&w, "section", c->rows[r].section);
+    gs_jw_str(&w, "row", label);
+    gs_jw_str(&w, "column", (const char[2]){col, 0});
+    gs_jw_int(&w, "reference_group", ref + 1);
+    gs_jw_str(&w, "reference_outcome", was);
+    gs_jw_int(&w, "group", g + 1);
+    gs_jw_str(&w, "outcome", now);
+    gs_jw_end(&w, "");
+    trim_newline(&c->changes);
+}
+
+/* The group that group g of a later file is held to as the same device: the
+ * first group of another, earlier file with the same backend, device name
+ * and driver; -1 when none. */
+static int same_device_of(const struct cmp *c, int g)
+{
+    const struct gs_json *d = c->groups[g].obj;
+    for (int h = 0; h < g; ++h) {
+        const struct gs_json *r = c->groups[h].obj;
+        if (c->groups[h].file != c->groups[g].file &&
+            strcmp(gs_json_str(r, GS_RK(BACKEND), ""), gs_json_str(d, GS_RK(BACKEND), "")) == 0 &&
+            strcmp(gs_json_str(r, GS_RK(DEVICE), ""), gs_json_str(d, GS_RK(DEVICE), "")) == 0 &&
+            strcmp(gs_json_str(r, GS_RK(DRIVER_VERSION), ""),
+                   gs_json_str(d, GS_RK(DRIVER_VERSION), "")) == 0)
+            return h;
+    }
+    return -1;
+}
+
+/* The regression gate: on the same device (backend, name, driver) in two
+ * files, every cell that both give must have the same outcome. A changed
+ * outcome there is no API's rule but the device, its driver or the suite
+ * behaving differently between two runs, so it fails even when each run's
+ * prediction held. Each group is held to one reference: linear in the cells. */
+static void same_device_changes(struct cmp *c, struct gs_str *o)
+{
+    struct gs_str lines = {0};
+    char label[80], was[40], now[40], shown[2][GS_SHOWN_PATH];
+    for (int g = 0; g < c->ngroups; ++g) {
+        const int ref = same_device_of(c, g);
+        if (ref < 0)
+            continue;
+        gs_escape_controls(shown[0], sizeof shown[0], c->files[c->groups[ref].file].path);
+        gs_escape_controls(shown[1], sizeof shown[1], c->files[c->groups[g].file].path);
+        for (int r = 0; r < c->nrows; ++r)
+            for (char col = 'A'; col <= 'D'; ++col) {
+                const struct gs_json *it = find_item(c, g, r, col);
+                const struct gs_json *rt = find_item(c, ref, r, col);
+                if (!it || !rt)
+                    continue;
+                outcome_label(rt, was, sizeof was);
+                outcome_label(it, now, sizeof now);
+                if (strcmp(was, now) == 0)
+                    continue;
+                ++c->changed;
+                row_label(&c->rows[r], label, sizeof label);
+                gs_str_printf(&lines, "  %s %s %c: %s on %d (%s), %s on %d (%s)\n",
+                              c->rows[r].section, label + strspn(label, " "), col, was, ref + 1,
+                              shown[0], now, g + 1, shown[1]);
+                change_json(c, r, label + strspn(label, " "), col, ref, was, g, now);
+            }
+    }
+    if (c->changed)
+        gs_str_printf(o, "%d cell%s changed outcome on the same device (backend, name and "
+                         "driver) between files, a regression:\n%s",
+                      c->changed, c->changed == 1 ? "" : "s", lines.data ? lines.data : "");
+    if (lines.failed)
+        o->failed = 1;
+    gs_str_free(&lines);
+}
+
 static void compare_tables(struct cmp *c, struct gs_str *o)
 {
     struct gs_str flagged = {0};
@@ -632,7 +725,8 @@ static void compare_tables(struct cmp *c, struct gs_str *o)
                       c->not_held, c->not_held == 1 ? "" : "s");
     else
         gs_str_printf(o, "every case held its own device's prediction\n");
-    if (c->differ && !c->not_held)
+    same_device_changes(c, o);
+    if (c->differ && !c->not_held && !c->changed)
         gs_str_printf(o, "(a difference between devices whose predictions held is the APIs' own "
                          "rule, not a failure: exit 0)\n");
     if (flagged.failed)
@@ -815,7 +909,8 @@ static void compare_json(const struct cmp *c, const struct gs_compare_options *o
     gs_jw_int(&w, "not_held", c->not_held);
     gs_jw_int(&w, "wrong_rows", c->wrong);
     gs_jw_int(&w, "slow_rows", c->slow);
-    gs_jw_bool(&w, "passed", !(c->not_held || c->wrong || c->slow));
+    gs_jw_int(&w, "changed", c->changed);
+    gs_jw_bool(&w, "passed", !(c->not_held || c->wrong || c->slow || c->changed));
     gs_jw_space(&w, "\n  ");
     gs_jw_array(&w, "files");
     for (int f = 0; f < c->nfiles; ++f) {
@@ -854,10 +949,13 @@ static void compare_json(const struct cmp *c, const struct gs_compare_options *o
     gs_str_printf(o, "%s", ",\n  \"differences\": [");
     gs_str_printf(o, "%s%s", c->differences.data ? c->differences.data : "",
                   c->differences.len ? "\n  ]," : "],");
+    gs_str_printf(o, "%s", "\n  \"changes\": [");
+    gs_str_printf(o, "%s%s", c->changes.data ? c->changes.data : "",
+                  c->changes.len ? "\n  ]," : "],");
     gs_str_printf(o, "%s", "\n  \"slow\": [");
     gs_str_printf(o, "%s%s", c->slow_rows.data ? c->slow_rows.data : "",
                   c->slow_rows.len ? "\n  ]\n}\n" : "]\n}\n");
-    if (c->differences.failed || c->slow_rows.failed)
+    if (c->differences.failed || c->changes.failed || c->slow_rows.failed)
         o->failed = 1;
 }
 
@@ -900,7 +998,7 @@ int gs_compare_run(const struct gs_compare_file *files, int nfiles,
             gs_str_printf(out, "%s", text.data ? text.data : "");
         if (text.failed)
             out->failed = 1;
-        *v = (struct gs_compare_verdict){c->differ, c->not_held, c->wrong, c->slow};
+        *v = (struct gs_compare_verdict){c->differ, c->not_held, c->wrong, c->slow, c->changed};
     }
     gs_str_free(&text);
     cmp_free(c);

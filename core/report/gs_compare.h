@@ -14,6 +14,10 @@
 #include "gs_json_read.h"
 #include "gs_str.h"
 
+/* Room for a path of PATH_MAX bytes with each control character escaped
+ * (gs_escape_controls: at most four bytes for one). */
+#define GS_SHOWN_PATH (4 * 4096 + 1)
+
 struct gs_compare_file {
     const char *path;
     struct gs_json *root;
@@ -37,13 +41,16 @@ struct gs_compare_options {
 };
 
 /* What the comparison found. As a CI gate it fails (exit 1) on not_held,
- * wrong or slow; rows that differ between devices whose predictions held
- * are the APIs' documented differences, reported, not failed. */
+ * wrong, slow or changed; rows that differ between different devices whose
+ * predictions held are the APIs' documented differences, reported, not
+ * failed. The same device (backend, device name and driver) in two files
+ * is a regression gate: any cell whose outcome changed fails. */
 struct gs_compare_verdict {
     int differ;   /* rows whose outcomes differ between groups */
     int not_held; /* table cases that did not hold their own device's prediction */
     int wrong;    /* bandwidth rows wrong on some run */
     int slow;     /* bandwidth rows more than the tolerance below run 1 */
+    int changed;  /* table cells whose outcome changed on the same device between files */
 };
 
 /* The comparison of files of one mode (GS_USAGE when modes differ), in

@@ -28,20 +28,24 @@ void gs_fleet_free(struct gs_fleet *f)
 {
     free(f->gpus);
     free(f->groups);
+    free(f->order);
     memset(f, 0, sizeof *f);
 }
 
 void gs_fleet_node_of(const char *path, char *node, unsigned size)
 {
+    char raw[256];
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     size_t len = strcspn(base, ".");
     if (len == 0) /* ".json": no name before the dot; the whole name then */
         len = strlen(base);
-    if (len >= size)
-        len = size - 1;
-    memcpy(node, base, len);
-    node[len] = '\0';
+    if (len >= sizeof raw)
+        len = sizeof raw - 1;
+    memcpy(raw, base, len);
+    raw[len] = '\0';
+    /* The name is the user's and is printed: its control characters escaped. */
+    gs_escape_controls(node, size, raw);
 }
 
 static void copy(char *dst, size_t size, const char *src)
@@ -49,19 +53,12 @@ static void copy(char *dst, size_t size, const char *src)
     snprintf(dst, size, "%s", src ? src : "");
 }
 
-/* The GPU of node/backend/id, added when new; *fresh says which. */
-static struct gs_fleet_gpu *gpu_of(struct gs_fleet *f, const char *node, const struct gs_json *d,
-                                   int *fresh, struct gs_err *e)
+/* A new entry for one device of one file. Entries of one GPU from its two
+ * files (table and bandwidth) are merged after sorting, in gs_fleet_analyse:
+ * no lookup per device, so reading is linear in the files' size. */
+static struct gs_fleet_gpu *new_gpu(struct gs_fleet *f, const char *node, const struct gs_json *d,
+                                    struct gs_err *e)
 {
-    const char *backend = gs_json_str(d, "backend", ""), *id = gs_json_str(d, "id", "");
-    for (int i = 0; i < f->ngpus; ++i) {
-        struct gs_fleet_gpu *g = &f->gpus[i];
-        if (strcmp(g->node, node) == 0 && strcmp(g->backend, backend) == 0 &&
-            strcmp(g->id, id) == 0) {
-            *fresh = 0;
-            return g;
-        }
-    }
     if (f->ngpus == f->cap) {
         const int cap = f->cap ? 2 * f->cap : 64;
         struct gs_fleet_gpu *grown = realloc(f->gpus, (size_t)cap * sizeof *grown);
@@ -75,28 +72,33 @@ static struct gs_fleet_gpu *gpu_of(struct gs_fleet *f, const char *node, const s
     struct gs_fleet_gpu *g = &f->gpus[f->ngpus++];
     memset(g, 0, sizeof *g);
     copy(g->node, sizeof g->node, node);
-    copy(g->backend, sizeof g->backend, backend);
-    copy(g->id, sizeof g->id, id);
+    copy(g->backend, sizeof g->backend, gs_json_str(d, "backend", ""));
+    copy(g->id, sizeof g->id, gs_json_str(d, "id", ""));
     copy(g->device, sizeof g->device, gs_json_str(d, "device", ""));
-    *fresh = 1;
     return g;
 }
 
 static int duplicate(struct gs_err *e, const struct gs_fleet_gpu *g, const char *earlier,
                      const char *path)
 {
-    return gs_err_set(e, GS_USAGE, "%s and %s both give node %s's %s device %s; give one file "
-                                   "of each mode per node, named NODE.table.json and "
-                                   "NODE.bandwidth.json", earlier, path, g->node, g->backend,
-                      g->id);
+    char a[GS_SHOWN_PATH], b[GS_SHOWN_PATH];
+    gs_escape_controls(a, sizeof a, earlier);
+    gs_escape_controls(b, sizeof b, path);
+    return gs_err_set(e, GS_USAGE, "%.*s%s and %.*s%s both give node %s's %s device %s; give one "
+                                   "file of each mode per node and device, named "
+                                   "NODE.BACKENDINDEX.table.json and "
+                                   "NODE.BACKENDINDEX.bandwidth.json", GS_ECHO(a), GS_ECHO(b),
+                      g->node, g->backend, g->id);
 }
 
+/* The lists are walked by their links (gs_json_at from the start for each
+ * index made this quadratic in the cases: over 60 s for a 55 MB file). */
 static void table_device(struct gs_fleet_gpu *g, const struct gs_json *d)
 {
     const struct gs_json *cases = gs_json_get(d, "cases");
     g->cases = (uint64_t)cases->count;
-    for (int k = 0; k < cases->count; ++k)
-        if (!gs_json_bool(gs_json_at(cases, k), "held", 0))
+    for (const struct gs_json *c = cases->child; c; c = c->next)
+        if (!gs_json_bool(c, "held", 0))
             ++g->failed;
 }
 
@@ -105,8 +107,7 @@ static void bandwidth_run(struct gs_fleet_gpu *g, const struct gs_json *run)
     static const char *const kernels[GS_FLEET_METRICS] = {NULL, "grid-stride", "copy-chunked",
                                                           "api-copy"};
     const struct gs_json *rows = gs_json_get(run, "rows");
-    for (int k = 0; k < rows->count; ++k) {
-        const struct gs_json *r = gs_json_at(rows, k);
+    for (const struct gs_json *r = rows->child; r; r = r->next) {
         double gbps;
         if (!gs_json_bool(r, "verified", 0)) {
             ++g->unverified;
@@ -138,26 +139,16 @@ int gs_fleet_add_file(struct gs_fleet *f, const char *path, struct gs_err *e)
     gs_fleet_node_of(path, node, sizeof node);
     const int table = strcmp(file.mode, "table") == 0;
     const struct gs_json *list = gs_json_get(file.root, table ? "devices" : "runs");
-    for (int i = 0; rc == GS_OK && i < list->count; ++i) {
-        const struct gs_json *d = gs_json_at(list, i);
-        int fresh = 0;
-        struct gs_fleet_gpu *g = gpu_of(f, node, d, &fresh, e);
+    for (const struct gs_json *d = list->child; rc == GS_OK && d; d = d->next) {
+        struct gs_fleet_gpu *g = new_gpu(f, node, d, e);
         if (!g) {
             rc = GS_NOMEM;
         } else if (table) {
-            if (g->table_file)
-                rc = duplicate(e, g, g->table_file, path);
-            else {
-                g->table_file = path;
-                table_device(g, d);
-            }
+            g->table_file = path;
+            table_device(g, d);
         } else {
-            if (g->bandwidth_file)
-                rc = duplicate(e, g, g->bandwidth_file, path);
-            else {
-                g->bandwidth_file = path;
-                bandwidth_run(g, d);
-            }
+            g->bandwidth_file = path;
+            bandwidth_run(g, d);
         }
     }
     gs_compare_free(&file);
@@ -207,6 +198,8 @@ static int gpu_cmp(const void *pa, const void *pb)
         c = strcmp(a->backend, b->backend);
     if (!c)
         c = natural_cmp(a->id, b->id);
+    if (!c) /* one GPU's entries: its table first, in a fixed order */
+        c = (a->table_file == NULL) - (b->table_file == NULL);
     return c;
 }
 
@@ -225,17 +218,92 @@ static double quantile(const double *v, int n, double p)
     return v[lo] + (pos - lo) * (v[hi] - v[lo]);
 }
 
-static int group_of(struct gs_fleet *f, const struct gs_fleet_gpu *g)
+/* After sorting, one GPU's entries are neighbours: merged into one row (its
+ * table and its bandwidth run); two tables or two runs of one GPU are an
+ * error that names both files. */
+static int merge_gpus(struct gs_fleet *f, struct gs_err *e)
 {
-    for (int i = 0; i < f->ngroups; ++i)
-        if (strcmp(f->groups[i].backend, g->backend) == 0 &&
-            strcmp(f->groups[i].device, g->device) == 0)
-            return i;
-    struct gs_fleet_group *grp = &f->groups[f->ngroups];
-    memset(grp, 0, sizeof *grp);
-    copy(grp->backend, sizeof grp->backend, g->backend);
-    copy(grp->device, sizeof grp->device, g->device);
-    return f->ngroups++;
+    int n = 0;
+    for (int i = 0; i < f->ngpus; ++i) {
+        struct gs_fleet_gpu *g = &f->gpus[i], *m = n ? &f->gpus[n - 1] : NULL;
+        if (!m || strcmp(m->node, g->node) != 0 || strcmp(m->backend, g->backend) != 0 ||
+            strcmp(m->id, g->id) != 0) {
+            if (n != i)
+                f->gpus[n] = *g;
+            ++n;
+            continue;
+        }
+        if (g->table_file && m->table_file)
+            return duplicate(e, g, m->table_file, g->table_file);
+        if (g->bandwidth_file && m->bandwidth_file)
+            return duplicate(e, g, m->bandwidth_file, g->bandwidth_file);
+        if (g->table_file) {
+            m->table_file = g->table_file;
+            m->cases = g->cases;
+            m->failed = g->failed;
+        } else {
+            m->bandwidth_file = g->bandwidth_file;
+            m->unverified = g->unverified;
+            for (int k = 0; k < GS_FLEET_METRICS; ++k) {
+                m->has[k] = g->has[k];
+                m->gbps[k] = g->gbps[k];
+            }
+        }
+    }
+    f->ngpus = n;
+    return GS_OK;
+}
+
+/* GPUs (pointers into one array) by peers (backend, device), each group's
+ * in node order. */
+static int peer_cmp(const void *pa, const void *pb)
+{
+    const struct gs_fleet_gpu *a = *(const struct gs_fleet_gpu *const *)pa;
+    const struct gs_fleet_gpu *b = *(const struct gs_fleet_gpu *const *)pb;
+    int c = strcmp(a->backend, b->backend);
+    if (!c)
+        c = strcmp(a->device, b->device);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Groups in the order of their first GPU. */
+static int group_first_cmp(const void *pa, const void *pb)
+{
+    const struct gs_fleet_group *a = pa, *b = pb;
+    return a->first_gpu - b->first_gpu;
+}
+
+/* One metric of one group: quartiles, the spread judged and the fence. */
+static void judge(struct gs_fleet *f, struct gs_fleet_group *grp, int m, double *values)
+{
+    int n = 0;
+    for (int k = 0; k < grp->ngpus; ++k) {
+        const struct gs_fleet_gpu *g = &f->gpus[f->order[grp->start + k]];
+        if (g->has[m])
+            values[n++] = g->gbps[m];
+    }
+    grp->n[m] = n;
+    if (n == 0)
+        return;
+    qsort(values, (size_t)n, sizeof *values, double_cmp);
+    grp->median[m] = quantile(values, n, 0.5);
+    grp->q1[m] = quantile(values, n, 0.25);
+    grp->q3[m] = quantile(values, n, 0.75);
+    /* A spread narrower than the floor is the run-to-run noise of one
+     * kind of GPU: four identical nodes 1 to 3 % apart would otherwise put
+     * the fence inside the noise and flag a healthy GPU. */
+    const double floor_spread = GS_FLEET_MIN_SPREAD * grp->median[m];
+    const double iqr = grp->q3[m] - grp->q1[m];
+    grp->floored[m] = iqr < floor_spread;
+    grp->spread[m] = grp->floored[m] ? floor_spread : iqr;
+    grp->fence[m] = grp->q1[m] - f->k * grp->spread[m];
+    if (n < GS_FLEET_MIN_PEERS)
+        return;
+    for (int k = 0; k < grp->ngpus; ++k) {
+        struct gs_fleet_gpu *g = &f->gpus[f->order[grp->start + k]];
+        if (g->has[m] && g->gbps[m] < grp->fence[m])
+            g->flagged |= 1u << m;
+    }
 }
 
 int gs_fleet_analyse(struct gs_fleet *f, struct gs_err *e)
@@ -244,41 +312,47 @@ int gs_fleet_analyse(struct gs_fleet *f, struct gs_err *e)
         return gs_err_set(e, GS_USAGE, "the files give no GPU; give the results files of the "
                                        "nodes");
     qsort(f->gpus, (size_t)f->ngpus, sizeof *f->gpus, gpu_cmp);
+    int rc = merge_gpus(f, e);
+    if (rc != GS_OK)
+        return rc;
     free(f->groups);
+    free(f->order);
     f->groups = calloc((size_t)f->ngpus, sizeof *f->groups);
+    f->order = malloc((size_t)f->ngpus * sizeof *f->order);
     double *values = malloc((size_t)f->ngpus * sizeof *values);
-    if (!f->groups || !values) {
+    const struct gs_fleet_gpu **by_peers = malloc((size_t)f->ngpus * sizeof *by_peers);
+    if (!f->groups || !f->order || !values || !by_peers) {
         free(values);
+        free(by_peers);
         return gs_err_set(e, GS_NOMEM, "out of memory for the statistics of %d GPUs", f->ngpus);
     }
-    f->ngroups = 0;
     for (int i = 0; i < f->ngpus; ++i) {
-        f->gpus[i].peers = group_of(f, &f->gpus[i]);
-        f->groups[f->gpus[i].peers].ngpus++;
+        by_peers[i] = &f->gpus[i];
         f->gpus[i].flagged = 0;
     }
-    for (int p = 0; p < f->ngroups; ++p) {
-        struct gs_fleet_group *grp = &f->groups[p];
-        for (int m = 0; m < GS_FLEET_METRICS; ++m) {
-            int n = 0;
-            for (int i = 0; i < f->ngpus; ++i)
-                if (f->gpus[i].peers == p && f->gpus[i].has[m])
-                    values[n++] = f->gpus[i].gbps[m];
-            grp->n[m] = n;
-            if (n == 0)
-                continue;
-            qsort(values, (size_t)n, sizeof *values, double_cmp);
-            grp->median[m] = quantile(values, n, 0.5);
-            grp->q1[m] = quantile(values, n, 0.25);
-            grp->q3[m] = quantile(values, n, 0.75);
-            grp->fence[m] = grp->q1[m] - f->k * (grp->q3[m] - grp->q1[m]);
-            if (n < GS_FLEET_MIN_PEERS)
-                continue;
-            for (int i = 0; i < f->ngpus; ++i)
-                if (f->gpus[i].peers == p && f->gpus[i].has[m] &&
-                    f->gpus[i].gbps[m] < grp->fence[m])
-                    f->gpus[i].flagged |= 1u << m;
+    qsort(by_peers, (size_t)f->ngpus, sizeof *by_peers, peer_cmp);
+    for (int i = 0; i < f->ngpus; ++i)
+        f->order[i] = (int)(by_peers[i] - f->gpus);
+    free(by_peers);
+    f->ngroups = 0;
+    for (int i = 0; i < f->ngpus; ++i) {
+        const struct gs_fleet_gpu *g = &f->gpus[f->order[i]];
+        struct gs_fleet_group *grp = f->ngroups ? &f->groups[f->ngroups - 1] : NULL;
+        if (!grp || strcmp(grp->backend, g->backend) != 0 || strcmp(grp->device, g->device) != 0) {
+            grp = &f->groups[f->ngroups++];
+            copy(grp->backend, sizeof grp->backend, g->backend);
+            copy(grp->device, sizeof grp->device, g->device);
+            grp->start = i;
+            grp->first_gpu = f->order[i];
         }
+        grp->ngpus++;
+    }
+    qsort(f->groups, (size_t)f->ngroups, sizeof *f->groups, group_first_cmp);
+    for (int p = 0; p < f->ngroups; ++p) {
+        for (int k = 0; k < f->groups[p].ngpus; ++k)
+            f->gpus[f->order[f->groups[p].start + k]].peers = p;
+        for (int m = 0; m < GS_FLEET_METRICS; ++m)
+            judge(f, &f->groups[p], m, values);
     }
     free(values);
     f->failed_gpus = f->flagged_gpus = 0;
@@ -339,15 +413,12 @@ static void stat_row(struct gs_str *o, const char *label, const struct gs_fleet_
 static void group_table(const struct gs_fleet *f, int p, struct gs_str *o)
 {
     const struct gs_fleet_group *grp = &f->groups[p];
-    double iqr[GS_FLEET_METRICS];
     char cell[64], label[64];
     gs_str_printf(o, "\n%s, %s: %d GPU%s\n", grp->backend, grp->device[0] ? grp->device : "?",
                   grp->ngpus, grp->ngpus == 1 ? "" : "s");
     header(o);
-    for (int i = 0; i < f->ngpus; ++i) {
-        const struct gs_fleet_gpu *g = &f->gpus[i];
-        if (g->peers != p)
-            continue;
+    for (int k = 0; k < grp->ngpus; ++k) {
+        const struct gs_fleet_gpu *g = &f->gpus[f->order[grp->start + k]];
         table_cell(g, cell, sizeof cell);
         gs_str_printf(o, "%-*s %-*s %-*s", NODE_W, g->node, ID_W, g->id, TABLE_W, cell);
         for (int m = 0; m < GS_FLEET_METRICS; ++m) {
@@ -359,13 +430,16 @@ static void group_table(const struct gs_fleet *f, int p, struct gs_str *o)
                           g->unverified == 1 ? "" : "s");
         gs_str_printf(o, "\n");
     }
+    double iqr[GS_FLEET_METRICS];
     for (int m = 0; m < GS_FLEET_METRICS; ++m)
         iqr[m] = grp->q3[m] - grp->q1[m];
     stat_row(o, "median", grp, grp->median, 0);
     stat_row(o, "Q1", grp, grp->q1, 0);
     stat_row(o, "Q3", grp, grp->q3, 0);
-    stat_row(o, "IQR (spread)", grp, iqr, 0);
-    snprintf(label, sizeof label, "fence Q1 - %g IQR", f->k);
+    stat_row(o, "IQR", grp, iqr, 0);
+    snprintf(label, sizeof label, "spread S (floor %g%%)", 100.0 * GS_FLEET_MIN_SPREAD);
+    stat_row(o, label, grp, grp->spread, 0);
+    snprintf(label, sizeof label, "fence Q1 - %g S", f->k);
     stat_row(o, label, grp, grp->fence, 1);
     int few = 0, judged = 0;
     for (int m = 0; m < GS_FLEET_METRICS; ++m) {
@@ -373,8 +447,8 @@ static void group_table(const struct gs_fleet *f, int p, struct gs_str *o)
         judged += grp->n[m] >= GS_FLEET_MIN_PEERS;
     }
     if (few && !judged)
-        gs_str_printf(o, "  too few GPUs with bandwidth figures to judge (%d or more are needed); "
-                         "none flagged\n", GS_FLEET_MIN_PEERS);
+        gs_str_printf(o, "  too few GPUs with bandwidth figures to judge (%d, %d or more are "
+                         "needed); none flagged\n", grp->ngpus, GS_FLEET_MIN_PEERS);
     else
         for (int m = 0; few && m < GS_FLEET_METRICS; ++m)
             if (grp->n[m] > 0 && grp->n[m] < GS_FLEET_MIN_PEERS)
@@ -385,6 +459,7 @@ static void group_table(const struct gs_fleet *f, int p, struct gs_str *o)
 
 void gs_fleet_report(const struct gs_fleet *f, struct gs_str *out)
 {
+    char shown[GS_SHOWN_PATH];
     int nodes = 0;
     for (int i = 0; i < f->ngpus; ++i)
         nodes += i == 0 || strcmp(f->gpus[i].node, f->gpus[i - 1].node) != 0;
@@ -392,30 +467,37 @@ void gs_fleet_report(const struct gs_fleet *f, struct gs_str *out)
                        "backend and device)\n", f->nfiles, f->nfiles == 1 ? "" : "s", nodes,
                   nodes == 1 ? "" : "s", f->ngpus, f->ngpus == 1 ? "" : "s", f->ngroups,
                   f->ngroups == 1 ? "" : "s");
-    gs_str_printf(out, "a GPU is flagged LOW on a metric more than k = %g interquartile ranges "
-                       "below its peers' first quartile (below Q1 - %g x IQR)\n", f->k, f->k);
+    gs_str_printf(out, "a GPU is flagged LOW on a metric below its peers' fence Q1 - k x S, "
+                       "k = %g, S the spread: the interquartile range, or %g%% of the median "
+                       "when the range is narrower (noise); judged with %d or more peers\n",
+                  f->k, 100.0 * GS_FLEET_MIN_SPREAD, GS_FLEET_MIN_PEERS);
     for (int p = 0; p < f->ngroups; ++p)
         group_table(f, p, out);
     gs_str_printf(out, "\n");
     for (int i = 0; i < f->ngpus; ++i) {
         const struct gs_fleet_gpu *g = &f->gpus[i];
         const struct gs_fleet_group *grp = &f->groups[g->peers];
-        if (g->failed)
+        if (g->failed) {
+            gs_escape_controls(shown, sizeof shown, g->table_file);
             gs_str_printf(out, "FAILED %s %s %s (%s): %llu of %llu predictions did not hold "
                                "(%s)\n", g->node, g->backend, g->id, g->device,
-                          (unsigned long long)g->failed, (unsigned long long)g->cases,
-                          g->table_file);
-        if (g->unverified)
+                          (unsigned long long)g->failed, (unsigned long long)g->cases, shown);
+        }
+        if (g->unverified) {
+            gs_escape_controls(shown, sizeof shown, g->bandwidth_file);
             gs_str_printf(out, "FAILED %s %s %s (%s): %llu bandwidth row%s did not verify (%s)\n",
                           g->node, g->backend, g->id, g->device,
                           (unsigned long long)g->unverified, g->unverified == 1 ? "" : "s",
-                          g->bandwidth_file);
+                          shown);
+        }
         for (int m = 0; m < GS_FLEET_METRICS; ++m)
             if (g->flagged & (1u << m))
-                gs_str_printf(out, "LOW %s %s %s (%s): %s %.1f GB/s, below the fence %.1f "
-                                   "(median %.1f, IQR %.1f, of %d peers)\n", g->node, g->backend,
-                              g->id, g->device, metric_names[m], g->gbps[m], grp->fence[m],
-                              grp->median[m], grp->q3[m] - grp->q1[m], grp->n[m]);
+                gs_str_printf(out, "LOW %s %s %s (%s): %s %.1f GB/s, below the fence %.1f = "
+                                   "Q1 %.1f - %g x S %.1f (%s); median %.1f, Q3 %.1f, %d peers\n",
+                              g->node, g->backend, g->id, g->device, metric_names[m],
+                              g->gbps[m], grp->fence[m], grp->q1[m], f->k, grp->spread[m],
+                              grp->floored[m] ? "the floor" : "the IQR", grp->median[m],
+                              grp->q3[m], grp->n[m]);
     }
     if (f->failed_gpus == 0 && f->flagged_gpus == 0)
         gs_str_printf(out, "every GPU held its predictions and none is below its peers\n");

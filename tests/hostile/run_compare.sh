@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # compare on hostile input: --output naming one of its inputs is refused
-# (exit 2, the input unchanged), and a device name with control characters
-# from a results file reaches the report escaped.
+# (exit 2, the input unchanged); a device name with control characters
+# from a results file, and a file name with them, reach the report escaped;
+# a FIFO (or any file that is not a regular file) given as a results file is
+# refused at once, exit 2 in one line, by compare and compare --fleet alike,
+# where reading it would block for ever.
 #
 #   run_compare.sh GRIDSTRIDE REFERENCE.json
 set -u
@@ -41,4 +44,28 @@ ln -s "$w/b.json" "$w/link.json"
 if LC_ALL=C grep -q $'\033' "$w/out"; then fail "an escape character reached the report"; fi
 if grep -q "^verdict: forged" "$w/out"; then fail "a device name forged a line"; fi
 grep -qF 'Tesla T4\x1b[2J\nverdict: forged' "$w/out" || fail "the device name is not shown escaped"
-echo "ok: compare refuses an input as --output and escapes device names"
+
+# A FIFO with no writer: opening it to read would wait for one.
+mkfifo "$w/fifo.json"
+for mode in "" "--fleet"; do
+    timeout 10 "$gs" compare $mode "$w/b.json" "$w/fifo.json" >"$w/out" 2>"$w/err"
+    code=$?
+    [ $code = 124 ] && fail "compare $mode blocked on a FIFO"
+    [ $code = 2 ] || fail "compare $mode on a FIFO: exit $code, expected 2"
+    [ "$(wc -l <"$w/err")" = 1 ] || fail "compare $mode on a FIFO: not one line: $(cat "$w/err")"
+    grep -q "fifo.json: a pipe, socket or device, not a regular file" "$w/err" ||
+        fail "compare $mode on a FIFO: the reason is not named: $(cat "$w/err")"
+done
+timeout 10 "$gs" compare "$w" >/dev/null 2>"$w/err"
+[ $? = 2 ] || fail "a directory as a results file: not exit 2"
+
+# A file name with an escape sequence and a line break: shown escaped.
+evil=$(printf '%s/x\033[2J\nverdict: forged.json' "$w")
+cp "$w/b.json" "$evil"
+for mode in "" "--fleet"; do
+    "$gs" compare $mode "$evil" >"$w/out" 2>"$w/err" || true
+    if LC_ALL=C grep -q $'\033' "$w/out" "$w/err"; then fail "compare $mode: a file name's escape reached the report"; fi
+    if grep -q "^verdict: forged" "$w/out" "$w/err"; then fail "compare $mode: a file name forged a line"; fi
+    grep -qF 'x\x1b[2J\nverdict: forged' "$w/out" || fail "compare $mode: the file name is not shown escaped"
+done
+echo "ok: compare refuses an input as --output, a FIFO at once, and escapes device and file names"

@@ -40,20 +40,26 @@ class GridstrideBandwidth(gs_common.GridstrideBase):
 
     @run_before('run')
     def set_command(self):
-        self.executable_opts = ['bandwidth', '--backend', self.backend, '--quiet',
-                                '--json', '"$(hostname -s).bandwidth.json"']
+        # One run per device of the backend, each written as
+        # <node>.<backend><index>.bandwidth.json (lib/gs_per_device.sh).
+        self.executable = gs_common.PER_DEVICE
+        self.executable_opts = [self.gridstride, 'bandwidth', self.backend, '--quiet']
         if self.bytes:
             self.executable_opts += ['--bytes', self.bytes]
         if self.reps:
             self.executable_opts += ['--reps', str(self.reps)]
 
-    def _run(self):
+    def _runs(self):
         import glob
-        files = glob.glob(os.path.join(self.stagedir, '*.bandwidth.json'))
-        if len(files) != 1:
-            raise ValueError(f'expected one *.bandwidth.json, found {len(files)}')
-        doc = gs_common.load_json(files[0])
-        return doc['runs'][0]
+        files = sorted(glob.glob(os.path.join(self.stagedir, '*.bandwidth.json')))
+        if not files:
+            raise ValueError('no *.bandwidth.json was written')
+        return [gs_common.load_json(f)['runs'][0] for f in files]
+
+    def _run(self):
+        """The first device's run: the one judged against the references
+        (every device's is in the fleet report)."""
+        return self._runs()[0]
 
     def _metric(self, name):
         value = gs_common.bandwidth_metrics(self._run())[name]
@@ -63,11 +69,12 @@ class GridstrideBandwidth(gs_common.GridstrideBase):
 
     @sanity_function
     def every_row_verified(self):
-        run = self._run()
-        wrong = [r['variant'] for r in run['rows'] if not r['verified']]
+        runs = self._runs()
+        wrong = [r['variant'] for run in runs for r in run['rows'] if not r['verified']]
         return sn.all([
             sn.assert_eq(self.exit_code(), 0, msg='gridstride bandwidth exited {0}, not 0'),
-            sn.assert_eq(run['backend'], self.backend, msg='the run is for {0}'),
+            sn.assert_true(all(run['backend'] == self.backend for run in runs),
+                           msg='a run is not of this backend'),
             sn.assert_true(not wrong, msg=f'rows that did not verify: {wrong}'),
         ])
 

@@ -4,9 +4,10 @@ with --system NAME (or let ReFrame match the hostname).
 
   local     a laptop or CI machine: ReFrame's local scheduler, no GPU needed
             (backends host and opencl: PoCL on the CPU)
-  ci-slurm  the single-node Slurm that scripts/slurm-local.sh starts for CI:
-            jobs go through sbatch; the squeue scheduler, since that Slurm
-            has no accounting (ReFrame's slurm scheduler calls sacct)
+  ci-slurm  the Slurm of four nodes on one machine that scripts/slurm-local.sh
+            starts for CI: jobs go through sbatch, spread over the nodes with
+            --distribute=idle; the squeue scheduler, since that Slurm has no
+            accounting (ReFrame's slurm scheduler calls sacct)
   cluster   a generic Slurm GPU partition: sbatch -p gpu, one GPU a job
             (--gres=gpu:1), launched with srun
   h200      one NVIDIA machine (an H200) without a batch system: the local
@@ -42,17 +43,18 @@ site_configuration = {
         },
         {
             'name': 'ci-slurm',
-            'descr': 'a one-node Slurm on localhost (scripts/slurm-local.sh)',
+            'descr': 'nodes n1..n4 of one machine (scripts/slurm-local.sh)',
             'hostnames': ['^$'],
             'modules_system': 'nomod',
             'partitions': [{
                 'name': 'default',
-                'descr': 'the one node, no GPU: host backend and OpenCL (PoCL)',
+                'descr': 'the emulated nodes, no GPU: host backend and OpenCL (PoCL)',
                 'scheduler': 'squeue',
                 'launcher': 'local',
                 'access': ['--partition=debug'],
                 'environs': ['builtin'],
-                'max_jobs': 1,
+                # One job per node at a time (the nodes share two cores).
+                'max_jobs': 4,
                 # No 'gpu' resource: the CI node has no GPU, so the tests'
                 # one-GPU request asks Slurm for nothing here.
                 'extras': {'backends': 'host,opencl'},

@@ -10,6 +10,8 @@ from reframe.core.builtins import run_after, variable
 
 EXIT_FILE = 'gridstride.exit'
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+# One run per device, its JSON named <node>.<backend><index>.<mode>.json.
+PER_DEVICE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gs_per_device.sh')
 
 
 def repo_path(*parts):
