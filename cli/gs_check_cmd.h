@@ -10,6 +10,8 @@
 void gs_check_parse_error_json(int argc, char **argv, const char *msg);
 /* check's hidden worker mode (gs_check_worker.c): the process's exit status. */
 int gs_check_worker_main(int argc, char **argv);
+/* check --compile-only's worker (gs_check_worker.c): the exit status. */
+int gs_check_compile_main(int argc, char **argv);
 /* check's counters worker, run by Nsight Compute (core/run/gs_counters_run.h). */
 int gs_check_counters_main(int argc, char **argv);
 

@@ -22,6 +22,19 @@ int gs_check_worker_main(int argc, char **argv)
     return gs_worker_serve(b);
 }
 
+/* check --compile-only's worker (core/run/gs_worker_compile.c): run only by
+ * check, its channel on descriptor 3. */
+int gs_check_compile_main(int argc, char **argv)
+{
+    struct stat chan;
+    const struct gs_backend *b = argc == 3 ? gs_registry_find(argv[2]) : NULL;
+    if (!b || fstat(3, &chan) != 0 || !S_ISSOCK(chan.st_mode)) {
+        fprintf(stderr, "gridstride: unknown command '%s'; see gridstride --help\n", argv[1]);
+        return 2;
+    }
+    return gs_compile_serve(b);
+}
+
 /* The counted launch, under CUPTI or Nsight Compute (core/run/gs_counters_run.h):
  * nothing is printed, the exit status says how far it came. */
 int gs_check_counters_main(int argc, char **argv)

@@ -97,8 +97,9 @@ static const struct opt options[OPT_COUNT] = {
     {OPT_ARCH, "--arch", "LIST", "check --compile-only: targets, e.g. sm_75,sm_90", 0, CMD_CHECK, NULL},
     {OPT_WATCHDOG, "--watchdog", "S", "check: say on stderr when a kernel has run S seconds (default: 10)", 0, CMD_CHECK, NULL},
     {OPT_TIMEOUT, "--timeout", "S", "check: end a launch after S seconds (0.1 to 86400; 0.5 is half a second):\n"
-                                    "                         did not finish (default: 10 on a GPU, 120 on a CPU device;\n"
-                                    "                         a build: 60)", 0, CMD_CHECK, NULL},
+                                    "                         did not finish (default: 10 on a GPU; on a CPU device 100 x\n"
+                                    "                         the suite's loop + 1 s, at most 120; a build: 60); with\n"
+                                    "                         --compile-only the compiler's deadline (default: 60)", 0, CMD_CHECK, NULL},
     {OPT_NO_SPEED, "--no-speed", NULL, "check: no timing after the cases (default: once every case is right,\n"
                                       "                         the kernel is timed beside the suite's grid-stride loop)", 0, CMD_CHECK, NULL},
     {OPT_MIN_SPEED, "--min-speed", "R", "check: exit 1 (verdict slow) when the kernel's GB/s is below R times\n"

@@ -201,11 +201,12 @@ static int names(const char *list, const char *name)
 }
 
 static int compile_one(const struct gs_backend *b, const struct gs_user_source *src,
-                       const char *target, struct gs_str *out, struct gs_err *e)
+                       const char *target, double deadline_s, struct gs_str *out,
+                       struct gs_err *e)
 {
     struct gs_build_info info = {0};
-    const int rc = gs_backend_user_compile(b, src, target, &info, e);
-    if (rc == GS_BUILD)
+    const int rc = gs_compile_isolated(b, src, target, deadline_s, &info, e);
+    if (rc == GS_BUILD && info.log && *info.log) /* none from a compiler that was killed */
         print_log(src, &info);
     if (rc == GS_OK)
         gs_str_printf(out, "%s: %s: compiled by %s; kernel %s found\n", src->path, b->name,
@@ -231,7 +232,7 @@ static int compile_only(const struct gs_cli *cli, const struct gs_user_source *s
         char *save = NULL;
         for (char *t = strtok_r(targets, ",", &save); rc == GS_OK && t;
              t = strtok_r(NULL, ",", &save), ++compiled)
-            rc = compile_one(b, src, t, &text, e);
+            rc = compile_one(b, src, t, cli->timeout, &text, e);
     }
     if (rc == GS_OK && !compiled)
         rc = gs_err_set(e, GS_USAGE, "--compile-only: no backend of this build (--backend %s) "

@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 #endif
     if (argc > 1 && strcmp(argv[1], GS_WORKER_COMMAND) == 0)
         return gs_check_worker_main(argc, argv);
+    if (argc > 1 && strcmp(argv[1], GS_COMPILE_COMMAND) == 0)
+        return gs_check_compile_main(argc, argv);
     if (argc > 1 && strcmp(argv[1], GS_COUNTERS_COMMAND) == 0)
         return gs_check_counters_main(argc, argv);
     join_args(argc, argv, command, sizeof command); /* before the parse gathers compare's files */

@@ -105,4 +105,19 @@ void gs_worker_prestart_end(void);
  * Returns the process's exit status. */
 int gs_worker_serve(const struct gs_backend *b);
 
+/* `check --compile-only`: backend b's run-time compiler (user_compile) for
+ * target, in a worker of its own (gs_worker_compile.c): a session, user,
+ * environment and Landlock rules of its own as every worker, the runtime's
+ * system-call filter, GS_COMPILE_AS_BYTES of address space and
+ * deadline_s seconds (0: GS_COMPILE_TIMEOUT_S), then killed (GS_BUILD with why). The
+ * compiler's name and log come back in info. */
+#define GS_COMPILE_COMMAND "__check-compile" /* the hidden mode; --help never lists it */
+#define GS_COMPILE_TIMEOUT_S 60
+#define GS_COMPILE_AS_BYTES (4ull << 30)
+int gs_compile_isolated(const struct gs_backend *b, const struct gs_user_source *src,
+                        const char *target, double deadline_s, struct gs_build_info *info,
+                        struct gs_err *e);
+/* The worker's side: one compilation asked on its channel (fd 3). */
+int gs_compile_serve(const struct gs_backend *b);
+
 #endif
