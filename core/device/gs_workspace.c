@@ -163,6 +163,7 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
 {
     const uint64_t total = w->n + GS_GUARD_ELEMS;
     int rc = GS_OK, s = 0;
+    w->inputs_seed = gs_inputs_seed();
     if (total <= w->stage_elems) {
         struct input_job j = {w->stage[0], w->stage[1], w->type, 0, total, parts_for(w, total)};
         const double t0 = now_s();
@@ -199,6 +200,12 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
         progress(w, "inputs", off + count, total);
     }
     return rc;
+}
+
+int gs_workspace_reseed(struct gs_workspace *w, uint64_t seed, struct gs_err *e)
+{
+    gs_inputs_set_seed(seed);
+    return seed == w->inputs_seed ? GS_OK : upload_inputs(w, e);
 }
 
 /* ---- open and close ---------------------------------------------------- */

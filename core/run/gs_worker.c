@@ -426,7 +426,8 @@ static void expect_case(struct gs_check_run *r, int i)
 static int run_case(struct iso *x, int i, int *lost, struct gs_err *e)
 {
     struct gs_check_case *c = &x->run->cases[i];
-    const struct msg_case mc = {c->launch.n, c->launch.grid, c->launch.block, c->launch.global};
+    const struct msg_case mc = {c->launch.n, c->launch.grid, c->launch.block, c->launch.global,
+                                gs_inputs_seed()};
     const uint32_t seq = ++x->seq;
     char *body = NULL;
     uint32_t len = 0;
@@ -597,7 +598,8 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, dou
     const int user = r->who == GS_SPD_USER;
     const struct msg_speed ms = {(uint32_t)r->who, GS_SPEED_WARMUP, GS_SPEED_REPS,
                                  (uint32_t)user, r->n, r->grid, r->block, limit_ms,
-                                 (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 40)};
+                                 (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 40),
+                                 gs_inputs_seed()};
     struct gs_check_case shown;
     memset(&shown, 0, sizeof shown);
     shown.launch.n = r->n;
@@ -813,7 +815,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
 {
     struct gs_check_work *w = &x->run->work;
     const uint64_t T = x->run->threads;
-    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block};
+    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block, gs_inputs_seed()};
     struct gs_check_case shown;
     memset(&shown, 0, sizeof shown);
     shown.launch.n = w->n;

@@ -57,8 +57,13 @@ struct msg_built {
     char msg[640];
 };
 
+/* inputs: the seed of the inputs (gs_inputs_set_seed), the parent's secret
+ * for its run, told with each launch, never before the user's code is
+ * loaded: a file's code cannot compute the expected values from the index
+ * alone. */
 struct msg_case {
     uint64_t n, grid, block, global;
+    uint64_t inputs;
 };
 
 enum { PHASE_POISON, PHASE_LAUNCH, PHASE_READ };
@@ -71,6 +76,7 @@ struct msg_speed {
     uint64_t n, grid, block;
     double limit_ms;
     uint64_t seed; /* where the user's launches are sampled (SPEED_SAMPLES a launch) */
+    uint64_t inputs; /* the inputs' seed, as msg_case's */
 };
 
 /* Elements of each of the user's timed launches read back and compared with

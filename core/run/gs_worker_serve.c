@@ -68,7 +68,9 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
         gs_workspace_bind(w, &l);
         l.user = k;
         d.phase = PHASE_POISON;
-        d.status = gs_workspace_poison(w, l.n, &e);
+        d.status = gs_workspace_reseed(w, mc->inputs, &e);
+        if (d.status == GS_OK)
+            d.status = gs_workspace_poison(w, l.n, &e);
         if (d.status == GS_OK) {
             d.phase = PHASE_LAUNCH;
             d.status = gs_dev_launch(dev, &l, 0, &d.r, &e);
@@ -165,6 +167,10 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
     }
     gs_workspace_bind(w, &l);
     l.user = ms->who == GS_SPD_USER ? k : NULL;
+    if (d.status == GS_OK) {
+        d.phase = PHASE_POISON;
+        d.status = gs_workspace_reseed(w, ms->inputs, &e);
+    }
     for (unsigned i = 0; d.status == GS_OK && i < total; ++i) {
         struct gs_launch_result r = {0};
         double t = 0;
@@ -236,7 +242,9 @@ static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs
         gs_workspace_bind(w, &l);
         l.user = k;
         uint32_t *words = shm;
-        d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
+        d.status = gs_workspace_reseed(w, mc->inputs, &e);
+        if (d.status == GS_OK)
+            d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
     }
     gs_strlcpy(d.msg, e.msg, sizeof d.msg);
     gs_wk_send(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
