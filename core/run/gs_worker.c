@@ -661,6 +661,14 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, dou
     r->nsamples = d.nsamples < 0 ? 0 : d.nsamples > GS_SPEED_MAX_REPS ? GS_SPEED_MAX_REPS
                                                                        : d.nsamples;
     memcpy(r->samples_ms, d.samples_ms, sizeof r->samples_ms);
+    if (!gs_speed_samples_valid(r->samples_ms, r->nsamples, r->why, sizeof r->why)) {
+        /* The worker's times are untrusted: a NaN or a negative time is no
+         * measurement, and is not reported as one. */
+        r->state = user ? GS_SPD_IMPOSSIBLE : GS_SPD_NOT_TIMED;
+        r->nsamples = 0;
+        memset(r->samples_ms, 0, sizeof r->samples_ms);
+        return GS_OK;
+    }
     if (d.stopped) {
         r->state = GS_SPD_TOO_SLOW;
         r->limit_ms = limit_ms;
@@ -802,7 +810,12 @@ static int speed_pass(struct iso *x, struct gs_err *e)
         rc = speed_time(x, user_n, loop_n, NULL, e);
     if (rc == GS_OK) {
         s->measured = 1;
-        gs_speed_judge(s, x->dev->peak_bytes_per_s, x->dev->is_gpu);
+        /* A CPU device gets a floor too (its driver gives no peak). */
+        gs_speed_judge(s,
+                       x->dev->peak_bytes_per_s || x->dev->is_gpu
+                           ? x->dev->peak_bytes_per_s
+                           : gs_speed_cpu_peak(gs_host_cpus()),
+                       x->dev->is_gpu);
         gs_speed_blocks(s);
     }
     return rc;
