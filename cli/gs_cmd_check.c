@@ -22,6 +22,7 @@
 #include "gs_run.h"
 #include "gs_select.h"
 #include "gs_trace_report.h"
+#include "gs_user.h"
 #include "gs_verify.h"
 #include "gs_worker.h"
 
@@ -207,6 +208,7 @@ static int compile_one(const struct gs_backend *b, const struct gs_user_source *
 {
     struct gs_build_info info = {0};
     const int rc = gs_backend_user_compile(b, src, target, &info, e);
+    info.log = gs_user_own_log(info.log, src->path);
     if (rc == GS_BUILD)
         print_log(src, &info);
     if (rc == GS_OK)

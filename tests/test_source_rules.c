@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* check's source rules (gs_check_source_rules): every trick a file can use
  * to make a compiler read a file, run assembly, or read the text otherwise
- * than the checker does, in every dialect; and every example the suite
- * ships, which must pass them. */
+ * than the checker does, in every dialect; every example the suite ships,
+ * which must pass them; and the compile log a report shows
+ * (gs_user_own_log): the file's own messages only, capped. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "gs_check.h"
+#include "gs_user.h"
 
 static const enum gs_dialect every_dialect[] = {GS_DIALECT_PORTABLE, GS_DIALECT_OPENCL,
                                                 GS_DIALECT_CUDA};
@@ -173,6 +175,70 @@ static void every_example_is_accepted(void **state)
     assert_true(seen >= 10);
 }
 
+static char *own(const char *log)
+{
+    return gs_user_own_log(strdup(log), "k.gs");
+}
+
+/* Messages about another file, and the excerpt lines after them (gcc's
+ * indented, clang's at the line's start), are left out; the file's own
+ * messages and the lines after them stay. */
+static void the_log_keeps_the_files_own_messages(void **state)
+{
+    (void)state;
+    char *l = own("k.gs: In function 'solve':\n"
+                  "k.gs:7:25: error: 'c' undeclared\n"
+                  "    7 |         out[i] = a[i] + c[i];\n"
+                  "      |                         ^\n"
+                  "/etc/passwd:1:5: error: expected ';'\n"
+                  "root:x:0:0:root:/root:/bin/bash\n"
+                  "    1 | daemon:x:1:1\n"
+                  "error: other.cl:1:1: SECRET\n"
+                  "SECRET again\n"
+                  "error: k.gs(9): the end\n"
+                  "Device x failed to build the program\n");
+    assert_non_null(l);
+    assert_null(strstr(l, "root"));
+    assert_null(strstr(l, "daemon"));
+    assert_null(strstr(l, "SECRET"));
+    assert_non_null(strstr(l, "k.gs:7:25: error: 'c' undeclared\n    7 |"));
+    assert_non_null(strstr(l, "k.gs: In function"));
+    assert_non_null(strstr(l, "error: k.gs(9): the end\nDevice x failed"));
+    assert_non_null(strstr(l, "[5 lines of the compiler's messages about other files left out]"));
+    free(l);
+    /* A log that names the file alone is unchanged. */
+    const char *plain = "k.gs(12): error: identifier \"c\" is undefined\n  out[i] = c;\n";
+    l = own(plain);
+    assert_string_equal(l, plain);
+    free(l);
+    assert_null(gs_user_own_log(NULL, "k.gs"));
+    /* "k.gs2:1:" is another file. */
+    l = own("k.gs2:1:1: error: x\n");
+    assert_null(strstr(l, "k.gs2:1:1"));
+    free(l);
+}
+
+static void the_log_is_capped(void **state)
+{
+    (void)state;
+    const size_t lines = 2000, width = 60; /* 120 KB of the file's own messages */
+    char *log = malloc(lines * width + 1);
+    assert_non_null(log);
+    for (size_t i = 0; i < lines; ++i) {
+        memset(log + i * width, 'x', width - 1);
+        memcpy(log + i * width, "k.gs:1:1: error: ", 17);
+        log[i * width + width - 1] = '\n';
+    }
+    log[lines * width] = '\0';
+    char *l = gs_user_own_log(log, "k.gs");
+    assert_non_null(l);
+    assert_true(strlen(l) <= GS_USER_LOG_CAP + 200);
+    assert_non_null(strstr(l, "[the compiler's messages are truncated at 64 KiB"));
+    const char *note = strstr(l, "[the compiler");
+    assert_true(note > l && note[-1] == '\n'); /* cut at a line */
+    free(l);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +249,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(pragmas_that_read_or_hide_are_refused),
         cmocka_unit_test(ambiguous_bytes_are_refused),
         cmocka_unit_test(line_numbers_count_splices),
+        cmocka_unit_test(the_log_keeps_the_files_own_messages),
+        cmocka_unit_test(the_log_is_capped),
         cmocka_unit_test_prestate(every_example_is_accepted, argc > 1 ? argv[1] : "examples"),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,7 @@
 #include "gs_plan_run.h"
 #include "gs_proc.h"
 #include "gs_sysmem.h"
+#include "gs_user.h"
 #include "gs_verify.h"
 #include "gs_verify_pool.h"
 #include "gs_worker_msg.h"
@@ -369,7 +370,8 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
         gs_strlcpy(x->run->build.compiler, b.compiler, sizeof x->run->build.compiler);
         const char *log = gs_wk_string_at(body, len, sizeof b, 0);
         free(x->run->build.log);
-        x->run->build.log = *log ? strdup(log) : NULL;
+        /* The worker's bytes: only the messages about the user's file. */
+        x->run->build.log = gs_user_own_log(*log ? strdup(log) : NULL, x->src->path);
     }
     free(body);
     if (b.status != GS_OK) {
