@@ -68,7 +68,7 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
         gs_workspace_bind(w, &l);
         l.user = k;
         d.phase = PHASE_POISON;
-        d.status = gs_workspace_reseed(w, mc->inputs, &e);
+        d.status = gs_workspace_reseed(w, mc->inputs, l.n, &e);
         if (d.status == GS_OK)
             d.status = gs_workspace_poison(w, l.n, &e);
         if (d.status == GS_OK) {
@@ -169,7 +169,7 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
     l.user = ms->who == GS_SPD_USER ? k : NULL;
     if (d.status == GS_OK) {
         d.phase = PHASE_POISON;
-        d.status = gs_workspace_reseed(w, ms->inputs, &e);
+        d.status = gs_workspace_reseed(w, ms->inputs, l.n, &e);
     }
     for (unsigned i = 0; d.status == GS_OK && i < total; ++i) {
         struct gs_launch_result r = {0};
@@ -242,7 +242,7 @@ static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs
         gs_workspace_bind(w, &l);
         l.user = k;
         uint32_t *words = shm;
-        d.status = gs_workspace_reseed(w, mc->inputs, &e);
+        d.status = gs_workspace_reseed(w, mc->inputs, l.n, &e);
         if (d.status == GS_OK)
             d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
     }
