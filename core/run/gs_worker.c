@@ -539,7 +539,8 @@ static void settle(struct iso *x)
     char *body = NULL;
     uint32_t len = 0;
     int malformed = 0;
-    const int r = gs_wk_send(x->c.chan, MSG_SETTLE, seq, NULL, 0, NULL, 0) == 0
+    const struct msg_settle ms = {gs_inputs_seed(), x->run->speed.n};
+    const int r = gs_wk_send(x->c.chan, MSG_SETTLE, seq, &ms, sizeof ms, NULL, 0) == 0
                       ? rx_msg(x, MSG_SETTLED, seq, &body, &len, now_s(), x->build_timeout_s,
                                NULL, &malformed)
                       : RX_LOST;

@@ -20,10 +20,14 @@
 enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT,
        MSG_PREBUILD, MSG_SETTLE, MSG_SETTLED };
 
-/* MSG_SETTLE (parent to worker, no body): before the timed section waits for
- * its turn, finish what the worker does in the background (the speed pass's
- * memory mapped and pinned), so that none of it runs beside another
- * device's timed launches; answered by MSG_SETTLED, no body. */
+/* MSG_SETTLE (parent to worker): before the timed section waits for its
+ * turn, finish what the worker does in the background (the speed pass's
+ * memory mapped and pinned) and upload the speed pass's inputs of the run's
+ * seed (as msg_case's), so that none of it runs beside another device's
+ * timed launches; answered by MSG_SETTLED, no body. */
+struct msg_settle {
+    uint64_t inputs, n;
+};
 
 struct msg_head {
     uint32_t magic, type, seq, len;

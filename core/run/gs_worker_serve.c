@@ -413,9 +413,13 @@ int gs_worker_serve(const struct gs_backend *b)
             serve_speed(dev, &w, k, shm, hello.shm_bytes, &ms, mh.seq);
             continue;
         }
-        if (m && mh.type == MSG_SETTLE && mh.len == 0) {
+        if (m && mh.type == MSG_SETTLE && mh.len == sizeof(struct msg_settle)) {
+            struct msg_settle ms;
+            memcpy(&ms, m, sizeof ms);
             free(m);
             prep_join(&prep);
+            /* A failure here is the first timed row's to report. */
+            gs_workspace_reseed(&w, ms.inputs, ms.n, &e);
             gs_wk_send(WK_CHAN, MSG_SETTLED, mh.seq, NULL, 0, NULL, 0);
             continue;
         }
