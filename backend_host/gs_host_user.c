@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "gs_common.h"
+#include "gs_elf.h"
 #include "gs_host_kernels.h"
 #include "gs_host_private.h"
 #include "gs_proc.h"
@@ -167,9 +168,11 @@ static int host_compile(const struct host_build *hb, const struct gs_user_source
 {
     char define[160];
     snprintf(define, sizeof define, "-DGS_USER_ENTRY=%s", src->entry);
+    /* -nostartfiles: no crt object adds its own initialisers, so that any
+     * the object has are the file's (host_load_time_code). */
     char *argv[] = {(char *)hb->cc, "-std=c11", "-O2", "-fPIC", "-shared",
-                    "-fvisibility=hidden", "-o", (char *)hb->so, (char *)hb->src,
-                    with_entry ? define : NULL, NULL};
+                    "-nostartfiles", "-fvisibility=hidden", "-o", (char *)hb->so,
+                    (char *)hb->src, with_entry ? define : NULL, NULL};
     int st = host_tool(hb, argv, code, e);
     if (st != GS_OK)
         return st;
@@ -177,6 +180,37 @@ static int host_compile(const struct host_build *hb, const struct gs_user_source
     if (*code != 0 && !with_entry)
         return gs_err_set(e, GS_BUILD, "%s does not compile as C11 with the portable prelude",
                           src->path);
+    return GS_OK;
+}
+
+/* The object is read before it is loaded: code that the loader would run by
+ * itself (a constructor, a destructor, an IFUNC resolver) runs before any
+ * launch, beside the worker's channel; refused. The source rules refuse the
+ * attributes that make it; this holds whatever the compiler was given. */
+#define HOST_MAX_OBJECT (64u << 20)
+
+static int host_load_time_code(const struct host_build *hb, const struct gs_user_source *src,
+                               struct gs_err *e)
+{
+    FILE *f = fopen(hb->so, "rb");
+    unsigned char *obj = malloc(HOST_MAX_OBJECT);
+    const size_t len = f && obj ? fread(obj, 1, HOST_MAX_OBJECT, f) : 0;
+    char why[200] = "";
+    int r = -1;
+    if (f)
+        fclose(f);
+    if (!obj)
+        return gs_err_set(e, GS_NOMEM, "host: out of memory");
+    if (len > 0 && len < HOST_MAX_OBJECT)
+        r = gs_elf_load_time_code(obj, len, why, sizeof why);
+    free(obj);
+    if (r > 0)
+        return gs_err_set(e, GS_USAGE, "%s: the compiled kernel is not loaded: %s; a kernel "
+                                       "file holds the kernel and what it calls, nothing that "
+                                       "runs by itself", src->path, why);
+    if (r < 0)
+        return gs_err_set(e, GS_API, "host: the compiled kernel cannot be read before it is "
+                                     "loaded (%s)", len ? why : "empty or over 64 MiB");
     return GS_OK;
 }
 
@@ -188,6 +222,9 @@ static int host_load(const struct host_build *hb, const struct gs_user_source *s
                      struct gs_user_kernel *k, struct gs_err *e)
 {
     char why[400] = "";
+    const int st = host_load_time_code(hb, src, e);
+    if (st != GS_OK)
+        return st;
     if (gs_proc_before_user_code(why, sizeof why) != GS_OK)
         return gs_err_set(e, GS_UNSUPPORTED, "host: the kernel is not loaded: %s", why);
     k->lib = dlopen(hb->so, RTLD_NOW | RTLD_LOCAL);

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gs_check_cmd.h"
@@ -21,6 +23,8 @@
 #include "gs_run.h"
 #include "gs_select.h"
 #include "gs_trace_report.h"
+#include "gs_user.h"
+#include "gs_verify.h"
 #include "gs_worker.h"
 
 #define CHECK_MAX_FILE (1u << 20) /* no kernel's source is larger */
@@ -206,6 +210,7 @@ static int compile_one(const struct gs_backend *b, const struct gs_user_source *
 {
     struct gs_build_info info = {0};
     const int rc = gs_compile_isolated(b, src, target, deadline_s, &info, e);
+    info.log = gs_user_own_log(info.log, src->path);
     if (rc == GS_BUILD && info.log && *info.log) /* none from a compiler that was killed */
         print_log(src, &info);
     if (rc == GS_OK)
@@ -428,6 +433,20 @@ static int check_select(struct gs_job *j, struct gs_err *e)
  * from here on a failure is the harness's own, unless the build says. */
 static struct gs_device *host_device(struct gs_job *j, char *why, size_t size);
 
+/* The inputs' secret for this run (gs_inputs_set_seed): drawn here, and told
+ * to each worker only with its launches, after the file's code is loaded. */
+static uint64_t run_seed(void)
+{
+    uint64_t s = 0;
+    if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        s = ((uint64_t)t.tv_nsec * 0x9E3779B97F4A7C15ull) ^ (uint64_t)t.tv_sec ^
+            ((uint64_t)getpid() << 32);
+    }
+    return s;
+}
+
 /* Before the devices run side by side: where a .gs text is counted for a
  * backend that does not count writes, and the turns of their timed
  * sections. */
@@ -444,6 +463,7 @@ static int check_plan(struct gs_job *j, struct gs_err *e)
         rc = gs_turns_open(&c->turns, j->ndevs, e);
     if (rc == GS_OK)
         c->failure = GS_CHECK_ERROR;
+    gs_inputs_set_seed(run_seed());
     return rc;
 }
 

@@ -6,6 +6,7 @@
  * not overlap (gs_turns.h), on threads that finish in the wrong order.
  * Nothing here is timed. */
 #include <pthread.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -444,9 +445,36 @@ static void turns_in_order_never_side_by_side(void **state)
     gs_turns_end(NULL, 0);
 }
 
+/* A CPU device is held to a floor too, and the worker's times are its
+ * word: NaN, 0, a negative or an infinite time, or 1e-300 ms for the speed
+ * pass's 768 KiB on two cores, is impossible; a CPU's plausible time is not. */
+static void cpu_times_meet_a_floor(void **state)
+{
+    (void)state;
+    const uint64_t bytes = 3ull * 256 * 1024, peak = gs_speed_cpu_peak(2);
+    const double bad[] = {NAN, 0.0, -1.0, 1e-300, INFINITY, 1e-7};
+    char why[400];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        if (gs_speed_floor(bytes, bad[i], peak, 0, GS_SPEED_COPY_MARGIN, why, sizeof why) !=
+            GS_FLOOR_PEAK) {
+            print_error("%g ms was taken as a time\n", bad[i]);
+            fail();
+        }
+        assert_non_null(strstr(why, "impossible"));
+    }
+    /* 768 KiB in 0.05 ms is 15.7 GB/s: a CPU does that. */
+    assert_int_equal(gs_speed_floor(bytes, 0.05, peak, 0, GS_SPEED_COPY_MARGIN, why, sizeof why),
+                     GS_FLOOR_OK);
+    const double samples[] = {0.05, 0.06, NAN};
+    assert_int_equal(gs_speed_samples_valid(samples, 2, why, sizeof why), 1);
+    assert_int_equal(gs_speed_samples_valid(samples, 3, why, sizeof why), 0);
+    assert_non_null(strstr(why, "launch 3"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cpu_times_meet_a_floor),
         cmocka_unit_test(under_the_peak_is_impossible),
         cmocka_unit_test(far_above_the_copy_is_impossible),
         cmocka_unit_test(a_slowed_copy_makes_no_right_kernel_impossible),

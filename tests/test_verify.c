@@ -301,14 +301,52 @@ static void closed_form_equals_the_arrays_at_any_offset(void **state)
             assert_memory_equal(&copy, &a[i], sizeof copy);
         }
     }
-    /* Element 2^32 + 5, as the closed form computes it from 64-bit i. */
+    /* Element 2^32 + 5, as the closed form computes it from 64-bit i (of a
+     * seed of 0). */
     const float far = gs_expected_at(GS_OP_ADD, (1ull << 32) + 5);
     uint32_t ia = (uint32_t)(((1ull << 32) + 5) % 4194301u);
     uint32_t ib = (uint32_t)(((1ull << 32) + 5) % 4194299u * 40503u % 4194299u);
-    assert_true(far == (float)(1u + ia) + (float)(1u + 2u * ib));
+    assert_true(gs_inputs_seed() != 0 || far == (float)(1u + ia) + (float)(1u + 2u * ib));
     free(a);
     free(b);
     free(ref);
+}
+
+/* check's secret seed (gs_inputs_set_seed): the inputs move, so that the
+ * expected values of a seed of 0 are wrong, and every property above holds
+ * (the tests above run again under a seed). */
+static int with_seed(void **state)
+{
+    (void)state;
+    gs_inputs_set_seed(0x9E3779B97F4A7C15ull);
+    return 0;
+}
+
+static int without_seed(void **state)
+{
+    (void)state;
+    gs_inputs_set_seed(0);
+    return 0;
+}
+
+static void a_seed_moves_the_inputs(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static float a0[N], b0[N], a1[N], b1[N];
+    gs_fill_inputs(a0, b0, N);
+    const float e0 = gs_expected_at(GS_OP_ADD, 7);
+    with_seed(NULL);
+    assert_int_equal(gs_inputs_seed(), 0x9E3779B97F4A7C15ull);
+    gs_fill_inputs(a1, b1, N);
+    const float e1 = gs_expected_at(GS_OP_ADD, 7);
+    without_seed(NULL);
+    unsigned same = 0;
+    for (unsigned i = 0; i < N; ++i)
+        same += a0[i] + b0[i] == a1[i] + b1[i];
+    assert_true(same < N / 100);
+    assert_true(e0 != e1);
+    assert_true(e1 == a1[7] + b1[7]);
 }
 
 /* Spans compared separately and merged in index order give the verdict of
@@ -691,6 +729,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(inputs_are_nonzero_distinct_and_exact),
+        cmocka_unit_test_setup_teardown(inputs_are_nonzero_distinct_and_exact, with_seed,
+                                        without_seed),
+        cmocka_unit_test(a_seed_moves_the_inputs),
         cmocka_unit_test(poison_is_nan_and_guard_distinct),
         cmocka_unit_test(correct_output_is_ok),
         cmocka_unit_test(untouched_output_fails_even_where_reference_would_be_zero),
@@ -701,6 +742,8 @@ int main(void)
         cmocka_unit_test(chunked_owner_is_thread_and_step),
         cmocka_unit_test(owner_map_matches_the_kernels),
         cmocka_unit_test(closed_form_equals_the_arrays_at_any_offset),
+        cmocka_unit_test_setup_teardown(closed_form_equals_the_arrays_at_any_offset, with_seed,
+                                        without_seed),
         cmocka_unit_test(spans_merge_into_the_one_pass_verdict),
         cmocka_unit_test(pool_verdict_is_the_one_thread_verdict),
         cmocka_unit_test(closed_form_finds_what_the_arrays_find),

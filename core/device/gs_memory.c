@@ -62,6 +62,27 @@ int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e)
     return GS_OK;
 }
 
+uint64_t gs_check_host_bytes(int is_gpu, uint64_t n, uint64_t shared_min)
+{
+    const uint64_t buffer = gs_buffer_bytes(n);
+    const uint64_t shared = buffer > shared_min ? buffer : shared_min;
+    return GS_HOST_MARGIN + shared + (is_gpu ? 0 : gs_run_device_bytes(n));
+}
+
+int gs_memory_preflight_host(uint64_t need, uint64_t n, struct gs_err *e)
+{
+    const uint64_t avail = gs_host_available_memory();
+    if (avail && need > avail)
+        return gs_err_set(e, GS_USAGE,
+                          "n = %llu needs %llu bytes of this machine's memory (a CPU device's "
+                          "worker holds a, b and out, and check shares one more output with "
+                          "each worker), and it has %llu bytes available; choose a smaller n "
+                          "with --sizes",
+                          (unsigned long long)n, (unsigned long long)need,
+                          (unsigned long long)avail);
+    return GS_OK;
+}
+
 uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type type)
 {
     char source[128];

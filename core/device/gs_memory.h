@@ -22,6 +22,19 @@ uint64_t gs_memory_available(struct gs_device *dev, char *source, unsigned sourc
  * the bytes needed, the bytes available, and the fix. */
 int gs_memory_preflight(struct gs_device *dev, uint64_t n, struct gs_err *e);
 
+/* This machine's bytes for `check` over n elements on a device: a CPU
+ * device's worker holds a, b and out in this machine's memory, and check's
+ * shared memory with it one more output (4 buffers); a GPU's worker only
+ * the shared output (and `shared_min` bytes at least: the speed pass's
+ * read-back); each with the program's margin. */
+uint64_t gs_check_host_bytes(int is_gpu, uint64_t n, uint64_t shared_min);
+
+/* GS_OK when `need` bytes (gs_check_host_bytes of every device run side by
+ * side, the largest n of them `n`) fit this machine's available memory
+ * (MemAvailable; not checked where unknown); else GS_USAGE and one line
+ * with the bytes and the fix. */
+int gs_memory_preflight_host(uint64_t need, uint64_t n, struct gs_err *e);
+
 /* The largest n of elements of `type` that fits dev, at most `want`; 0 when
  * none does. */
 uint64_t gs_memory_max_n_of(struct gs_device *dev, uint64_t want, enum gs_type type);

@@ -165,6 +165,77 @@ int gs_user_check_params(const struct gs_user_source *src, const unsigned *sizes
     return GS_OK;
 }
 
+/* The length of a severity word that starts line, or 0. */
+static size_t severity(const char *line)
+{
+    static const char *const words[] = {"error: ", "warning: ", "note: ", "fatal error: "};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
+        if (strncmp(line, words[i], strlen(words[i])) == 0)
+            return strlen(words[i]);
+    return 0;
+}
+
+/* A place in a line of n bytes: ":" or "(" then a digit. */
+static int names_a_place(const char *line, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; ++i)
+        if ((line[i] == ':' || line[i] == '(') && isdigit((unsigned char)line[i + 1]))
+            return 1;
+    return 0;
+}
+
+char *gs_user_own_log(char *log, const char *path)
+{
+    if (!log)
+        return NULL;
+    const size_t plen = strlen(path);
+    size_t len = 0, left_out = 0, cut = 0;
+    char *out = malloc(strlen(log) + 1);
+    if (!out) {
+        free(log);
+        return NULL;
+    }
+    int keep = 0;
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        const size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        const char *name = p + severity(p);
+        if (strncmp(name, path, plen) == 0 && (name[plen] == ':' || name[plen] == '('))
+            keep = 1;
+        else if (n && !isspace((unsigned char)p[0]) && names_a_place(p, n))
+            keep = 0;
+        if (!keep)
+            ++left_out;
+        else if (cut || len + n > GS_USER_LOG_CAP)
+            cut += n;
+        else {
+            memcpy(out + len, p, n);
+            len += n;
+        }
+        p += n;
+    }
+    out[len] = '\0';
+    free(log);
+    char note[200];
+    int k = 0;
+    if (left_out)
+        k = snprintf(note, sizeof note, "[%zu line%s of the compiler's messages about other "
+                     "files left out]\n", left_out, left_out == 1 ? "" : "s");
+    if (cut)
+        k += snprintf(note + k, sizeof note - (size_t)k, "[the compiler's messages are "
+                      "truncated at %u KiB: %zu bytes more]\n", GS_USER_LOG_CAP >> 10, cut);
+    if (!len && !k) {
+        free(out);
+        return NULL;
+    }
+    char *all = k ? realloc(out, len + (size_t)k + 1) : out;
+    if (!all)
+        return out;
+    if (k)
+        memcpy(all + len, note, (size_t)k + 1);
+    return all;
+}
+
 unsigned gs_user_text_offset(const char *prelude)
 {
     unsigned lines = 2; /* the newline after the prelude, and the #line directive */

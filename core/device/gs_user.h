@@ -42,4 +42,18 @@ unsigned gs_user_text_offset(const char *prelude);
  * path:(L - offset). Takes log (malloc'ed) and returns the new one. */
 char *gs_user_map_log(char *log, const char *program_name, unsigned offset, const char *path);
 
+/* The compiler's log as a report may show it: only the messages about the
+ * user's file. A line at the start of a line that names `path` at a place
+ * (path:, path( after an optional "error: ", "warning: ", "note: " or
+ * "fatal error: ") starts a kept message; one that names any other place
+ * (a name, then :N or (N) as compilers write positions) starts a message
+ * that is left out, with every line after it up to the next kept one (a
+ * clang or gcc excerpt of that file's line), so that nothing another file
+ * holds reaches a report. Lines before any message are left out too. At
+ * most GS_USER_LOG_CAP bytes are kept, cut at a line, and a last line says
+ * what was left out and why. Takes log (malloc'ed, may be NULL) and returns
+ * the new one (NULL when nothing is kept). */
+#define GS_USER_LOG_CAP (64u << 10)
+char *gs_user_own_log(char *log, const char *path);
+
 #endif

@@ -43,11 +43,28 @@ static uint64_t element_bits(const void *base, unsigned size, uint64_t i)
 #define GS_B_PERIOD 4194299u /* 2^22 - 5 */
 #define GS_B_STEP 40503u
 
+/* The seed's offsets, each below its counter's period, so that i + offset
+ * never wraps and the counters step on from any element as from 0. */
+static uint64_t inputs_seed;
+static uint32_t shift_a, shift_b;
+
+void gs_inputs_set_seed(uint64_t seed)
+{
+    inputs_seed = seed;
+    shift_a = (uint32_t)(seed % GS_A_PERIOD);
+    shift_b = (uint32_t)(seed / GS_A_PERIOD % GS_B_PERIOD);
+}
+
+uint64_t gs_inputs_seed(void)
+{
+    return inputs_seed;
+}
+
 /* The inputs' counters at element i. */
 static void residues_at(uint64_t i, uint32_t *ia, uint32_t *ib)
 {
-    *ia = (uint32_t)(i % GS_A_PERIOD);
-    *ib = (uint32_t)((i % GS_B_PERIOD) * GS_B_STEP % GS_B_PERIOD);
+    *ia = (uint32_t)((i % GS_A_PERIOD + shift_a) % GS_A_PERIOD);
+    *ib = (uint32_t)((i % GS_B_PERIOD + shift_b) % GS_B_PERIOD * GS_B_STEP % GS_B_PERIOD);
 }
 
 /* Counters instead of a modulo per element: this also fills multi-GiB

@@ -37,10 +37,19 @@
 #define GS_FINITE_POISON (-4194304.0f)
 #define GS_LISTED 10               /* wrong indices listed in a verdict */
 
-/* Inputs: a[i] = 1 + i mod (2^22 - 3), b[i] = 1 + 2 * ((i * 40503) mod (2^22 - 5)).
- * a alone is distinct for every i below 4,194,301; a + b < 2^24, so the
- * expected value of every element has a closed form that no kernel computes. */
+/* Inputs: a[i] = 1 + (i + sa) mod (2^22 - 3), b[i] = 1 + 2 * (((i + sb) * 40503) mod
+ * (2^22 - 5)), with the offsets sa and sb of the inputs' seed (0 and 0 unless
+ * gs_inputs_set_seed says otherwise). a alone is distinct for every i below
+ * 4,194,301; a + b < 2^24, so the expected value of every element has a
+ * closed form that no kernel computes. */
 void gs_fill_inputs(float *a, float *b, uint64_t n);
+/* The seed of the inputs, in this process: 0 (the suite's table) unless
+ * set. check's parent draws one at random for its run and tells its workers
+ * with each launch, after the user's code is loaded, so that a file cannot
+ * write the expected values without reading the inputs. Set it while no
+ * other thread fills or compares. */
+void gs_inputs_set_seed(uint64_t seed);
+uint64_t gs_inputs_seed(void);
 /* Elements [first, first + count) of a and b (either may be NULL), written
  * from a[0] and b[0]. */
 void gs_fill_inputs_at(float *a, float *b, uint64_t first, uint64_t count);

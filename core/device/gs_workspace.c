@@ -140,7 +140,7 @@ static void input_chunk(const struct gs_workspace *w, int s, uint64_t half, uint
                             count, parts_for(w, count)};
 }
 
-/* a and b for [0, n + guard).
+/* a and b for [0, total), total <= n + guard.
  *
  * When they fit one staging area each (n + guard <= stage_elems), they are
  * generated on every core, a into one area and b into the other, and each
@@ -159,10 +159,11 @@ static void input_chunk(const struct gs_workspace *w, int s, uint64_t half, uint
  * ShadowMemory::allocate), so all but the last chunk read as
  * uninitialized. The one-transfer path above is what the sizes of that
  * check (at most 4 Mi elements) take. */
-static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
+static int upload_inputs(struct gs_workspace *w, uint64_t total, struct gs_err *e)
 {
-    const uint64_t total = w->n + GS_GUARD_ELEMS;
     int rc = GS_OK, s = 0;
+    w->inputs_seed = gs_inputs_seed();
+    w->inputs_n = 0;
     if (total <= w->stage_elems) {
         struct input_job j = {w->stage[0], w->stage[1], w->type, 0, total, parts_for(w, total)};
         const double t0 = now_s();
@@ -172,6 +173,7 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
         if (rc == GS_OK)
             rc = timed_write(w, w->db, 0, w->stage[1], total * w->elem, e);
         progress(w, "inputs", total, total);
+        w->inputs_n = rc == GS_OK ? total : 0;
         return rc;
     }
     const uint64_t half = w->stage_elems / 2;
@@ -198,7 +200,17 @@ static int upload_inputs(struct gs_workspace *w, struct gs_err *e)
         }
         progress(w, "inputs", off + count, total);
     }
+    w->inputs_n = rc == GS_OK ? total : 0;
     return rc;
+}
+
+int gs_workspace_reseed(struct gs_workspace *w, uint64_t seed, uint64_t n, struct gs_err *e)
+{
+    const uint64_t total = (n < w->n ? n : w->n) + GS_GUARD_ELEMS;
+    gs_inputs_set_seed(seed);
+    if (seed == w->inputs_seed && total <= w->inputs_n)
+        return GS_OK;
+    return upload_inputs(w, total, e);
 }
 
 /* ---- open and close ---------------------------------------------------- */
@@ -296,7 +308,7 @@ int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t
     if ((rc = gs_dev_alloc_view(dev, front, bytes, &w->da, e)) != GS_OK ||
         (rc = gs_dev_alloc_view(dev, front, bytes, &w->db, e)) != GS_OK ||
         (rc = gs_dev_alloc_view(dev, front, bytes, &w->dout, e)) != GS_OK ||
-        (rc = guard_fronts(w, e)) != GS_OK || (rc = upload_inputs(w, e)) != GS_OK)
+        (rc = guard_fronts(w, e)) != GS_OK || (rc = upload_inputs(w, n + GS_GUARD_ELEMS, e)) != GS_OK)
         goto fail;
     return GS_OK;
 fail:

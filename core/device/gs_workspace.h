@@ -56,6 +56,8 @@ struct gs_workspace {
     struct gs_pool *pool;
     struct gs_verify_jobs *jobs;   /* the comparison's per-thread results */
     int filled_on_device;          /* poison by the API's fill (else uploaded) */
+    uint64_t inputs_seed;          /* the inputs' seed (gs_inputs_set_seed) a and b hold */
+    uint64_t inputs_n;             /* ... in their first inputs_n elements */
     struct gs_copy_rate copies;    /* measured on the way, never reset */
     /* Long host-side work (more than a few chunks) is told here as phases
      * (gs_progress.h) labelled with `label`; may be NULL. */
@@ -84,6 +86,11 @@ int gs_workspace_open_as(struct gs_workspace *w, struct gs_device *dev, uint64_t
                          enum gs_type type, const struct gs_progress *progress,
                          struct gs_err *e);
 void gs_workspace_close(struct gs_workspace *w);
+
+/* The inputs of `seed` (gs_inputs_set_seed) in a and b, for a launch over
+ * n elements: set in this process, and the first n (and the guard) uploaded
+ * again where the workspace holds another seed's there. */
+int gs_workspace_reseed(struct gs_workspace *w, uint64_t seed, uint64_t n, struct gs_err *e);
 
 /* Point l's buffers at the workspace's. */
 void gs_workspace_bind(const struct gs_workspace *w, struct gs_launch *l);

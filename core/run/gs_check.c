@@ -444,61 +444,66 @@ int gs_entry_valid(const char *entry)
 
 /* ---- what a file may not do ---------------------------------------------- */
 
-/* A cursor over the text as the preprocessor sees it: trigraphs (??= and ??/)
- * read as # and a backslash, and backslash-newline splices skipped, counting the
- * file's own lines. */
+/* Three compilers read a kernel's text, and a .gs text reaches all of them:
+ * the system C compiler for the host backend (`cc -std=c11`), PoCL's clang
+ * (OpenCL C) and NVRTC (C++17). They do not read every byte alike, and a
+ * rule is only as good as the checker's agreement with the compiler that
+ * reads the file. Where they differ the text is refused rather than decoded
+ * one compiler's way:
+ * - trigraphs: gcc in c11 mode and clang in OpenCL C replace them, gnu11
+ *   and C++17 do not (a `??/` before a newline splices for the first and
+ *   not for NVRTC, which then sees the next line's #include). Every `??X`
+ *   trigraph is refused anywhere, comments and strings too (in a comment
+ *   `??/` continues the comment for one compiler only);
+ * - a backslash with blanks before the end of its line: gcc and clang
+ *   splice the lines, other front ends do not;
+ * - a carriage return that is not part of CR LF: gcc and clang end a line
+ *   there, so a `#` after it starts a directive;
+ * - a byte over 127 outside comments and strings: clang reads some Unicode
+ *   spaces as blanks, others read them as part of a name;
+ * - a backslash outside strings other than a splice (a universal character
+ *   name such as \u0061 spells a letter of a name);
+ * - C++'s raw strings (R"(...)", which gcc also takes in C) and digit
+ *   separators (1'000), which a C reader sees as strings and character
+ *   constants where C++ sees code.
+ * What is left is read alike by every compiler: backslash-newline splices
+ * (joined here as in translation phase 2, counting the file's own lines),
+ * comments, strings and tokens. */
 struct src_cur {
     const char *t;
     size_t len, pos;
     unsigned line;
 };
 
-static int cur_raw(const struct src_cur *c, size_t p, size_t *adv)
-{
-    if (p + 2 < c->len && c->t[p] == '?' && c->t[p + 1] == '?' &&
-        (c->t[p + 2] == '=' || c->t[p + 2] == '/')) {
-        *adv = 3;
-        return c->t[p + 2] == '=' ? '#' : '\\';
-    }
-    *adv = 1;
-    return p < c->len ? (unsigned char)c->t[p] : -1;
-}
-
 static void cur_splices(struct src_cur *c)
 {
-    for (;;) {
-        size_t a, b;
-        if (c->pos >= c->len || cur_raw(c, c->pos, &a) != '\\')
-            return;
-        const int next = cur_raw(c, c->pos + a, &b);
-        if (next == '\n') {
-            c->pos += a + 1;
-            ++c->line;
-        } else if (next == '\r' && c->pos + a + 1 < c->len && c->t[c->pos + a + 1] == '\n') {
-            c->pos += a + 2;
-            ++c->line;
+    while (c->pos + 1 < c->len && c->t[c->pos] == '\\') {
+        if (c->t[c->pos + 1] == '\n') {
+            c->pos += 2;
+        } else if (c->t[c->pos + 1] == '\r' && c->pos + 2 < c->len &&
+                   c->t[c->pos + 2] == '\n') {
+            c->pos += 3;
         } else {
             return;
         }
+        ++c->line;
     }
 }
 
 static int cur_peek(struct src_cur *c)
 {
-    size_t a;
     cur_splices(c);
-    return c->pos < c->len ? cur_raw(c, c->pos, &a) : -1;
+    return c->pos < c->len ? (unsigned char)c->t[c->pos] : -1;
 }
 
 static void cur_next(struct src_cur *c)
 {
-    size_t a;
     cur_splices(c);
     if (c->pos >= c->len)
         return;
-    if (cur_raw(c, c->pos, &a) == '\n')
+    if (c->t[c->pos] == '\n')
         ++c->line;
-    c->pos += a;
+    ++c->pos;
 }
 
 static int cur_peek_at(const struct src_cur *c, int k)
@@ -511,7 +516,7 @@ static int cur_peek_at(const struct src_cur *c, int k)
 
 static int ident_start(int ch)
 {
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch >= 0x80;
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
 
 static int ident_char(int ch)
@@ -519,6 +524,8 @@ static int ident_char(int ch)
     return ident_start(ch) || (ch >= '0' && ch <= '9');
 }
 
+/* A name longer than buf holds is cut; no name a rule looks for is that
+ * long, so a cut name matches none. */
 static void cur_ident(struct src_cur *c, char *buf, size_t size)
 {
     size_t n = 0;
@@ -555,14 +562,198 @@ static int cur_blank(struct src_cur *c)
     return 0;
 }
 
+static int in_list(const char *word, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (strcmp(word, list[i]) == 0)
+            return 1;
+    return 0;
+}
+#define IN_LIST(word, list) in_list(word, list, sizeof list / sizeof list[0])
+
+/* The bytes no compiler reads alike (above), before any token is read. */
+static int source_bytes(const char *path, const char *t, size_t len, struct gs_err *e)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < len; line += t[i] == '\n', ++i) {
+        if (t[i] == '?' && i + 2 < len && t[i + 1] == '?' && t[i + 2] &&
+            memchr("=/'()!<>-", t[i + 2], 9))
+            return gs_err_set(e, GS_USAGE,
+                              "%s:%u: the trigraph ??%c is not allowed (C11 reads it as one "
+                              "character, C++17 and GNU C as three); write the character itself",
+                              path, line, t[i + 2]);
+        if (t[i] == '\r' && (i + 1 == len || t[i + 1] != '\n'))
+            return gs_err_set(e, GS_USAGE,
+                              "%s:%u: a carriage return that does not end a line (CR LF) is not "
+                              "allowed: some compilers start a new line there; save the file "
+                              "with LF or CR LF line ends", path, line);
+        if (t[i] == '\\') {
+            size_t j = i + 1;
+            while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\f' || t[j] == '\v'))
+                ++j;
+            if (j > i + 1 && (j == len || t[j] == '\n' || t[j] == '\r'))
+                return gs_err_set(e, GS_USAGE,
+                                  "%s:%u: a backslash followed by blanks at the end of a line "
+                                  "is not allowed: some compilers join the lines, others do "
+                                  "not; remove the blanks", path, line);
+        }
+    }
+    return GS_OK;
+}
+
+/* The directives a kernel may use; every other one is refused (#include
+ * and its kin read files, #line and GNU linemarkers `# 2 "file"` make cc
+ * read and print another file's lines in its messages, #ident passes a
+ * string to the assembler). */
+static const char *const directives_allowed[] = {
+    "define", "undef", "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef",
+    "else", "endif", "error", "warning", "pragma"};
+static const char *const directives_reading[] = {"include", "include_next", "import", "embed"};
+
+/* #pragma: the loop hints kernels use, and nothing else (GCC dependency
+ * reads a file; others change what the compiler emits). */
+static int pragma_allowed(struct src_cur *c)
+{
+    static const char *const plain[] = {"unroll", "nounroll", "OPENCL", "STDC", "once"};
+    static const char *const gcc[] = {"unroll", "ivdep", "novector"};
+    char word[32], sub[32];
+    while (cur_peek(c) != '\n' && cur_blank(c))
+        ;
+    cur_ident(c, word, sizeof word);
+    if (IN_LIST(word, plain))
+        return 1;
+    while (cur_peek(c) != '\n' && cur_blank(c))
+        ;
+    cur_ident(c, sub, sizeof sub);
+    return (strcmp(word, "GCC") == 0 && IN_LIST(sub, gcc)) ||
+           (strcmp(word, "clang") == 0 && strcmp(sub, "loop") == 0);
+}
+
+/* A `#` (or `%:`) at c, at the start of a line or not. */
+static int source_hash(const char *path, struct src_cur *c, int at_start, struct gs_err *e)
+{
+    const unsigned line = c->line;
+    const int ch = cur_peek(c);
+    const int paste = ch == '#' ? cur_peek_at(c, 1) == '#'
+                                : cur_peek_at(c, 2) == '%' && cur_peek_at(c, 3) == ':';
+    if (paste)
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: token pasting (##) is not allowed (it could spell asm or a "
+                          "directive's name); write the names out", path, line);
+    cur_next(c);
+    if (ch == '%')
+        cur_next(c);
+    char word[32];
+    while (cur_peek(c) != '\n' && cur_blank(c))
+        ;
+    const int next = cur_peek(c);
+    if (next >= '0' && next <= '9' && at_start)
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: a line marker (# %c \"file\") is not allowed: it makes the "
+                          "compiler name and print another file; remove the line",
+                          path, line, next);
+    cur_ident(c, word, sizeof word);
+    if (IN_LIST(word, directives_reading))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: #%s is not allowed: the harness supplies what a kernel needs; "
+                          "remove the line", path, line, word);
+    if (strcmp(word, "line") == 0)
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: #line is not allowed: it makes the compiler name and print "
+                          "another file; remove the line", path, line);
+    if (!at_start)
+        return GS_OK; /* # x in a macro's body: a string of its argument */
+    if (!*word && (next == '\n' || next == -1))
+        return GS_OK; /* the null directive */
+    if (strcmp(word, "pragma") == 0 && !pragma_allowed(c))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: this #pragma is not allowed (some read files or change what "
+                          "the compiler emits); a kernel may use #pragma unroll, nounroll, "
+                          "OPENCL, STDC, GCC unroll, GCC ivdep, GCC novector and clang loop",
+                          path, line);
+    if (!IN_LIST(word, directives_allowed))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: #%s is not allowed: a kernel may use #define, #undef, #if, "
+                          "#ifdef, #ifndef, #elif, #else, #endif, #error, #warning and some "
+                          "#pragma lines; remove the line", path, line, word);
+    return GS_OK;
+}
+
+/* Names no kernel may use, whatever the dialect. */
+static const char *const names_asm[] = {"asm", "__asm", "__asm__"};
+/* Attributes whose string the compiler passes to the assembler as it is
+ * (section("x\n.incbin ...") is a directive), or that run code when the
+ * object is loaded, before any launch. Refused as names anywhere, so that
+ * [[gnu::section]], __attribute__((__section__)) and a macro that expands
+ * to one are refused alike. */
+static const char *const names_attr[] = {
+    "section",       "__section__",       "alias",         "__alias__",
+    "weakref",       "__weakref__",       "ifunc",         "__ifunc__",
+    "symver",        "__symver__",        "constructor",   "__constructor__",
+    "destructor",    "__destructor__",    "init_priority", "__init_priority__",
+    "fentry_section", "__fentry_section__"};
+/* _Pragma makes a #pragma from a string (which no rule above reads);
+ * __has_include asks whether a file exists. */
+static const char *const names_other[] = {"_Pragma", "__pragma", "__has_include",
+                                          "__has_include_next", "__has_embed"};
+static const char *const raw_prefixes[] = {"R", "LR", "uR", "UR", "u8R"};
+
+static int source_name(const char *path, struct src_cur *c, enum gs_dialect d, struct gs_err *e)
+{
+    const unsigned line = c->line;
+    char word[40];
+    cur_ident(c, word, sizeof word);
+    if (IN_LIST(word, names_asm))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: %s is not allowed: a kernel is %s, not assembly (an assembler "
+                          "reads files: .incbin); remove it", path, line, word,
+                          gs_dialect_name(d));
+    if (IN_LIST(word, names_attr))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: the name %s is not allowed: as an attribute it passes a string "
+                          "to the assembler or runs code when the kernel is loaded; remove it "
+                          "(or rename the variable)", path, line, word);
+    if (IN_LIST(word, names_other))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: %s is not allowed: it %s; remove it", path, line, word,
+                          word[2] == 'h' ? "asks the compiler whether a file exists"
+                                         : "makes a #pragma out of a string");
+    if (cur_peek(c) == '"' && IN_LIST(word, raw_prefixes))
+        return gs_err_set(e, GS_USAGE,
+                          "%s:%u: a raw string (%s\"(...)\") is not allowed: C reads it as "
+                          "another string than C++ does; write an ordinary string",
+                          path, line, word);
+    return GS_OK;
+}
+
+/* A preprocessing number: digits, letters, dots, and a sign after an
+ * exponent's e or p. A ' inside is C++'s (and C23's) digit separator, a
+ * character constant to C11. */
+static int source_number(const char *path, struct src_cur *c, struct gs_err *e)
+{
+    int prev = 0;
+    for (;;) {
+        const int ch = cur_peek(c);
+        const int exp_sign = (ch == '+' || ch == '-') &&
+                             (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P');
+        if (ch == '\'')
+            return gs_err_set(e, GS_USAGE,
+                              "%s:%u: a digit separator (') is not allowed: C11 reads it as a "
+                              "character constant, C++ as part of the number; write the number "
+                              "without it", path, c->line);
+        if (!ident_char(ch) && ch != '.' && !exp_sign)
+            return GS_OK;
+        prev = ch;
+        cur_next(c);
+    }
+}
+
 int gs_check_source_rules(const char *path, const char *text, size_t len, enum gs_dialect d,
                           struct gs_err *e)
 {
-    static const char *const directives[] = {"include", "include_next", "import", "embed"};
     struct src_cur c = {text, len, 0, 1};
-    int at_start = 1;
-    const int portable = d == GS_DIALECT_PORTABLE;
-    while (cur_peek(&c) != -1) {
+    int at_start = 1, st = source_bytes(path, text, len, e);
+    while (st == GS_OK && cur_peek(&c) != -1) {
         const int ch = cur_peek(&c);
         if (ch == '\n') {
             cur_next(&c);
@@ -571,34 +762,11 @@ int gs_check_source_rules(const char *path, const char *text, size_t len, enum g
         }
         if (cur_blank(&c))
             continue;
-        const unsigned line = c.line;
-        const int hash = ch == '#' || (ch == '%' && cur_peek_at(&c, 1) == ':');
-        if (hash) {
-            const int paste = ch == '#' ? cur_peek_at(&c, 1) == '#'
-                                        : cur_peek_at(&c, 2) == '%' && cur_peek_at(&c, 3) == ':';
-            if (paste && portable && !at_start)
-                return gs_err_set(e, GS_USAGE,
-                                  "%s:%u: token pasting (##) is not allowed in a .gs file (it "
-                                  "could spell asm); write the names out", path, line);
-            cur_next(&c);
-            if (ch == '%')
-                cur_next(&c);
-            if (at_start) {
-                char word[32];
-                while (cur_peek(&c) != '\n' && cur_blank(&c))
-                    ;
-                cur_ident(&c, word, sizeof word);
-                for (size_t i = 0; i < sizeof directives / sizeof directives[0]; ++i)
-                    if (strcmp(word, directives[i]) == 0)
-                        return gs_err_set(e, GS_USAGE,
-                                          "%s:%u: #%s is not allowed: the harness supplies what "
-                                          "a kernel needs; remove the line", path, line, word);
-            }
-            at_start = 0;
-            continue;
-        }
+        const int start = at_start;
         at_start = 0;
-        if (ch == '"' || ch == '\'') {
+        if (ch == '#' || (ch == '%' && cur_peek_at(&c, 1) == ':')) {
+            st = source_hash(path, &c, start, e);
+        } else if (ch == '"' || ch == '\'') {
             cur_next(&c);
             while (cur_peek(&c) != -1 && cur_peek(&c) != ch && cur_peek(&c) != '\n') {
                 if (cur_peek(&c) == '\\')
@@ -607,19 +775,20 @@ int gs_check_source_rules(const char *path, const char *text, size_t len, enum g
             }
             if (cur_peek(&c) == ch)
                 cur_next(&c);
-            continue;
+        } else if (ident_start(ch)) {
+            st = source_name(path, &c, d, e);
+        } else if ((ch >= '0' && ch <= '9') ||
+                   (ch == '.' && cur_peek_at(&c, 1) >= '0' && cur_peek_at(&c, 1) <= '9')) {
+            st = source_number(path, &c, e);
+        } else if (ch >= 0x80 || ch == '\\') {
+            st = gs_err_set(e, GS_USAGE,
+                            "%s:%u: %s outside a comment or a string is not allowed: compilers "
+                            "read it differently (a Unicode space, a \\u0061 in a name); write "
+                            "code in ASCII", path, c.line,
+                            ch == '\\' ? "a backslash" : "a byte over 127");
+        } else {
+            cur_next(&c);
         }
-        if (ident_start(ch)) {
-            char word[16];
-            cur_ident(&c, word, sizeof word);
-            if (portable && (strcmp(word, "asm") == 0 || strcmp(word, "__asm") == 0 ||
-                             strcmp(word, "__asm__") == 0))
-                return gs_err_set(e, GS_USAGE,
-                                  "%s:%u: %s is not allowed in a .gs file: a kernel is C, not "
-                                  "assembly; remove it", path, line, word);
-            continue;
-        }
-        cur_next(&c);
     }
-    return GS_OK;
+    return st;
 }

@@ -195,13 +195,16 @@ const char *gs_dialect_name(enum gs_dialect d); /* "OpenCL C" */
  * not plausibly source code (empty, NUL bytes, not text). */
 int gs_check_source_text(const char *path, const char *text, size_t len, struct gs_err *e);
 
-/* What a user's file may not do, whatever its dialect: #include (also
- * %:include, through line splices and trigraphs), #include_next, #import,
- * #embed; the harness supplies what a kernel needs, and a compiler would
- * read any file it is told to. In .gs files (compiled by the system C
- * compiler into the host's worker) also asm, __asm, __asm__ (an assembler
- * can read files: .incbin) and token pasting, which could spell them.
- * GS_USAGE with one line naming the line. */
+/* What a user's file may not do, whatever its dialect (the same rules for
+ * .gs, .cl and .cu, since a .gs text reaches cc, PoCL's clang and NVRTC):
+ * any directive but #define, #undef, the #if family, #error, #warning and
+ * the loop pragmas (so no #include and kin, #line, linemarkers, #ident);
+ * asm in any spelling; the attributes that pass a string to the assembler
+ * (section, alias, ...) or run code at load (constructor, ...); _Pragma,
+ * __has_include; token pasting (##), which could spell any of these; and
+ * the bytes compilers read differently (trigraphs, a backslash with blanks
+ * before a newline, a lone carriage return, non-ASCII code, raw strings,
+ * digit separators). GS_USAGE with one line naming the line. */
 int gs_check_source_rules(const char *path, const char *text, size_t len, enum gs_dialect d,
                           struct gs_err *e);
 

@@ -489,13 +489,15 @@ static int job_spawn(const struct gs_backend *b, const struct gs_user_source *sr
     return GS_OK;
 }
 
-/* The device, grid and block, a line on the go FIFO before the go. */
+/* The device, grid, block and the inputs' seed (gs_inputs_set_seed), a line
+ * on the go FIFO before the go: the seed after the file's code is built. */
 static int job_params(struct gs_counters_job *j, const struct gs_device *dev, uint64_t grid,
                       uint64_t block, struct gs_err *e)
 {
     char line[160];
-    const int len = snprintf(line, sizeof line, "%s %llu %llu\n", dev->id,
-                             (unsigned long long)grid, (unsigned long long)block);
+    const int len = snprintf(line, sizeof line, "%s %llu %llu %llu\n", dev->id,
+                             (unsigned long long)grid, (unsigned long long)block,
+                             (unsigned long long)gs_inputs_seed());
     if (len <= 0 || (size_t)len >= sizeof line || gs_write_full(j->go_fd, line, (size_t)len, 0))
         return gs_err_set(e, GS_IO, "cannot tell the counters worker its device: %s",
                           strerror(errno));
@@ -855,10 +857,11 @@ static int count_with_api(struct counted *x, const char *path, struct gs_err *e)
     return rc != GS_OK ? rc : w == 0 ? GS_OK : gs_err_set(e, GS_IO, "cannot write %s", path);
 }
 
-/* The run's device, grid and block: a line on the go FIFO ("ID GRID
- * BLOCK"); 0 when it does not come (the parent closed it) or is not one. */
+/* The run's device, grid, block and inputs' seed: a line on the go FIFO
+ * ("ID GRID BLOCK SEED"); 0 when it does not come (the parent closed it) or
+ * is not one. */
 static int read_params(const char *fifo, char *id, size_t id_size, uint64_t *grid,
-                       uint64_t *block)
+                       uint64_t *block, uint64_t *seed)
 {
     const int fd = open(fifo, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -877,12 +880,13 @@ static int read_params(const char *fifo, char *id, size_t id_size, uint64_t *gri
     close(fd);
     line[n] = '\0';
     char fmt[32];
-    unsigned long long g = 0, bl = 0;
-    snprintf(fmt, sizeof fmt, "%%%zus %%llu %%llu", id_size - 1);
-    if (sscanf(line, fmt, id, &g, &bl) != 3 || g == 0 || bl == 0)
+    unsigned long long g = 0, bl = 0, s = 0;
+    snprintf(fmt, sizeof fmt, "%%%zus %%llu %%llu %%llu", id_size - 1);
+    if (sscanf(line, fmt, id, &g, &bl, &s) != 4 || g == 0 || bl == 0)
         return 0;
     *grid = g;
     *block = bl;
+    *seed = s;
     return 1;
 }
 
@@ -917,11 +921,12 @@ int gs_counters_worker(const struct gs_backend *b, int argc, char **argv)
     }
     gs_build_info_free(&info);
     char id[128];
-    uint64_t grid = 0, block = 0;
-    if (rc == GS_OK && !read_params(argv[12], id, sizeof id, &grid, &block)) {
+    uint64_t grid = 0, block = 0, seed = 0;
+    if (rc == GS_OK && !read_params(argv[12], id, sizeof id, &grid, &block, &seed)) {
         x.code = CW_NO_GO;
         rc = GS_USAGE;
     }
+    gs_inputs_set_seed(seed); /* before the workspace fills the inputs */
     struct gs_device *dev = NULL;
     if (rc == GS_OK) {
         x.code = CW_OPEN;

@@ -6,6 +6,7 @@
 #include "gs_cpu_size.h"
 #include "gs_device.h"
 #include "gs_memory.h"
+#include "gs_speed.h"
 #include "gs_sysmem.h"
 
 int gs_plan_limits(const struct gs_device *d, unsigned block, uint64_t grid,
@@ -152,7 +153,16 @@ int gs_plan_check(struct gs_device *const *devs, int ndevs, const struct gs_chec
         if (rc != GS_OK)
             return rc;
     }
-    return GS_OK;
+    /* The devices side by side, and check's own shared memory, in this
+     * machine's memory at once: the size that fits each alone may not. */
+    uint64_t need = 0, top = 0;
+    for (int i = 0; i < ndevs; ++i) {
+        const uint64_t n = gs_check_max_n(plan, grids[i].grid * block);
+        need += gs_check_host_bytes(devs[i]->is_gpu, n,
+                                    devs[i]->is_gpu && !plan->no_speed ? GS_SPEED_GPU_BYTES : 0);
+        top = n > top ? n : top;
+    }
+    return gs_memory_preflight_host(need, top, e);
 }
 
 /* ---- bandwidth ---------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_speed.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,14 @@ enum gs_floor gs_speed_floor(uint64_t bytes, double ms, uint64_t peak_bytes_per_
     const double gbps = ms > 0 ? (double)bytes / (ms * 1e-3) / 1e9 : 0;
     if (why && why_size)
         why[0] = '\0';
-    if (ms <= 0 || (peak_bytes_per_s && ms < floor_ms)) {
+    if (!(ms > 0) || !isfinite(ms)) {
+        if (why && why_size)
+            snprintf(why, why_size, "impossible: %g ms for %llu bytes is not a time; the timed "
+                                    "launch did not produce the output",
+                     ms, (unsigned long long)bytes);
+        return GS_FLOOR_PEAK;
+    }
+    if (peak_bytes_per_s && ms < floor_ms) {
         if (why && why_size)
             snprintf(why, why_size, "impossible: %.4g ms for %llu bytes is under the floor of "
                                     "%.4g ms that the device's peak of %.0f GB/s allows; the "
@@ -50,6 +58,22 @@ enum gs_floor gs_speed_floor(uint64_t bytes, double ms, uint64_t peak_bytes_per_
         return GS_FLOOR_COPY;
     }
     return GS_FLOOR_OK;
+}
+
+uint64_t gs_speed_cpu_peak(unsigned cpus)
+{
+    return (uint64_t)(cpus ? cpus : 1) * GS_SPEED_CPU_CORE_BYTES_PER_S;
+}
+
+int gs_speed_samples_valid(const double *ms, int n, char *why, size_t why_size)
+{
+    for (int i = 0; i < n; ++i)
+        if (!(ms[i] > 0) || !isfinite(ms[i])) {
+            snprintf(why, why_size, "impossible: launch %d's time, %g ms, is not a time; the "
+                                    "timed launches did not produce the output", i + 1, ms[i]);
+            return 0;
+        }
+    return 1;
 }
 
 static const char *const class_names[] = {"not-measured", "as-fast",    "slower",

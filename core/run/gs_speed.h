@@ -69,12 +69,25 @@ struct gs_speed_row {
 /* What the floor rule found. */
 enum gs_floor { GS_FLOOR_OK, GS_FLOOR_PEAK, GS_FLOOR_COPY };
 
-/* The floor no kernel can beat: `bytes` moved in `ms` is impossible when
- * ms < bytes / peak (peak_bytes_per_s 0: unknown, rule not applied), or when
- * the rate is above copy_gbps x (1 + margin) (copy_gbps 0: no copy measured).
- * why (may be NULL) gets one sentence naming the rule and the numbers. */
+/* The floor no kernel can beat: `bytes` moved in `ms` is impossible when ms
+ * is not a positive finite time (NaN, 0, negative, infinite: the worker's
+ * word, where the user's code runs), when ms < bytes / peak
+ * (peak_bytes_per_s 0: unknown, rule not applied), or when the rate is above
+ * copy_gbps x (1 + margin) (copy_gbps 0: no copy measured). why (may be
+ * NULL) gets one sentence naming the rule and the numbers. */
 enum gs_floor gs_speed_floor(uint64_t bytes, double ms, uint64_t peak_bytes_per_s,
                              double copy_gbps, double margin, char *why, size_t why_size);
+
+/* A CPU device's peak for the floor, which its driver does not give: no core
+ * moves more than 1 TB/s, even within its first-level cache (two 64-byte
+ * loads and a store a cycle at 5 GHz is 0.96 TB/s), so `cpus` cores move at
+ * most cpus TB/s; a time under that is not a time. */
+#define GS_SPEED_CPU_CORE_BYTES_PER_S 1000000000000ull
+uint64_t gs_speed_cpu_peak(unsigned cpus);
+
+/* 1 when every one of n samples (from the worker) is a positive finite
+ * time; else 0, with why naming the first that is not. */
+int gs_speed_samples_valid(const double *ms, int n, char *why, size_t why_size);
 
 /* Median, minimum, maximum, spread and GB/s of a timed row's samples
  * (state TIMED; nsamples >= 1). */

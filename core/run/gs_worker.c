@@ -27,6 +27,7 @@
 #include "gs_plan_run.h"
 #include "gs_proc.h"
 #include "gs_sysmem.h"
+#include "gs_user.h"
 #include "gs_verify.h"
 #include "gs_verify_pool.h"
 #include "gs_worker_msg.h"
@@ -413,7 +414,8 @@ static int start(struct iso *x, int first, enum gs_check_class *lost_cls, char *
         gs_strlcpy(x->run->build.compiler, b.compiler, sizeof x->run->build.compiler);
         const char *log = gs_wk_string_at(body, len, sizeof b, 0);
         free(x->run->build.log);
-        x->run->build.log = *log ? strdup(log) : NULL;
+        /* The worker's bytes: only the messages about the user's file. */
+        x->run->build.log = gs_user_own_log(*log ? strdup(log) : NULL, x->src->path);
     }
     free(body);
     if (b.status != GS_OK) {
@@ -492,7 +494,8 @@ static void calibrate(struct iso *x)
             n = r->cases[i].launch.n;
     if (x->dev->is_gpu || (x->o && x->o->timeout_s > 0) || n == 0)
         return;
-    const struct msg_speed ms = {(uint32_t)GS_SPD_SUITE_GS, 0, 1, 0, n, r->grid, r->block, 0, 0};
+    const struct msg_speed ms = {(uint32_t)GS_SPD_SUITE_GS, 0, 1, 0, n, r->grid, r->block, 0, 0,
+                                 gs_inputs_seed()};
     const uint32_t seq = ++x->seq;
     char *body = NULL;
     uint32_t len = 0;
@@ -520,7 +523,7 @@ static int exchange_case(struct iso *x, struct gs_check_case *c, int finite,
                          struct msg_done *d, int *lost)
 {
     const struct msg_case mc = {c->launch.n, c->launch.grid, c->launch.block, c->launch.global,
-                                (uint32_t)finite, 0};
+                                gs_inputs_seed(), (uint32_t)finite, 0};
     const uint32_t seq = ++x->seq;
     char *body = NULL;
     uint32_t len = 0;
@@ -680,7 +683,8 @@ static void settle(struct iso *x)
     char *body = NULL;
     uint32_t len = 0;
     int malformed = 0;
-    const int r = gs_wk_send(x->c.chan, MSG_SETTLE, seq, NULL, 0, NULL, 0) == 0
+    const struct msg_settle ms = {gs_inputs_seed(), x->run->speed.n};
+    const int r = gs_wk_send(x->c.chan, MSG_SETTLE, seq, &ms, sizeof ms, NULL, 0) == 0
                       ? rx_msg(x, MSG_SETTLED, seq, &body, &len, now_s(), x->build_timeout_s,
                                NULL, &malformed)
                       : RX_LOST;
@@ -741,7 +745,8 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, dou
     const int user = r->who == GS_SPD_USER;
     const struct msg_speed ms = {(uint32_t)r->who, GS_SPEED_WARMUP, GS_SPEED_REPS,
                                  (uint32_t)user, r->n, r->grid, r->block, limit_ms,
-                                 (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 40)};
+                                 (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 40),
+                                 gs_inputs_seed()};
     struct gs_check_case shown;
     memset(&shown, 0, sizeof shown);
     shown.launch.n = r->n;
@@ -803,6 +808,14 @@ static int speed_row(struct iso *x, struct gs_speed_row *r, double limit_ms, dou
     r->nsamples = d.nsamples < 0 ? 0 : d.nsamples > GS_SPEED_MAX_REPS ? GS_SPEED_MAX_REPS
                                                                        : d.nsamples;
     memcpy(r->samples_ms, d.samples_ms, sizeof r->samples_ms);
+    if (!gs_speed_samples_valid(r->samples_ms, r->nsamples, r->why, sizeof r->why)) {
+        /* The worker's times are untrusted: a NaN or a negative time is no
+         * measurement, and is not reported as one. */
+        r->state = user ? GS_SPD_IMPOSSIBLE : GS_SPD_NOT_TIMED;
+        r->nsamples = 0;
+        memset(r->samples_ms, 0, sizeof r->samples_ms);
+        return GS_OK;
+    }
     if (d.stopped) {
         r->state = GS_SPD_TOO_SLOW;
         r->limit_ms = limit_ms;
@@ -944,7 +957,12 @@ static int speed_pass(struct iso *x, struct gs_err *e)
         rc = speed_time(x, user_n, loop_n, NULL, e);
     if (rc == GS_OK) {
         s->measured = 1;
-        gs_speed_judge(s, x->dev->peak_bytes_per_s, x->dev->is_gpu);
+        /* A CPU device gets a floor too (its driver gives no peak). */
+        gs_speed_judge(s,
+                       x->dev->peak_bytes_per_s || x->dev->is_gpu
+                           ? x->dev->peak_bytes_per_s
+                           : gs_speed_cpu_peak(gs_host_cpus()),
+                       x->dev->is_gpu);
         gs_speed_blocks(s);
     }
     return rc;
@@ -957,7 +975,7 @@ static int count_pass(struct iso *x, struct gs_err *e)
 {
     struct gs_check_work *w = &x->run->work;
     const uint64_t T = x->run->threads;
-    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block, 0, 0};
+    const struct msg_case mc = {w->n, w->grid, w->block, w->grid * w->block, gs_inputs_seed(), 0, 0};
     struct gs_check_case shown;
     memset(&shown, 0, sizeof shown);
     shown.launch.n = w->n;

@@ -20,10 +20,14 @@
 enum { MSG_HELLO = 1, MSG_BUILT, MSG_CASE, MSG_DONE, MSG_QUIT, MSG_SPEED, MSG_SPEED_DONE, MSG_COUNT,
        MSG_PREBUILD, MSG_SETTLE, MSG_SETTLED };
 
-/* MSG_SETTLE (parent to worker, no body): before the timed section waits for
- * its turn, finish what the worker does in the background (the speed pass's
- * memory mapped and pinned), so that none of it runs beside another
- * device's timed launches; answered by MSG_SETTLED, no body. */
+/* MSG_SETTLE (parent to worker): before the timed section waits for its
+ * turn, finish what the worker does in the background (the speed pass's
+ * memory mapped and pinned) and upload the speed pass's inputs of the run's
+ * seed (as msg_case's), so that none of it runs beside another device's
+ * timed launches; answered by MSG_SETTLED, no body. */
+struct msg_settle {
+    uint64_t inputs, n;
+};
 
 struct msg_head {
     uint32_t magic, type, seq, len;
@@ -59,8 +63,13 @@ struct msg_built {
     char msg[640];
 };
 
+/* inputs: the seed of the inputs (gs_inputs_set_seed), the parent's secret
+ * for its run, told with each launch, never before the user's code is
+ * loaded: a file's code cannot compute the expected values from the index
+ * alone. */
 struct msg_case {
     uint64_t n, grid, block, global;
+    uint64_t inputs; /* the run's secret input seed (gs_inputs_seed) */
     uint32_t finite; /* 1: poison out with GS_FINITE_POISON (the accumulation check) */
     uint32_t pad;
 };
@@ -75,6 +84,7 @@ struct msg_speed {
     uint64_t n, grid, block;
     double limit_ms;
     uint64_t seed; /* where the user's launches are sampled (SPEED_SAMPLES a launch) */
+    uint64_t inputs; /* the inputs' seed, as msg_case's */
 };
 
 /* Elements of each of the user's timed launches read back and compared with

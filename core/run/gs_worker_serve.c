@@ -69,8 +69,10 @@ static void serve_case(struct gs_device *dev, struct gs_workspace *w, struct gs_
         gs_workspace_bind(w, &l);
         l.user = k;
         d.phase = PHASE_POISON;
-        d.status = mc->finite ? gs_workspace_poison_finite(w, l.n, &e)
-                              : gs_workspace_poison(w, l.n, &e);
+        d.status = gs_workspace_reseed(w, mc->inputs, l.n, &e);
+        if (d.status == GS_OK)
+            d.status = mc->finite ? gs_workspace_poison_finite(w, l.n, &e)
+                                  : gs_workspace_poison(w, l.n, &e);
         if (d.status == GS_OK) {
             d.phase = PHASE_LAUNCH;
             d.status = gs_dev_launch(dev, &l, 0, &d.r, &e);
@@ -171,6 +173,10 @@ static void serve_speed(struct gs_device *dev, struct gs_workspace *w, struct gs
     }
     gs_workspace_bind(w, &l);
     l.user = ms->who == GS_SPD_USER ? k : NULL;
+    if (d.status == GS_OK) {
+        d.phase = PHASE_POISON;
+        d.status = gs_workspace_reseed(w, ms->inputs, l.n, &e);
+    }
     for (unsigned i = 0; d.status == GS_OK && i < total; ++i) {
         struct gs_launch_result r = {0};
         double t = 0;
@@ -244,7 +250,9 @@ static void serve_count(struct gs_device *dev, struct gs_workspace *w, struct gs
         gs_workspace_bind(w, &l);
         l.user = k;
         uint32_t *words = shm;
-        d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
+        d.status = gs_workspace_reseed(w, mc->inputs, l.n, &e);
+        if (d.status == GS_OK)
+            d.status = gs_dev_user_count(dev, &l, words, words + l.n, words + 2 * l.n, &e);
     }
     gs_strlcpy(d.msg, e.msg, sizeof d.msg);
     gs_wk_send(WK_CHAN, MSG_DONE, seq, &d, sizeof d, NULL, 0);
@@ -424,9 +432,13 @@ int gs_worker_serve(const struct gs_backend *b)
             serve_speed(dev, &w, k, shm, hello.shm_bytes, &ms, mh.seq);
             continue;
         }
-        if (m && mh.type == MSG_SETTLE && mh.len == 0) {
+        if (m && mh.type == MSG_SETTLE && mh.len == sizeof(struct msg_settle)) {
+            struct msg_settle ms;
+            memcpy(&ms, m, sizeof ms);
             free(m);
             prep_join(&prep);
+            /* A failure here is the first timed row's to report. */
+            gs_workspace_reseed(&w, ms.inputs, ms.n, &e);
             gs_wk_send(WK_CHAN, MSG_SETTLED, mh.seq, NULL, 0, NULL, 0);
             continue;
         }

@@ -12,7 +12,7 @@ trap 'rm -rf "$w"' EXIT
 export TMPDIR="$w"
 mkdir "$w/subs"
 cp "$here/../../examples/grid_stride.gs" "$here/../../examples/monolithic.gs" \
-   "$here/ctor_exit.gs" "$here/include_system.gs" "$here/compile_error.gs" "$w/subs/"
+   "$here/kernel_system.gs" "$here/include_system.gs" "$here/compile_error.gs" "$w/subs/"
 cp "$here/../../examples/grid_stride.gs" "$w/subs/with space.gs"
 # --no-speed: the verdicts and their classes are the cases' (the speed pass
 # would time the two right files, for nothing the summary shows).
@@ -21,9 +21,9 @@ GRIDSTRIDE=$gs PYTHON=${GS_PYTHON:-python3} "$here/../../examples/grade.sh" "$w/
   >"$w/log" 2>&1 ||
   { echo "FAIL: grade.sh exit $?"; cat "$w/log"; exit 1; }
 want=$'compile_error.gs\t2\tcompile-error\tcompile-error
-ctor_exit.gs\t1\twrong\tfaulted
 grid_stride.gs\t0\tok\tok
 include_system.gs\t2\tfile-refused\tfile-refused
+kernel_system.gs\t1\twrong\tfaulted
 monolithic.gs\t1\twrong\tshort-grid
 with_space.gs\t0\tok\tok'
 got=$(tail -n +2 "$w/out/summary.tsv")
