@@ -398,7 +398,7 @@ static void ll_allow(int ruleset, const char *path, uint64_t access, uint64_t ha
  * exe (this program, maybe outside those folders) is readable and runs.
  * A kernel without Landlock leaves the child as it is: the parent says so
  * (gs_proc_isolation_gaps). */
-static void ll_confine(int dir_fd, const char *exe, int icd_fd, int cache_fd)
+static void ll_confine(int dir_fd, const char *exe, const char *cc, int icd_fd, int cache_fd)
 {
     const int abi = gs_proc_landlock_abi();
     if (abi < 1)
@@ -425,6 +425,8 @@ static void ll_confine(int dir_fd, const char *exe, int icd_fd, int cache_fd)
     ll_allow(rs, "/dev/urandom", LL_READ_FILE, handled);
     ll_allow(rs, "/dev/random", LL_READ_FILE, handled);
     ll_allow(rs, exe, LL_READ_FILE | LL_EXECUTE, handled);
+    if (cc[0])
+        ll_allow(rs, cc, LL_READ_FILE | LL_EXECUTE, handled);
     if (icd_fd >= 0) {
         struct ll_path_beneath drivers = {(LL_READ_FILE | LL_READ_DIR) & handled, icd_fd};
         syscall(__NR_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &drivers, 0);
@@ -440,8 +442,28 @@ static void ll_confine(int dir_fd, const char *exe, int icd_fd, int cache_fd)
     close(rs);
 }
 
+/* The C compiler the grader named (GRIDSTRIDE_CC, else CC: its first word,
+ * when it is an absolute path), which a confined worker may read and run
+ * wherever it is; "" when none is named so (the compiler is then looked for
+ * in the system's folders). */
+static void compiler_path(char *cc, size_t size)
+{
+    const char *v = getenv("GRIDSTRIDE_CC");
+    if (!v || !*v)
+        v = getenv("CC");
+    cc[0] = '\0';
+    if (!v || v[0] != '/')
+        return;
+    const size_t len = strcspn(v, " \t");
+    if (len < size) {
+        memcpy(cc, v, len);
+        cc[len] = '\0';
+    }
+}
+
 /* In the child, between fork and exec: async-signal-safe calls only. */
-static void child_setup(const char *exe, char *const argv[], char *const envp[], int chan,
+static void child_setup(const char *exe, const char *cc, char *const argv[], char *const envp[],
+                        int chan,
                         int shm_fd, int out, const struct gs_proc_limits *lim, pid_t parent,
                         int dir_fd, int icd_fd, int cache_fd)
 {
@@ -520,7 +542,7 @@ static void child_setup(const char *exe, char *const argv[], char *const envp[],
 #ifdef __linux__
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     if (lim->isolate && lim->confine_files && hi_dir >= 0)
-        ll_confine(WORKER_DIR_FD, exe, hi_icd >= 0 ? WORKER_ICD_FD : -1,
+        ll_confine(WORKER_DIR_FD, exe, cc, hi_icd >= 0 ? WORKER_ICD_FD : -1,
                    hi_cache >= 0 ? WORKER_CACHE_FD : -1);
 #endif
     if (envp)
@@ -552,7 +574,8 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
     const char *icd = getenv("OCL_ICD_VENDORS");
     const int icd_fd = dir_fd >= 0 && icd && *icd
                            ? open(icd, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-    char cache[PATH_MAX];
+    char cache[PATH_MAX], cc[PATH_MAX];
+    compiler_path(cc, sizeof cc);
     const int cache_fd = dir_fd >= 0 && gs_cache_dir(cache, sizeof cache)
                              ? open(cache, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     if ((lim->isolate && lim->tmpdir && dir_fd < 0) ||
@@ -573,7 +596,7 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0)
-        child_setup(exe, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent, dir_fd, icd_fd,
+        child_setup(exe, cc, argv, ce.envp, sv[1], shm_fd, po[1], lim, parent, dir_fd, icd_fd,
                     cache_fd);
     const int err = errno;
     child_env_free(&ce);
