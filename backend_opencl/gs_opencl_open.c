@@ -2,7 +2,9 @@
 /* The OpenCL backend's discovery: every platform and device the ICD loader
  * knows, described from what each reports, the kernels of kernels/ built for
  * each, and the NVIDIA ICD trap (a driver installed but not registered). */
+#include <dirent.h>
 #include <dlfcn.h>
+#include <sys/resource.h>
 
 #include "gs_opencl_private.h"
 
@@ -519,12 +521,50 @@ static void nvidia_notice(const char *names, int nvidia_listed, char *notice,
              seen);
 }
 
+/* How many .icd files the loader's folder lists. */
+static int icd_files(const char *folder)
+{
+    DIR *d = opendir(folder);
+    int n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        const size_t len = strlen(de->d_name);
+        n += len > 4 && strcmp(de->d_name + len - 4, ".icd") == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+/* An address-space limit under which a listed driver did not load: a CPU
+ * driver maps hundreds of MiB at load (PoCL's LLVM), so under `ulimit -v`
+ * the loader finds no platform although one is installed. */
+#define OCL_AS_NEEDED (1ull << 30)
+static int no_platform_under_limit(const char *folder, struct gs_err *e)
+{
+    struct rlimit as;
+    if (icd_files(folder) == 0 || getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY ||
+        (uint64_t)as.rlim_cur >= OCL_AS_NEEDED)
+        return 0;
+    gs_err_set(e, GS_NO_DEVICE,
+               "no OpenCL platform loaded: %.*s%s lists a driver, but this process's address "
+               "space is limited to %llu MiB (ulimit -v), less than an OpenCL driver maps as it "
+               "loads; raise the limit (ulimit -v unlimited, or at least %llu MiB)",
+               GS_ECHO(folder), (unsigned long long)(as.rlim_cur >> 20),
+               (unsigned long long)(OCL_AS_NEEDED >> 20));
+    return 1;
+}
+
 static int no_device(cl_uint platforms, const char *names, const char *notice,
                      struct gs_err *e)
 {
     /* The ICD loader reads OCL_ICD_VENDORS (a folder, or one .icd file)
      * instead of /etc/OpenCL/vendors when it is set. */
     const char *vendors = getenv("OCL_ICD_VENDORS");
+    if (platforms == 0 && no_platform_under_limit(vendors && vendors[0] ? vendors
+                                                                         : "/etc/OpenCL/vendors",
+                                                  e))
+        return GS_NO_DEVICE;
     if (platforms == 0 && vendors && vendors[0])
         return gs_err_set(e, GS_NO_DEVICE,
                           "no OpenCL platform: the ICD loader looked only in OCL_ICD_VENDORS="
