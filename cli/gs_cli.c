@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
-#include "gs_commit.h" /* GS_COMMIT, generated at build time */
 
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include "gs_fleet.h"
 #include "gs_pitfalls.h"
 #include "gs_registry.h"
+#include "gs_results.h"
 #include "gs_spread.h"
 #include "gs_table.h"
 #include "gs_trace.h"
@@ -400,7 +400,7 @@ void gs_cli_version(const char *version, struct gs_str *o)
                      "backends compiled in: %s (known to this source: %s)\n"
                      "compilers and toolkits: %s\n"
                      "build type: %s\n",
-                  version, GS_COMMIT, built, known, GS_TOOLKIT, GS_BUILD_TYPE);
+                  version, gs_build_commit(), built, known, GS_TOOLKIT, GS_BUILD_TYPE);
 }
 
 static const struct opt *find_opt(const char *arg, const char **inline_value)

@@ -455,6 +455,7 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
     gs_user_signature(in->src->dialect, in->src->entry, sig, sizeof sig);
     gs_str_printf(o, "# gridstride check `%s`\n\n- kernel: `%s` (%s)\n- contract: `%s`\n",
                   in->src->path, in->src->entry, gs_dialect_name(in->src->dialect), sig);
+    gs_str_printf(o, "- commit: `%s`\n", gs_build_commit());
     gs_str_printf(o, "- verdict: **%s**\n", gs_check_verdict_name(in->runs, in->nruns));
     for (int i = 0; i < in->nskipped; ++i)
         gs_str_printf(o, "- not run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
@@ -502,7 +503,7 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
     char detail[700];
     gs_str_printf(o, "file,entry,backend,device,compiler,G,T,section,n,grid,block,global,class,"
                      "first_wrong,wrong,unwritten,guard_hits,detail,smallest,work_class,"
-                     "work_max,speed_class,speed_ratio,per_block\n");
+                     "work_max,speed_class,speed_ratio,per_block,commit\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_check_run *r = &in->runs[i];
         for (int k = 0; k < r->ncases; ++k) {
@@ -529,8 +530,9 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
             gs_str_printf(o, ",%s,", gs_speed_class_name(r->speed.cls));
             if (r->speed.ratio > 0)
                 gs_str_printf(o, "%.4f", r->speed.ratio);
-            gs_str_printf(o, ",%s\n", !r->speed.blocks_judged ? ""
-                                       : r->speed.per_block ? "yes" : "no");
+            gs_str_printf(o, ",%s,", !r->speed.blocks_judged ? ""
+                                     : r->speed.per_block ? "yes" : "no");
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }

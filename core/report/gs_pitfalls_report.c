@@ -192,8 +192,7 @@ static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     char line[900], counts[400], launch[128];
     gs_str_printf(o, "# gridstride %s pitfalls\n\n", in->version);
-    if (in->command)
-        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_md_provenance(o, in->command);
     for (int t = 0; t < GS_TRAPS; ++t) {
         const struct gs_trap_info *info = gs_trap_info((enum gs_trap)t);
         int header = 0, run = 0, k = 0;
@@ -222,7 +221,7 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
     char line[900];
     gs_str_printf(o, "backend,device,trap,case,kernel,n,grid,grid_y,block,global,predicted,"
                      "observed,first_wrong,wrong,writes,predicted_writes,max_writes,"
-                     "count_mismatches,status,detail\n");
+                     "count_mismatches,status,detail,commit\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_pitfalls *p = in->runs[i];
         for (int k = 0; k < p->ncases; ++k) {
@@ -245,7 +244,8 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
                           (unsigned long long)c->counts.max,
                           (unsigned long long)c->counts.mismatched, case_status(c));
             observed_line(c, line, sizeof line);
-            gs_csv_last(o, line);
+            gs_csv_field(o, line);
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }

@@ -124,3 +124,10 @@ void gs_report_rate(double v, char *buf, unsigned size)
         snprintf(buf, size, "%.*f", d > 12 ? 12 : d, v);
     }
 }
+
+void gs_md_provenance(struct gs_str *o, const char *command)
+{
+    if (command)
+        gs_str_printf(o, "Command: `%s`\n\n", command);
+    gs_str_printf(o, "Commit: `%s`\n\n", gs_build_commit());
+}

@@ -36,6 +36,11 @@ void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned
         return buf;                                                                            \
     }
 
+/* A Markdown report's provenance, under its title: "Command: `...`" (when
+ * command is not NULL) and "Commit: `...`" (gs_build_commit), each a
+ * paragraph. */
+void gs_md_provenance(struct gs_str *o, const char *command);
+
 /* The grid probe's answer for d in one line (or why it was not probed). */
 void gs_probe_line(const struct gs_device *d, char *buf, unsigned size);
 

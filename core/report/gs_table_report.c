@@ -411,8 +411,7 @@ static void report_md(const struct gs_table_report_in *in, struct gs_str *o)
     const struct gs_table_plan *p = in->plan;
     char cell[48], shape[64], name[64];
     gs_str_printf(o, "# gridstride %s\n\n", in->version);
-    if (in->command)
-        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_md_provenance(o, in->command);
     gs_str_printf(o, "| backend | device | id | platform | API | driver | compute units | block | G | T | grid rule |\n"
                      "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < in->ntables; ++i) {
@@ -512,7 +511,7 @@ static void report_csv(const struct gs_table_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,platform,api_version,driver_version,compute_units,"
                      "block,G,T,section,column,kernel,n,grid,local,global,param,predicted,"
                      "predicted_first_wrong,observed,first_wrong,wrong,unwritten,guard_hits,"
-                     "api_error,api_code,api_message,diagnosis,held,deviation,asked_grid,asked_block\n");
+                     "api_error,api_code,api_message,diagnosis,held,deviation,asked_grid,asked_block,commit\n");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
@@ -543,8 +542,9 @@ static void report_csv(const struct gs_table_report_in *in, struct gs_str *o)
             gs_csv_field(o, c->got.accepted ? "" : c->got.api_message);
             gs_diagnosis(v, diag, sizeof diag);
             gs_csv_field(o, diag);
-            gs_str_printf(o, "%d,%d,%llu,%llu\n", c->held, c->deviation,
+            gs_str_printf(o, "%d,%d,%llu,%llu,", c->held, c->deviation,
                           (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }
