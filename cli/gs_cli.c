@@ -212,7 +212,7 @@ static const struct command commands[] = {
      "    the backend records per-unit finish times\n"
      "  7 the pitfalls that bite on this device, predicted and measured\n"
      "  8 the exercise: gridstride check on examples/grid_stride.gs, run by this\n"
-     "    command (from the top of the checkout), and its report\n"
+     "    command (the checkout's, or the installed copy), and its report\n"
      "Without --html the deck is lecture.html in this folder (a note says so);\n"
      "--html - writes it to stdout. Never a partial file.\n",
      "exit status: 0 every prediction held and every result verified; 1 something did\n"

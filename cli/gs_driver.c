@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "gs_driver.h"
 
 #include <limits.h>
@@ -6,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gs_output.h"
 #include "gs_proc.h"
@@ -16,6 +21,37 @@ double gs_seconds_since(const struct timespec *t0)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---- the files the suite ships ---------------------------------------------- */
+
+static int regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int gs_data_file(const char *rel, char *buf, size_t size)
+{
+    char exe[PATH_MAX];
+    if ((size_t)snprintf(buf, size, "%s", rel) < size && regular_file(buf))
+        return 1;
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0'; /* the program's folder */
+    const char *shared = strncmp(rel, "docs/", 5) == 0 ? rel + 5 : rel;
+    char path[PATH_MAX], real[PATH_MAX];
+    const int found = ((size_t)snprintf(path, sizeof path, "%s/../share/gridstride/%s", exe,
+                                        shared) < sizeof path && regular_file(path)) ||
+                      ((size_t)snprintf(path, sizeof path, "%s/../%s", exe, rel) < sizeof path &&
+                       regular_file(path));
+    /* Named without the "bin/.." a person would not type. */
+    return found && realpath(path, real) && (size_t)snprintf(buf, size, "%s", real) < size;
 }
 
 /* ---- progress on stderr ----------------------------------------------------- */

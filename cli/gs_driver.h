@@ -36,6 +36,14 @@
 
 struct gs_job;
 
+/* A file the suite ships, named by its place in the source tree
+ * ("examples/grid_stride.gs", "docs/reference/t4-seed002.json"), into buf:
+ * that path in the current folder (a checkout's top); else where an install
+ * put it, relative to the running program, <bin>/../share/gridstride/ with a
+ * leading "docs/" dropped (cmake/gs_install.cmake); else the checkout above
+ * a build folder at its top (<build>/../). 0 when none is a regular file. */
+int gs_data_file(const char *rel, char *buf, size_t size);
+
 /* Descriptor flags. */
 #define GS_CMD_NO_SESSION 0x1u /* opens no backend (compare) */
 #define GS_CMD_NO_DEVICES 0x2u /* opens the backends, chooses no device (--list) */
