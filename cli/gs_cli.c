@@ -19,7 +19,7 @@ enum opt_id {
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_FLEET, OPT_K,
-    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_COUNTERS, OPT_NCU,
+    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_COUNTERS, OPT_NCU, OPT_WIDTH,
     OPT_COUNT
 };
 
@@ -80,7 +80,11 @@ static const struct opt options[OPT_COUNT] = {
                               "                         check FILE.gs, the same picture of the kernel's count", 0, CMD_BANDWIDTH | CMD_TRACE | CMD_CHECK, NULL},
     {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
     {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES | CMD_LECTURE, NULL},
-    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES | CMD_LECTURE, NULL},
+    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped);\n"
+                                      "                         check: also each rule and how to read the report", 0, CMD_DEVICES | CMD_LECTURE, NULL},
+    {OPT_WIDTH, "--width", "N", "text reports: wrap prose at N columns, tables keep theirs (default:\n"
+                                "                         COLUMNS when set, else the terminal's, at most 100;\n"
+                                "                         80 in a file or a pipe)", 0, CMD_ALL, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
@@ -636,6 +640,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_VERBOSE: c->verbose = 1; break;
+    case OPT_WIDTH: rc = set_unsigned(&c->width, v, 40, 1000, o->name, e); break;
     case OPT_SWEEP: /* modes of bandwidth: set once parsing is done */
     case OPT_SPREAD: break;
     case OPT_TYPE: rc = parse_type(v, &c->type, e); break;

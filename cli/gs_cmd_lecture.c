@@ -383,7 +383,7 @@ static void lecture_render(const struct gs_job *j, enum gs_format f, int chart,
 }
 
 const struct gs_command gs_lecture_command = {
-    .name = "lecture", .ctx_size = sizeof(struct lecture_ctx),
+    .name = "lecture", .flags = GS_CMD_NO_WRAP, .ctx_size = sizeof(struct lecture_ctx),
     .run_size = sizeof(struct gs_lecture_device), .plan = lecture_plan, .run = lecture_run,
     .free_run = lecture_free, .finish = lecture_finish, .failures = lecture_failures,
     .failed = lecture_failed, .render = lecture_render,

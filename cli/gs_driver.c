@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gs_output.h"
+#include "gs_report_kit.h"
 #include "gs_proc.h"
 #include "gs_run.h"
 
@@ -52,6 +54,24 @@ int gs_data_file(const char *rel, char *buf, size_t size)
                        regular_file(path));
     /* Named without the "bin/.." a person would not type. */
     return found && realpath(path, real) && (size_t)snprintf(buf, size, "%s", real) < size;
+}
+
+unsigned gs_job_width(const struct gs_job *j)
+{
+    const char *columns = getenv("COLUMNS");
+    struct winsize ws;
+    if (j->cli->width)
+        return j->cli->width;
+    if (columns && columns[0]) { /* set on purpose: shells do not export it */
+        char *end;
+        const unsigned long v = strtoul(columns, &end, 10);
+        if (!*end && v >= 40 && v < 100000)
+            return (unsigned)v;
+    }
+    if (j->output || !isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 ||
+        ws.ws_col == 0)
+        return 80;
+    return ws.ws_col > 100 ? 100 : ws.ws_col < 40 ? 40 : ws.ws_col;
 }
 
 /* ---- progress on stderr ----------------------------------------------------- */
@@ -227,6 +247,12 @@ static int write_outputs(struct gs_job *j, struct gs_outputs *out, struct gs_err
     const int svg = j->cli->svg != NULL;
     const int json = j->cli->json != NULL;
     c->render(j, j->cli->format, 0, &text);
+    if (j->cli->format == GS_FMT_TEXT && !(c->flags & GS_CMD_NO_WRAP) && text.data) {
+        struct gs_str wrapped = {0};
+        gs_text_wrap(text.data, gs_job_width(j), &wrapped);
+        gs_str_free(&text);
+        text = wrapped;
+    }
     if (svg)
         c->render(j, GS_FMT_TEXT, 1, &chart);
     if (json)

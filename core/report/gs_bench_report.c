@@ -152,14 +152,37 @@ static void wrong_lines(const struct gs_bench_report_in *in, struct gs_str *o, c
         }
 }
 
-static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
+/* The answer first: how many rows verified, and each API's fastest GB/s
+ * (which row it was, the table shows: short enough for 80 columns). */
+static void summary_line(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    char name[64];
+    int rows = 0, wrong = 0;
+    for (int i = 0; i < in->nruns; ++i)
+        for (int k = 0; k < in->runs[i]->nrows; ++k) {
+            ++rows;
+            wrong += !in->runs[i]->rows[k].verified;
+        }
+    if (wrong)
+        gs_str_printf(o, "bandwidth: WRONG: %d of %d rows failed verification; ", wrong, rows);
+    else
+        gs_str_printf(o, "bandwidth: %d of %d rows verified; ", rows, rows);
+    gs_str_printf(o, "fastest:");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench *b = in->runs[i];
+        if (b->best_row < 0)
+            continue;
+        gs_str_printf(o, "%s %s %.1f GB/s", i ? "," : "", run_label(in, i, name, sizeof name),
+                      b->rows[b->best_row].gbps);
+    }
+    gs_str_printf(o, "\n\n");
+}
+
+/* The rows, side by side per API, with their spread when there are several. */
+static void text_rows(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_bench *b0 = in->runs[0];
     char name[64];
-    header_lines(in, o, "");
-    gs_str_printf(o, "\n");
-    for (int i = 0; i < in->nruns; ++i)
-        device_lines(in->runs[i], o, "");
     gs_str_printf(o, "\n%-44s %9s %6s", "", "", "");
     for (int i = 0; i < in->nruns; ++i)
         gs_str_printf(o, " | %-35s", run_label(in, i, name, sizeof name));
@@ -192,6 +215,28 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
         if (in->nruns > 1)
             gs_str_printf(o, s >= 0 ? " | %5.1f%%" : " |", s);
         gs_str_printf(o, "\n");
+    }
+}
+
+static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    summary_line(in, o);
+    header_lines(in, o, "");
+    gs_str_printf(o, "\n");
+    for (int i = 0; i < in->nruns; ++i)
+        device_lines(in->runs[i], o, "");
+    /* 62 columns of variant, then 38 an API and 9 the spread. */
+    const unsigned wide = 62u + (unsigned)in->nruns * 38u + (in->nruns > 1 ? 9u : 0u);
+    if (in->width && wide > in->width && in->nruns > 1) {
+        /* Narrower than side by side: one API's rows after another's. */
+        for (int i = 0; i < in->nruns; ++i) {
+            struct gs_bench_report_in one = *in;
+            one.runs = &in->runs[i];
+            one.nruns = 1;
+            text_rows(&one, o);
+        }
+    } else {
+        text_rows(in, o);
     }
     gs_str_printf(o, "\n");
     reference_lines(in, o, "");

@@ -279,7 +279,7 @@ static void text_diagnoses(const struct gs_table_report_in *in, struct gs_str *o
                           dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
                           (unsigned long long)v->n, shape, (unsigned long long)v->wrong,
                           (unsigned long long)v->n, (unsigned long long)v->first_wrong, diag);
-            gs_report_wrong_list(v, "    ", o);
+            gs_report_wrong_list(v, c->launch.type, "    ", o);
         }
     }
 }
@@ -376,8 +376,25 @@ static void text_verdict(const struct gs_table_report_in *in, struct gs_str *o)
     }
 }
 
+/* The answer first: did every case hold its prediction, and where. */
+static void summary_line(const struct gs_table_report_in *in, struct gs_str *o)
+{
+    char name[64];
+    int failed;
+    const int total = total_cases(in, &failed);
+    if (failed)
+        gs_str_printf(o, "table: PREDICTION FAILED: %d of %d cases disagree with the model, on",
+                      failed, total);
+    else
+        gs_str_printf(o, "table: %d of %d cases held their prediction, on", total, total);
+    for (int i = 0; i < in->ntables; ++i)
+        gs_str_printf(o, "%s %s", i ? "," : "", dev_label(in, i, name, sizeof name));
+    gs_str_printf(o, "\n");
+}
+
 static void report_text(const struct gs_table_report_in *in, struct gs_str *o)
 {
+    summary_line(in, o);
     gs_str_printf(o, "gridstride %s: every result predicted, then launched and verified\n\n",
                   in->version);
     text_devices(in, o);

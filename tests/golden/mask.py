@@ -89,6 +89,9 @@ BW_REFERENCES = re.compile(r"(references: the API's copy )[\d.]+( GB/s; the best
                            r'"[^"]*" [\d.]+ GB/s \([\d.]+% of the copy\)')
 BW_BEST_LAUNCH = re.compile(r'(best launch of \S+: )"[^"]*", <<<\d+, \d+>>>, [\d.]+ trips a '
                             r"thread, [\d.]+ GB/s \([\d.]+% of the copy\)")
+# The bandwidth report's first line: each API's fastest GB/s.
+BW_SUMMARY = re.compile(r"^(bandwidth: .*; fastest:.*)$")
+GBPS = re.compile(r"\d+\.\d+( GB/s)")
 BW_RATIO = re.compile(r"= [\d.]+ \([\d.]+x (?:faster|slower)\)")
 # The sweep's crossover sentences (but not "no crossover computed", which
 # says a point was wrong): which form a sentence takes depends on timings.
@@ -303,6 +306,7 @@ class Masker:
         s = BW_REFERENCES.sub(r'\1%s\2"%s" %s GB/s (%s%% of the copy)' % (T, T, T, T), s)
         s = BW_BEST_LAUNCH.sub(r'\1"%s", <<<%s, %s>>>, %s trips a thread, %s GB/s (%s%% of the copy)'
                                % ((T,) * 6), s)
+        s = BW_SUMMARY.sub(lambda m: GBPS.sub(T + r"\1", m.group(1)), s)
         s = BW_RATIO.sub("= %s (%sx faster or slower)" % (T, T), s)
         for r in SWEEP_SENTENCE:
             s = r.sub(r"\1\2: %s (the crossover sentence, from timings)" % T, s)
