@@ -12,7 +12,9 @@ and fails on:
     and bandwidth go one backend after another when side by side is wider;
     compare's tables, one column group per file, are not split yet and are
     left out);
-  - a check report whose "verdict:" line is not within its first 10 lines;
+  - a check report whose "verdict:" line is not within its first 10 lines,
+    or a table, pitfalls, bandwidth or compare report whose first line is
+    not its summary ("table: ...");
   - a wrong-value row of check's listing that does not give the value found
     and the value expected.
 It also checks that a pipe gets 80 columns without --width. Exit 0 when all
@@ -109,6 +111,13 @@ for args in cases:
             print("width: FAIL %s: a line of %d columns: %s" % (name, len(ln), ln[:120]))
             bad += 1
             break
+    # The table, pitfalls, bandwidth and compare start with their answer.
+    first = "table" if args[0].startswith("--") and "--list" not in args and \
+        "--output" not in args else args[0] if args[0] in ("pitfalls", "compare") else \
+        "bandwidth" if args[0] == "bandwidth" and "--sweep" not in args else None
+    if first and not lines[0].startswith(first + ": "):
+        print("width: FAIL %s: the first line is not its summary (%r)" % (name, lines[0][:80]))
+        bad += 1
     if args[0] == "check" and rc in (0, 1):
         at = [k for k, ln in enumerate(lines) if ln.startswith("verdict:")]
         if not at or at[0] >= 10:
