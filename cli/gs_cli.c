@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include "gs_cli.h"
-#include "gs_commit.h" /* GS_COMMIT, generated at build time */
 
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include "gs_fleet.h"
 #include "gs_pitfalls.h"
 #include "gs_registry.h"
+#include "gs_results.h"
 #include "gs_spread.h"
 #include "gs_table.h"
 #include "gs_trace.h"
@@ -19,7 +19,7 @@ enum opt_id {
     OPT_FORMAT, OPT_OUTPUT, OPT_BYTES, OPT_REPS, OPT_SVG, OPT_JSON, OPT_QUIET, OPT_TYPE, OPT_ENTRY,
     OPT_COMPILE_ONLY, OPT_ARCH, OPT_WATCHDOG, OPT_TIMEOUT, OPT_TRAPS, OPT_N, OPT_HELP, OPT_VERSION,
     OPT_SWEEP, OPT_SPREAD, OPT_TOLERANCE, OPT_VERBOSE, OPT_HTML, OPT_FLEET, OPT_K,
-    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_COUNTERS, OPT_NCU,
+    OPT_NO_SPEED, OPT_MIN_SPEED, OPT_NO_COUNTERS, OPT_COUNTERS, OPT_NCU, OPT_WIDTH,
     OPT_COUNT
 };
 
@@ -80,7 +80,11 @@ static const struct opt options[OPT_COUNT] = {
                               "                         check FILE.gs, the same picture of the kernel's count", 0, CMD_BANDWIDTH | CMD_TRACE | CMD_CHECK, NULL},
     {OPT_JSON, "--json", "FILE", "also write the same results as JSON to FILE", 0, CMD_ALL, NULL},
     {OPT_QUIET, "--quiet", NULL, "no progress lines on stderr", 0, CMD_DEVICES | CMD_LECTURE, NULL},
-    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped)", 0, CMD_DEVICES | CMD_LECTURE, NULL},
+    {OPT_VERBOSE, "--verbose", NULL, "notes on stderr in full (why a backend was skipped);\n"
+                                      "                         check: also each rule and how to read the report", 0, CMD_DEVICES | CMD_LECTURE, NULL},
+    {OPT_WIDTH, "--width", "N", "text reports: wrap prose at N columns, tables keep theirs (default:\n"
+                                "                         COLUMNS when set, else the terminal's, at most 100;\n"
+                                "                         80 in a file or a pipe)", 0, CMD_ALL, NULL},
     {OPT_SWEEP, "--sweep", NULL, "bandwidth: instead of the rows, microseconds per launch at n = 2^10\n"
                                  "                         .. 2^28 (at most --bytes / 4): monolithic against the\n"
                                  "                         grid-stride loop on G and on min(G, ceil(n/B)) blocks;\n"
@@ -217,7 +221,7 @@ static const struct command commands[] = {
      "    the backend records per-unit finish times\n"
      "  7 the pitfalls that bite on this device, predicted and measured\n"
      "  8 the exercise: gridstride check on examples/grid_stride.gs, run by this\n"
-     "    command (from the top of the checkout), and its report\n"
+     "    command (the checkout's, or the installed copy), and its report\n"
      "Without --html the deck is lecture.html in this folder (a note says so);\n"
      "--html - writes it to stdout. Never a partial file.\n",
      "exit status: 0 every prediction held and every result verified; 1 something did\n"
@@ -405,7 +409,7 @@ void gs_cli_version(const char *version, struct gs_str *o)
                      "backends compiled in: %s (known to this source: %s)\n"
                      "compilers and toolkits: %s\n"
                      "build type: %s\n",
-                  version, GS_COMMIT, built, known, GS_TOOLKIT, GS_BUILD_TYPE);
+                  version, gs_build_commit(), built, known, GS_TOOLKIT, GS_BUILD_TYPE);
 }
 
 static const struct opt *find_opt(const char *arg, const char **inline_value)
@@ -641,6 +645,7 @@ static int apply(struct gs_cli *c, const struct opt *o, const char *v, struct gs
     case OPT_JSON: rc = set_name(&c->json, v, o->name, "a file name for the JSON copy", e); break;
     case OPT_QUIET: c->quiet = 1; break;
     case OPT_VERBOSE: c->verbose = 1; break;
+    case OPT_WIDTH: rc = set_unsigned(&c->width, v, 40, 1000, o->name, e); break;
     case OPT_SWEEP: /* modes of bandwidth: set once parsing is done */
     case OPT_SPREAD: break;
     case OPT_TYPE: rc = parse_type(v, &c->type, e); break;

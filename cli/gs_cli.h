@@ -49,7 +49,8 @@ struct gs_cli {
     const char *svg;
     const char *json; /* also write JSON here */
     int quiet; /* no progress on stderr */
-    int verbose; /* notes on stderr in full */
+    int verbose; /* notes on stderr in full; check: the rules too */
+    unsigned width; /* --width: text reports' columns; 0: gs_job_width's default */
     enum gs_type type; /* --type: the elements' type (GS_TYPE_FLOAT by default) */
     /* pitfalls mode */
     unsigned traps; /* bit per enum gs_trap */

@@ -599,7 +599,8 @@ static void check_render(const struct gs_job *j, enum gs_format f, int chart, st
     const struct check_ctx *c = j->ctx;
     const struct gs_check_report_in in = {&c->src,    gs_job_slot(j, 0), j->ndone,
                                           c->skipped, c->nskipped,       GS_VERSION_STRING,
-                                          j->command, j->date,           GS_TOOLKIT};
+                                          j->command, j->date,           GS_TOOLKIT,
+                                          j->cli->verbose};
     if (chart) {
         check_picture(j, out);
         return;

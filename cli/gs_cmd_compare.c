@@ -2,6 +2,8 @@
 /* `gridstride compare FILE.json...` and `compare --fleet FILE.json...` (their
  * options and help are in gs_cli.c). The comparison itself is
  * core/report/gs_compare.c, the fleet report core/report/gs_fleet.c. */
+#include <string.h>
+
 #include "gs_compare.h"
 #include "gs_driver.h"
 #include "gs_fleet.h"
@@ -83,7 +85,26 @@ static void compare_render(const struct gs_job *j, enum gs_format f, int chart,
 {
     const struct compare_ctx *c = j->ctx;
     const struct gs_str *s = f == GS_FMT_JSON && !j->cli->fleet ? &c->json : &c->text;
+    const struct gs_compare_verdict *v = &c->verdict;
     (void)chart;
+    /* The text starts with its answer: the gate's, from the comparison's
+     * verdict (its closing lines say the same in full). */
+    if (f == GS_FMT_TEXT && !j->cli->fleet) {
+        const int table = strcmp(c->files[0].mode, "table") == 0;
+        if (v->not_held + v->wrong + v->slow == 0 && table)
+            gs_str_printf(out, "compare: passed: every case held its device's prediction (%d "
+                               "row%s differ%s)\n",
+                          v->differ, v->differ == 1 ? "" : "s", v->differ == 1 ? "s" : "");
+        else if (v->not_held + v->wrong + v->slow == 0)
+            gs_str_printf(out, "compare: passed: every row verified, none slower than the "
+                               "tolerance\n");
+        else if (table)
+            gs_str_printf(out, "compare: FAILED: %d case%s did not hold the prediction\n",
+                          v->not_held, v->not_held == 1 ? "" : "s");
+        else
+            gs_str_printf(out, "compare: FAILED: %d row%s wrong, %d slower than the tolerance\n",
+                          v->wrong, v->wrong == 1 ? "" : "s", v->slow);
+    }
     gs_str_printf(out, "%s", s->data ? s->data : "");
 }
 

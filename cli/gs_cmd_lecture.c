@@ -13,6 +13,7 @@
  * Exit status: 0 every prediction held and every result verified; 1
  * otherwise (the deck is written either way, and says where); 2 bad usage. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -236,18 +237,6 @@ static int lecture_failures(const void *run)
 
 /* ---- the exercise: `gridstride check` as a child process -------------------- */
 
-/* The example kernel in the portable dialect, as a user of the checkout
- * names it from its top folder. */
-static const char *example_path(void)
-{
-    static const char *const candidates[] = {"examples/grid_stride.gs",
-                                             "../examples/grid_stride.gs"};
-    struct stat st;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i)
-        if (stat(candidates[i], &st) == 0 && S_ISREG(st.st_mode))
-            return candidates[i];
-    return NULL;
-}
 
 /* Reads the child's output until it exits or the time is up. */
 static void collect(int fd, pid_t pid, struct gs_lecture_check *c)
@@ -293,7 +282,10 @@ static void collect(int fd, pid_t pid, struct gs_lecture_check *c)
 
 static void lecture_check(const struct gs_cli *cli, struct gs_lecture_check *c)
 {
-    const char *file = example_path();
+    /* The example kernel in the portable dialect: the checkout's, or the
+     * installed copy (gs_data_file). */
+    char path[PATH_MAX];
+    const char *file = gs_data_file("examples/grid_stride.gs", path, sizeof path) ? path : NULL;
     const char *argv[12];
     int argc = 0;
     argv[argc++] = "gridstride";
@@ -311,8 +303,9 @@ static void lecture_check(const struct gs_cli *cli, struct gs_lecture_check *c)
         len += (size_t)snprintf(c->command + len, sizeof c->command - len, "%s%s", i ? " " : "",
                                 argv[i]);
     if (!file) {
-        snprintf(c->why, sizeof c->why, "examples/grid_stride.gs is not in this folder: run "
-                                        "gridstride lecture from the top of the checkout");
+        snprintf(c->why, sizeof c->why, "examples/grid_stride.gs is neither in this folder nor "
+                                        "installed beside gridstride: run gridstride lecture "
+                                        "from the top of the checkout, or install it");
         return;
     }
     int fds[2];
@@ -390,7 +383,7 @@ static void lecture_render(const struct gs_job *j, enum gs_format f, int chart,
 }
 
 const struct gs_command gs_lecture_command = {
-    .name = "lecture", .ctx_size = sizeof(struct lecture_ctx),
+    .name = "lecture", .flags = GS_CMD_NO_WRAP, .ctx_size = sizeof(struct lecture_ctx),
     .run_size = sizeof(struct gs_lecture_device), .plan = lecture_plan, .run = lecture_run,
     .free_run = lecture_free, .finish = lecture_finish, .failures = lecture_failures,
     .failed = lecture_failed, .render = lecture_render,

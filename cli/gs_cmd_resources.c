@@ -30,6 +30,6 @@ static int resources_plan(struct gs_job *j, struct gs_err *e)
 }
 
 const struct gs_command gs_resources_command = {
-    .name = "list", .flags = GS_CMD_NO_DEVICES, .ctx_size = sizeof(struct resources_ctx),
+    .name = "list", .flags = GS_CMD_NO_DEVICES | GS_CMD_NO_WRAP, .ctx_size = sizeof(struct resources_ctx),
     .plan = resources_plan, .render = gs_job_text_render, .release = gs_job_text_release,
 };

@@ -54,26 +54,15 @@ static int table_failures(const void *run)
 }
 
 /* A terminal's part of the text report: colour when the report goes to
- * a terminal and NO_COLOR is not set (https://no-color.org); the width,
- * from COLUMNS when it is set, else from the terminal; none in a file or
- * a pipe, whose text stays the same whatever the terminal. */
+ * a terminal and NO_COLOR is not set (https://no-color.org); the width
+ * every text report has (gs_job_width), past which the backends' tables
+ * go one after another. */
 static void terminal_of(const struct gs_job *j, enum gs_format f, int *colour, unsigned *width)
 {
-    const char *no_color = getenv("NO_COLOR"), *columns = getenv("COLUMNS");
+    const char *no_color = getenv("NO_COLOR");
     const int tty = f == GS_FMT_TEXT && !j->output && isatty(STDOUT_FILENO);
-    struct winsize ws;
-    char *end;
     *colour = tty && !(no_color && no_color[0]);
-    *width = 0;
-    if (f != GS_FMT_TEXT || j->output)
-        return;
-    if (columns && columns[0]) {
-        const unsigned long v = strtoul(columns, &end, 10);
-        if (!*end && v > 0 && v < 100000)
-            *width = (unsigned)v;
-    } else if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-        *width = ws.ws_col;
-    }
+    *width = f == GS_FMT_TEXT ? gs_job_width(j) : 0;
 }
 
 static void table_report(const struct gs_job *j, enum gs_format f, int chart, struct gs_str *out)

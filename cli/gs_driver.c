@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "gs_driver.h"
 
 #include <limits.h>
@@ -6,8 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gs_output.h"
+#include "gs_report_kit.h"
 #include "gs_proc.h"
 #include "gs_run.h"
 
@@ -16,6 +23,55 @@ double gs_seconds_since(const struct timespec *t0)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---- the files the suite ships ---------------------------------------------- */
+
+static int regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int gs_data_file(const char *rel, char *buf, size_t size)
+{
+    char exe[PATH_MAX];
+    if ((size_t)snprintf(buf, size, "%s", rel) < size && regular_file(buf))
+        return 1;
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0'; /* the program's folder */
+    const char *shared = strncmp(rel, "docs/", 5) == 0 ? rel + 5 : rel;
+    char path[PATH_MAX], real[PATH_MAX];
+    const int found = ((size_t)snprintf(path, sizeof path, "%s/../share/gridstride/%s", exe,
+                                        shared) < sizeof path && regular_file(path)) ||
+                      ((size_t)snprintf(path, sizeof path, "%s/../%s", exe, rel) < sizeof path &&
+                       regular_file(path));
+    /* Named without the "bin/.." a person would not type. */
+    return found && realpath(path, real) && (size_t)snprintf(buf, size, "%s", real) < size;
+}
+
+unsigned gs_job_width(const struct gs_job *j)
+{
+    const char *columns = getenv("COLUMNS");
+    struct winsize ws;
+    if (j->cli->width)
+        return j->cli->width;
+    if (columns && columns[0]) { /* set on purpose: shells do not export it */
+        char *end;
+        const unsigned long v = strtoul(columns, &end, 10);
+        if (!*end && v >= 40 && v < 100000)
+            return (unsigned)v;
+    }
+    if (j->output || !isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 ||
+        ws.ws_col == 0)
+        return 80;
+    return ws.ws_col > 100 ? 100 : ws.ws_col < 40 ? 40 : ws.ws_col;
 }
 
 /* ---- progress on stderr ----------------------------------------------------- */
@@ -191,6 +247,12 @@ static int write_outputs(struct gs_job *j, struct gs_outputs *out, struct gs_err
     const int svg = j->cli->svg != NULL;
     const int json = j->cli->json != NULL;
     c->render(j, j->cli->format, 0, &text);
+    if (j->cli->format == GS_FMT_TEXT && !(c->flags & GS_CMD_NO_WRAP) && text.data) {
+        struct gs_str wrapped = {0};
+        gs_text_wrap(text.data, gs_job_width(j), &wrapped);
+        gs_str_free(&text);
+        text = wrapped;
+    }
     if (svg)
         c->render(j, GS_FMT_TEXT, 1, &chart);
     if (json)

@@ -36,6 +36,21 @@
 
 struct gs_job;
 
+/* A file the suite ships, named by its place in the source tree
+ * ("examples/grid_stride.gs", "docs/reference/t4-seed002.json"), into buf:
+ * that path in the current folder (a checkout's top); else where an install
+ * put it, relative to the running program, <bin>/../share/gridstride/ with a
+ * leading "docs/" dropped (cmake/gs_install.cmake); else the checkout above
+ * a build folder at its top (<build>/../). 0 when none is a regular file. */
+int gs_data_file(const char *rel, char *buf, size_t size);
+
+/* The columns a text report is written to: --width; else COLUMNS when it
+ * is set (40 or more); else, on a terminal (stdout, no --output), its width,
+ * at most 100; else 80, so that a file or a pipe gets the same text whatever
+ * the terminal. Every text report is wrapped to it (gs_text_wrap) as it is
+ * written. */
+unsigned gs_job_width(const struct gs_job *j);
+
 /* Descriptor flags. */
 #define GS_CMD_NO_SESSION 0x1u /* opens no backend (compare) */
 #define GS_CMD_NO_DEVICES 0x2u /* opens the backends, chooses no device (--list) */
@@ -48,6 +63,9 @@ struct gs_job;
  * keeps what must not overlap apart (check: gs_turns.h), and `settle` takes
  * the results in the devices' order, as if they had run one after another. */
 #define GS_CMD_PARALLEL 0x8u
+
+/* Its text is not a report to wrap (the lecture's HTML, CTest's JSON). */
+#define GS_CMD_NO_WRAP 0x10u
 
 /* A run hook's answer for a device it leaves out (its slot is reused). */
 #define GS_DRIVE_SKIP (-1)
@@ -158,8 +176,8 @@ extern const struct gs_command gs_table_command, gs_list_command, gs_resources_c
         const struct gs_##engine *runs[GS_MAX_DEVICES];                                        \
         for (int i = 0; i < j->ndone; ++i)                                                     \
             runs[i] = j->done[i];                                                              \
-        const struct gs_##engine##_report_in in = {runs,       j->ndone, GS_VERSION_STRING,    \
-                                                   j->command, j->date,  GS_TOOLKIT};          \
+        const struct gs_##engine##_report_in in = {                                            \
+            runs, j->ndone, GS_VERSION_STRING, j->command, j->date, GS_TOOLKIT, gs_job_width(j)}; \
         if (chart)                                                                             \
             gs_##engine##_svg(&in, out);                                                       \
         else                                                                                   \

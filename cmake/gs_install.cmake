@@ -1,12 +1,20 @@
 # SPDX-License-Identifier: MIT
 # Installation (cmake --install <build> [--prefix DIR]): the program, its
-# man page, its bash completion, and the reference results that
-# `gridstride compare` can read.
+# man page, its bash completion, and under share/gridstride what its commands
+# need outside a checkout: the examples (`lecture` checks
+# examples/grid_stride.gs; `check` takes any of them), the JSON Schemas of its
+# outputs and the reference results that `gridstride compare` can read. The
+# program finds them relative to itself (gs_data_file, cli/gs_driver.h), so
+# an install under any prefix works as it is.
 include(GNUInstallDirs)
 install(TARGETS gridstride RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/gridstride.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/reference/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/gridstride/reference)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/schema/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gridstride/schema)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/gridstride/examples USE_SOURCE_PERMISSIONS)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/scripts/gridstride.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME gridstride)

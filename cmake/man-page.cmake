@@ -14,7 +14,7 @@
 # carry the build's configuration: the committed page is made from the
 # Quick start's build, and CI also builds with the OpenMP backend).
 set(_name "the same GPU kernels through CUDA, OpenCL, OpenMP offload and a C reference, every result predicted")
-set(_commands table bandwidth pitfalls trace check compare)
+set(_commands table bandwidth pitfalls trace check compare lecture)
 find_program(HELP2MAN help2man)
 if(NOT HELP2MAN)
   message("SKIP: help2man is not installed (Debian: apt-get install help2man)")

@@ -58,7 +58,11 @@ unset GRIDSTRIDE_REQUIRE GRIDSTRIDE_DEVICE GRIDSTRIDE_CC CC \
       CTEST_RESOURCE_GROUP_COUNT CTEST_RESOURCE_GROUP_0 CTEST_RESOURCE_GROUP_0_GPUS
 LC_ALL=C
 TMPDIR=/tmp
-export LC_ALL TMPDIR
+# Text reports unwrapped: the wrap points would move with what the masking
+# hides (the CPU's name that PoCL's device carries, paths, versions). The
+# wrapping is tested by report_width (tests/report_width.py), at --width 100.
+COLUMNS=1000
+export LC_ALL TMPDIR COLUMNS
 case $WORK in /|"$SRC"|"$SRC"/) echo "golden: WORK_DIR must be a folder of its own" >&2; exit 2 ;; esac
 rm -rf "$WORK"
 mkdir -p "$RAW" "$MASKED" || exit 2

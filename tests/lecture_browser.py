@@ -21,12 +21,17 @@ minute is a benchmark, recorded in docs/results). Then at 1920x1080:
   - the page's own layout check (the deck's script writes it into
     <pre id="gs-layout">, read back from the page): no element or text
     outside its slide, outside its box or column, into the footer, or clipped
-    by a box, and no text under 24 px as rendered;
+    by a box, and no text under 24 px as rendered; a slide's own text (its
+    prose, tables and keys; not the footer, the kicker or a chart's labels)
+    at least 36 px, at most 60 words of prose a slide (the headline,
+    paragraphs and lists; tables, charts and code are data, not counted), and
+    a headline of at most 2 lines;
   - printed (to PDF), one page per slide.
-The same checks must then FAIL on five broken copies of the deck (an element
-wider than the slide, a list that runs into the footer, a table wider than
-its box, text of 12 px, a slide with everything hidden), so the test cannot
-pass by checking nothing.
+The same checks must then FAIL on eight broken copies of the deck (an element
+wider than the slide, a list that runs into the footer, a heading wider than
+its box, a slide of 70 words, text of 12 px, body text of 30 px, a headline
+of 3 lines, a slide with everything hidden), so the test cannot pass by
+checking nothing.
 
 With --deck it checks a deck made elsewhere (a GPU machine's: it has no
 browser), writing each slide's screenshot to OUT_PREFIX-N.png, and exits 1
@@ -50,7 +55,9 @@ import subprocess
 import sys
 import time
 
-MIN_PX = 24.0
+MIN_PX = 24.0    # any text, the footer and the kicker too
+BODY_PX = 36.0   # a slide's own text: its prose, tables and their keys
+MAX_WORDS = 60   # words of prose a slide (tables, charts and code not counted)
 WIDTH, HEIGHT = 1920, 1080
 
 
@@ -231,10 +238,12 @@ def layout(browser_, html):
     rows = {}
     for line in text.strip().splitlines():
         f = re.match(r'slide (\d+) overflow=(\d+) minpx=([\d.]+) min=(".*?")(?: kinds="(.*?)")? '
-                     r'first=(".*")$', line)
+                     r'first=(".*") words=(\d+) bodypx=([\d.]+) body=(".*?") h1lines=(\d+)$',
+                     line)
         if f:
             rows[int(f.group(1))] = (int(f.group(2)), float(f.group(3)), f.group(4),
-                                     f.group(5) or "out of place", f.group(6))
+                                     f.group(5) or "out of place", f.group(6), int(f.group(7)),
+                                     float(f.group(8)), f.group(9), int(f.group(10)))
     return rows
 
 
@@ -249,12 +258,19 @@ def problems(browser_, png_mod, html, slides, shots, prefix=None):
         if n not in rows:
             out.append(f"slide {n}: not in the layout check")
             continue
-        over, px, what, kinds, first = rows[n]
+        over, px, what, kinds, first, words, body, body_what, h1_lines = rows[n]
         if over:
             out.append(f"slide {n}: {over} element(s) or text runs out of place ({kinds}), "
                        f"the first: {first}")
         if px < MIN_PX:
             out.append(f"slide {n}: text of {px:.1f} px ({what}), under {MIN_PX:.0f} px")
+        if body < BODY_PX:
+            out.append(f"slide {n}: body text of {body:.1f} px ({body_what}), under "
+                       f"{BODY_PX:.0f} px")
+        if words > MAX_WORDS:
+            out.append(f"slide {n}: {words} words of prose, over {MAX_WORDS}")
+        if h1_lines > 2:
+            out.append(f"slide {n}: a headline of {h1_lines} lines, over 2")
     for n in shots:
         png = f"{prefix}-{n}.png" if prefix else f"{html}.slide-{n}.png"
         if os.path.exists(png):
@@ -302,9 +318,10 @@ def deck_only(html, prefix):
     try:
         rows = layout(browser_, html) or {}
         for n in sorted(rows):
-            over, px, what, kinds, first = rows[n]
+            over, px, what, kinds, first, words, body, _, h1_lines = rows[n]
             print(f"slide {n}: {over} out of place{' (' + kinds + ')' if over else ''}, "
-                  f"smallest text {px:.1f} px{', the first: ' + first if over else ''}")
+                  f"smallest text {px:.1f} px, body text {body:.1f} px, {words} words, "
+                  f"a headline of {h1_lines} line(s){', the first: ' + first if over else ''}")
         found = problems(browser_, load_png_module(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__)))), html, slides, range(1, slides + 1),
             os.path.abspath(prefix))
@@ -395,7 +412,8 @@ def check_deck(browser_, source, work, html, slides):
     if found:
         fail("; ".join(found))
     print(f"lecture_browser: {slides} slides at {WIDTH}x{HEIGHT}: every screenshot a picture, "
-          f"nothing out of place, no text under {MIN_PX:.0f} px")
+          f"nothing out of place, no text under {MIN_PX:.0f} px, body text from {BODY_PX:.0f} "
+          f"px, at most {MAX_WORDS} words of prose and a headline of at most 2 lines a slide")
     # The checks must catch what they look for.
     cases = [
         ("an element wider than the slide", 2,
@@ -406,10 +424,22 @@ def check_deck(browser_, source, work, html, slides):
          broken(html, os.path.join(work, "broken-long.html"), 2,
                 '<ul>' + '<li>one more line</li>' * 24 + '</ul>\n'),
          "into the footer"),
-        ("a table wider than its box", 3,
-         broken(html, os.path.join(work, "broken-box.html"), 3, "",
-                "#slide-3 .box table{width:1200px}\n"),
+        ("a heading wider than its box", 1,
+         broken(html, os.path.join(work, "broken-box.html"), 1, "",
+                "#slide-1 .box h2{width:1200px}\n"),
          "outside its box"),
+        ("a slide of 70 words", 4,
+         broken(html, os.path.join(work, "broken-words.html"), 4,
+                "<p>" + "word " * 70 + "</p>\n", "#slide-4 svg{display:none}\n"),
+         "words of prose"),
+        ("body text of 30 px", 7,
+         broken(html, os.path.join(work, "broken-body.html"), 7,
+                '<p style="font-size:30px">not for the back row</p>\n'),
+         "body text of 30.0 px"),
+        ("a headline of 3 lines", 7,
+         broken(html, os.path.join(work, "broken-headline.html"), 7, "",
+                "#slide-7 h1{width:500px}\n"),
+         "a headline of"),
         ("text of 12 px", 3,
          broken(html, os.path.join(work, "broken-small.html"), 3,
                 '<p style="font-size:12px">too small</p>\n'),

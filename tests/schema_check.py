@@ -23,6 +23,7 @@ a case of CASES_TXT without one was skipped (no device) or did not run. Exit
 0 when every report follows the schema and at least one is there, 1
 otherwise, 77 without jsonschema.
 """
+import csv
 import functools
 import glob
 import json
@@ -192,6 +193,38 @@ for what, doc, schema in (("an unknown outcome", broken, "table"),
                           ("a header without a date", undated, "list")):
     if validator_of(os.path.join(SCHEMAS, schema + ".schema.json")).is_valid(doc):
         print("schema: FAIL the schema accepts %s" % what)
+        bad += 1
+# Provenance: every output written here carries the build's commit, as
+# --version prints it (JSON "commit", CSV's last column, Markdown's line),
+# and a number that is not known is an empty CSV field, never 0.00 (the
+# host backend states no peak: its peak_gbps and pct_of_peak).
+commit = [ln.split(": ", 1)[1] for ln in run(["--version"]).stdout.splitlines()
+          if ln.startswith("commit: ")][0]
+for name in produced:
+    with open(os.path.join(WORK, name)) as f:
+        got = json.load(f).get("commit")
+    if got != commit:
+        print("schema: FAIL %s: commit %r, --version says %r" % (name, got, commit))
+        bad += 1
+for what, args in (("table", ["--backend", have[0], "--grid", "8", "--sizes", "0,611"]),
+                   ("bandwidth", ["bandwidth", "--backend", have[0], "--grid", "8", "--bytes",
+                                  "16KiB", "--reps", "5", "--quiet"]),
+                   ("pitfalls", ["pitfalls", "--backend", have[0], "--traps", "tile-loop",
+                                 "--quiet"]),
+                   ("check", ["check", os.path.join(SRC, "examples", "grid_stride.gs"),
+                              "--backend", have[0], "--grid", "8", "--sizes", "0,611",
+                              "--no-speed"])):
+    rows = list(csv.DictReader(run(args + ["--format", "csv"]).stdout.splitlines()))
+    if not rows or any(r.get("commit") != commit for r in rows):
+        print("schema: FAIL %s --format csv: not every row's commit is %r" % (what, commit))
+        bad += 1
+    if what == "bandwidth" and "host" == have[0] and any(
+            r["peak_gbps"] != "" or r["pct_of_peak"] != "" for r in rows):
+        print("schema: FAIL bandwidth --format csv: a peak the host does not state is not empty")
+        bad += 1
+    md = run(args + ["--format", "md"]).stdout
+    if ("Commit: `%s`" % commit) not in md and ("- commit: `%s`" % commit) not in md:
+        print("schema: FAIL %s --format md: no commit line %r" % (what, commit))
         bad += 1
 try:
     from importlib.metadata import version

@@ -156,7 +156,7 @@ static void the_writers_write_what_the_description_lists(void **state)
     assert_int_equal(gs_bench_run(o.devs[0], &bplan, &b, &e), GS_OK);
     const struct gs_bench *runs[] = {&b};
     const struct gs_bench_report_in bin = {runs, 1, run.version, run.command, run.date,
-                                           run.toolkit};
+                                           run.toolkit, 0};
     memset(&text, 0, sizeof text);
     gs_bench_report(&bin, GS_FMT_JSON, &text);
     written_as_described(&text, "written-bandwidth.json", 0);

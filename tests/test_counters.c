@@ -459,7 +459,8 @@ static void pass_end_to_end(void **state)
     assert_string_equal(c->why, ""); /* the report says why, by the device's API */
 }
 
-/* The report: the table and the rule when read, one line when not. */
+/* The report: the table when read, and the rule under --verbose only; one
+ * line when not read. */
 static void report_lines(void **state)
 {
     struct gs_counters_kernel k[GS_COUNTERS_MAX_KERNELS];
@@ -470,15 +471,18 @@ static void report_lines(void **state)
     parse_probe(k, &nk);
     judge_as(&c, &k[1], &k[0], 1056);
     snprintf(c.source, sizeof c.source, "ncu 2025.3.1");
-    gs_counters_text(&c, "fallback", &o);
+    gs_counters_text(&c, "fallback", 0, &o);
     assert_non_null(strstr(o.data, "counters (ncu 2025.3.1) at n = 16777216 <<<1056, 256>>>"));
     assert_non_null(strstr(o.data, "your kernel"));
     assert_non_null(strstr(o.data, "the suite's grid-stride loop"));
     assert_non_null(strstr(o.data, "32.0"));
+    assert_null(strstr(o.data, "(rule: "));
+    gs_str_free(&o);
+    gs_counters_text(&c, "fallback", 1, &o);
     assert_non_null(strstr(o.data, "(rule: "));
     gs_str_free(&o);
     memset(&c, 0, sizeof c);
-    gs_counters_text(&c, "none: OpenCL exposes no hardware counters; timing only", &o);
+    gs_counters_text(&c, "none: OpenCL exposes no hardware counters; timing only", 1, &o);
     assert_string_equal(o.data, "  counters: none: OpenCL exposes no hardware counters; timing "
                                 "only\n");
     gs_str_free(&o);

@@ -54,6 +54,10 @@ static int run_cli(const char **args, int nargs, int *ndevs)
         argv[argc++] = args[i];
     argv[argc++] = "--output";
     argv[argc++] = out_path;
+    /* Wide enough for the devices side by side (a file gets 80 columns,
+     * where the table and bandwidth put one device after another). */
+    argv[argc++] = "--width";
+    argv[argc++] = "1000";
     assert_int_equal(gs_cli_parse(argc, (char **)argv, &cli, &e), GS_OK);
     if (gs_session_open(&cli, 1, NULL, NULL, &s, &e) != GS_OK) {
         gs_session_close(&s);

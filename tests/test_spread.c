@@ -134,7 +134,7 @@ static int setup(void **state)
     f->done[0] = &f->runs[0];
     f->done[1] = &f->runs[1];
     f->in = (struct gs_spread_report_in){f->done, 2, "0.0", "gridstride bandwidth --spread",
-                                         "2026-01-01T00:00:00Z", "test"};
+                                         "2026-01-01T00:00:00Z", "test", 0};
     return 0;
 }
 

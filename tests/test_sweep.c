@@ -142,7 +142,7 @@ static void report_states_the_crossover_from_the_data(void **state)
     assert_int_equal(s.xo[GS_SV_GS_G].index, 3);
     assert_int_equal(s.xo[GS_SV_GS_FIT].kind, GS_XO_NONE);
     const struct gs_sweep *runs[] = {&s};
-    const struct gs_sweep_report_in in = {runs, 1, "0", "gridstride bandwidth --sweep", "", ""};
+    const struct gs_sweep_report_in in = {runs, 1, "0", "gridstride bandwidth --sweep", "", "", 0};
     struct gs_str text = {0}, js = {0};
     gs_sweep_report(&in, GS_FMT_TEXT, &text);
     gs_sweep_report(&in, GS_FMT_JSON, &js);
@@ -174,7 +174,7 @@ static void a_wrong_point_is_named_and_leaves_no_crossover(void **state)
     gs_sweep_crossovers(&s);
     assert_int_equal(s.xo[GS_SV_GS_G].kind, GS_XO_INCOMPLETE);
     const struct gs_sweep *runs[] = {&s};
-    const struct gs_sweep_report_in in = {runs, 1, "0", "gridstride bandwidth --sweep", "", ""};
+    const struct gs_sweep_report_in in = {runs, 1, "0", "gridstride bandwidth --sweep", "", "", 0};
     struct gs_str text = {0}, svg = {0};
     gs_sweep_report(&in, GS_FMT_TEXT, &text);
     gs_sweep_svg(&in, &svg);

@@ -13,6 +13,7 @@
 
 #include "test_util.h"
 
+#include "gs_report_kit.h"
 #include "gs_verify.h"
 #include "gs_verify_pool.h"
 
@@ -725,6 +726,67 @@ static void count_span_finds_each_wrong_counter(void **state)
     free(c);
 }
 
+/* A value's bits, as the verifier records them. */
+#define FLOAT_BITS(x) ((union { float f; uint32_t u; }){.f = (x)}.u)
+#define DOUBLE_BITS(x) ((union { double d; uint64_t u; }){.d = (x)}.u)
+
+/* A wrong element's row gives the value found and the value expected, in
+ * the launch's type; an unwritten one says so. */
+static void wrong_rows_show_found_and_expected(void **state)
+{
+    (void)state;
+    struct gs_verdict v = {0};
+    v.listed = 2;
+    v.list[0] = (struct gs_wrong){.index = 7, .got_bits = FLOAT_BITS(3.0f),
+                                  .want_bits = FLOAT_BITS(2.5f)};
+    v.list[1] = (struct gs_wrong){.index = 8, .unwritten = 1};
+    v.list[0].owner.launched = v.list[1].owner.launched = 1;
+    struct gs_str o = {0};
+    gs_report_wrong_list(&v, GS_TYPE_FLOAT, "", &o);
+    assert_non_null(strstr(o.data, "  3, expected 2.5\n"));
+    assert_non_null(strstr(o.data, "  unwritten\n"));
+    assert_null(strstr(o.data, "wrong value"));
+    gs_str_free(&o);
+    v.listed = 1;
+    v.list[0] = (struct gs_wrong){.index = 7, .got_bits = DOUBLE_BITS(0.1),
+                                  .want_bits = DOUBLE_BITS(0.30000000000000004)};
+    gs_report_wrong_list(&v, GS_TYPE_DOUBLE, "", &o);
+    assert_non_null(strstr(o.data, "0.10000000000000001, expected 0.30000000000000004"));
+    gs_str_free(&o);
+}
+
+/* The one wrapper every text report goes through: prose wraps at words
+ * within the width, its continuation indented; a table row is kept whole;
+ * a word wider than the width stays whole; width 0 changes nothing. */
+static void text_wraps_prose_and_keeps_tables(void **state)
+{
+    (void)state;
+    const char *text = "  speed: right, but 3.3x slower than the suite's loop on the same launch\n"
+                       "  n | A | B\n"
+                       "  1 | ok | wrong@1 and a long cell that runs past the width\n"
+                       "/a/very/long/path/that/cannot/be/broken/anywhere/at/all end\n"
+                       "short";
+    struct gs_str o = {0};
+    gs_text_wrap(text, 40, &o);
+    assert_string_equal(o.data,
+                        "  speed: right, but 3.3x slower than the\n"
+                        "    suite's loop on the same launch\n"
+                        "  n | A | B\n"
+                        "  1 | ok | wrong@1 and a long cell that runs past the width\n"
+                        "/a/very/long/path/that/cannot/be/broken/anywhere/at/all\n"
+                        "  end\n"
+                        "short");
+    gs_str_free(&o);
+    gs_text_wrap(text, 0, &o);
+    assert_string_equal(o.data, text);
+    gs_str_free(&o);
+    /* A row of columns continues under its last column. */
+    gs_text_wrap("    611  <<<1, 1>>>     short grid, from index 1 (610 of 611 wrong)\n", 60, &o);
+    assert_string_equal(o.data, "    611  <<<1, 1>>>     short grid, from index 1 (610 of 611\n"
+                                "                        wrong)\n");
+    gs_str_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -753,6 +815,8 @@ int main(void)
         cmocka_unit_test(double_short_grid_in_spans),
         cmocka_unit_test(double_host_kernels_compute_exact_sums),
         cmocka_unit_test(count_span_finds_each_wrong_counter),
+        cmocka_unit_test(wrong_rows_show_found_and_expected),
+        cmocka_unit_test(text_wraps_prose_and_keeps_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

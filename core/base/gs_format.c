@@ -30,6 +30,13 @@ void gs_csv_field(struct gs_str *o, const char *s)
     csv_quoted(o, s, ",");
 }
 
+void gs_csv_number(struct gs_str *o, int known, int precision, double v)
+{
+    if (known)
+        gs_str_printf(o, "%.*f", precision, v);
+    gs_str_printf(o, ",");
+}
+
 void gs_csv_last(struct gs_str *o, const char *s)
 {
     csv_quoted(o, s, "\n");

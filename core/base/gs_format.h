@@ -14,6 +14,10 @@ int gs_format_parse(const char *s, enum gs_format *f, struct gs_err *e);
 
 /* A quoted CSV field and its comma. */
 void gs_csv_field(struct gs_str *o, const char *s);
+/* A number and its comma, or only the comma when it is not known (a
+ * timing of a row that was not verified, a peak the driver does not give):
+ * an empty field, as the JSON's null, never a 0 that reads as measured. */
+void gs_csv_number(struct gs_str *o, int known, int precision, double v);
 /* The last field of a row: quoted, and the row's newline. */
 void gs_csv_last(struct gs_str *o, const char *s);
 /* An SVG <text> at (x, y) in font-size `size`, with the extra attributes

@@ -152,14 +152,37 @@ static void wrong_lines(const struct gs_bench_report_in *in, struct gs_str *o, c
         }
 }
 
-static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
+/* The answer first: how many rows verified, and each API's fastest GB/s
+ * (which row it was, the table shows: short enough for 80 columns). */
+static void summary_line(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    char name[64];
+    int rows = 0, wrong = 0;
+    for (int i = 0; i < in->nruns; ++i)
+        for (int k = 0; k < in->runs[i]->nrows; ++k) {
+            ++rows;
+            wrong += !in->runs[i]->rows[k].verified;
+        }
+    if (wrong)
+        gs_str_printf(o, "bandwidth: WRONG: %d of %d rows failed verification; ", wrong, rows);
+    else
+        gs_str_printf(o, "bandwidth: %d of %d rows verified; ", rows, rows);
+    gs_str_printf(o, "fastest:");
+    for (int i = 0; i < in->nruns; ++i) {
+        const struct gs_bench *b = in->runs[i];
+        if (b->best_row < 0)
+            continue;
+        gs_str_printf(o, "%s %s %.1f GB/s", i ? "," : "", run_label(in, i, name, sizeof name),
+                      b->rows[b->best_row].gbps);
+    }
+    gs_str_printf(o, "\n\n");
+}
+
+/* The rows, side by side per API, with their spread when there are several. */
+static void text_rows(const struct gs_bench_report_in *in, struct gs_str *o)
 {
     const struct gs_bench *b0 = in->runs[0];
     char name[64];
-    header_lines(in, o, "");
-    gs_str_printf(o, "\n");
-    for (int i = 0; i < in->nruns; ++i)
-        device_lines(in->runs[i], o, "");
     gs_str_printf(o, "\n%-44s %9s %6s", "", "", "");
     for (int i = 0; i < in->nruns; ++i)
         gs_str_printf(o, " | %-35s", run_label(in, i, name, sizeof name));
@@ -193,6 +216,28 @@ static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
             gs_str_printf(o, s >= 0 ? " | %5.1f%%" : " |", s);
         gs_str_printf(o, "\n");
     }
+}
+
+static void report_text(const struct gs_bench_report_in *in, struct gs_str *o)
+{
+    summary_line(in, o);
+    header_lines(in, o, "");
+    gs_str_printf(o, "\n");
+    for (int i = 0; i < in->nruns; ++i)
+        device_lines(in->runs[i], o, "");
+    /* 62 columns of variant, then 38 an API and 9 the spread. */
+    const unsigned wide = 62u + (unsigned)in->nruns * 38u + (in->nruns > 1 ? 9u : 0u);
+    if (in->width && wide > in->width && in->nruns > 1) {
+        /* Narrower than side by side: one API's rows after another's. */
+        for (int i = 0; i < in->nruns; ++i) {
+            struct gs_bench_report_in one = *in;
+            one.runs = &in->runs[i];
+            one.nruns = 1;
+            text_rows(&one, o);
+        }
+    } else {
+        text_rows(in, o);
+    }
     gs_str_printf(o, "\n");
     reference_lines(in, o, "");
     ratio_lines(in, o, "");
@@ -204,8 +249,7 @@ static void report_md(const struct gs_bench_report_in *in, struct gs_str *o)
     const struct gs_bench *b0 = in->runs[0];
     char name[64];
     gs_str_printf(o, "# gridstride bandwidth\n\n");
-    if (in->command)
-        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_md_provenance(o, in->command);
     gs_str_printf(o, "```text\n");
     header_lines(in, o, "");
     for (int i = 0; i < in->nruns; ++i)
@@ -246,25 +290,34 @@ static void report_csv(const struct gs_bench_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,api_version,driver_version,compute_units,block,G,T,"
                      "n,reps,warmup,group,variant,kernel,grid,param,bytes_per_launch,verified,"
                      "min_ms,median_ms,max_ms,mean_ms,stddev_ms,gbps,pct_of_copy,pct_of_best,pct_of_peak,"
-                     "peak_gbps,trips,inflight_bytes_per_thread,inflight_bytes_per_sm,type\n");
+                     "peak_gbps,trips,inflight_bytes_per_thread,inflight_bytes_per_sm,type,commit\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_bench *b = in->runs[i];
         const struct gs_device *d = b->dev;
         for (int k = 0; k < b->nrows; ++k) {
             const struct gs_bench_row *r = &b->rows[k];
             gs_str_printf(o, "\"%s\",\"%s\",\"%s\",\"%s\",\"%s\",%u,%u,%llu,%llu,%llu,%u,%u,\"%s\","
-                             "\"%s\",%s,%llu,%llu,%llu,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.2f,%.2f,"
-                             "%.2f,%.1f,%.4f,%u,%.0f,%s\n",
+                             "\"%s\",%s,%llu,%llu,%llu,%d,",
                           d->backend->name, d->name, d->id, d->api_version, d->driver_version,
                           d->compute_units, b->block, (unsigned long long)b->grid,
                           (unsigned long long)b->threads, (unsigned long long)b->n, b->reps,
                           b->warmup, group_titles[r->group], r->label,
                           r->is_copy ? "api-copy" : gs_kernel_info(r->launch.kernel)->name,
                           (unsigned long long)r->launch.grid, (unsigned long long)r->launch.param,
-                          (unsigned long long)r->bytes, r->verified, r->min_ms, r->med_ms,
-                          r->max_ms, r->mean_ms, r->stddev_ms, r->gbps, r->pct_copy, r->pct_best,
-                          r->pct_peak, (double)d->peak_bytes_per_s / 1e9, r->trips, r->inflight,
-                          r->inflight_per_sm, gs_type_name(b->type));
+                          (unsigned long long)r->bytes, r->verified);
+            /* A row that was not verified has no timings (the JSON leaves
+             * them out), and a device without a stated peak no percentage. */
+            const double t[] = {r->min_ms, r->med_ms, r->max_ms, r->mean_ms, r->stddev_ms};
+            for (int m = 0; m < 5; ++m)
+                gs_csv_number(o, r->verified, 6, t[m]);
+            gs_csv_number(o, r->verified, 3, r->gbps);
+            gs_csv_number(o, r->verified, 2, r->pct_copy);
+            gs_csv_number(o, r->verified, 2, r->pct_best);
+            gs_csv_number(o, r->verified && r->pct_peak > 0, 2, r->pct_peak);
+            gs_csv_number(o, d->peak_bytes_per_s > 0, 1, (double)d->peak_bytes_per_s / 1e9);
+            gs_str_printf(o, "%.4f,%u,%.0f,%s,", r->trips, r->inflight, r->inflight_per_sm,
+                          gs_type_name(b->type));
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }

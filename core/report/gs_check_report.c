@@ -62,15 +62,16 @@ static const char *state_name(enum gs_speed_state s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-static void text_speed(const struct gs_speed *s, struct gs_str *o)
+static void text_speed(const struct gs_speed *s, int verbose, struct gs_str *o)
 {
     if (!s->measured) {
         gs_str_printf(o, "  speed: %s\n", s->words);
         return;
     }
-    gs_str_printf(o, "  speed at n = %llu (%s), the device timer's median of %d launches after "
+    gs_str_printf(o, "  speed at n = %llu%s%s%s, the device timer's median of %d launches after "
                      "%d warm-up, each on a poisoned output:\n",
-                  (unsigned long long)s->n, s->size_rule, GS_SPEED_REPS, GS_SPEED_WARMUP);
+                  (unsigned long long)s->n, verbose ? " (" : "", verbose ? s->size_rule : "",
+                  verbose ? ")" : "", GS_SPEED_REPS, GS_SPEED_WARMUP);
     for (int i = 0; i < s->nrows; ++i) {
         const struct gs_speed_row *r = &s->rows[i];
         char shape[64];
@@ -90,9 +91,12 @@ static void text_speed(const struct gs_speed *s, struct gs_str *o)
             gs_str_printf(o, "    %-29s %-22s %s: %s\n", who_words(r->who), shape,
                           state_name(r->state), r->why);
     }
-    gs_str_printf(o, "  speed: %s\n  (rule: %s)\n", s->words, s->rule);
-    if (s->measured)
-        gs_str_printf(o, "  blocks: %s\n  (rule: %s)\n", s->blocks_words, s->blocks_rule);
+    gs_str_printf(o, "  speed: %s\n", s->words);
+    if (verbose)
+        gs_str_printf(o, "  (rule: %s)\n", s->rule);
+    gs_str_printf(o, "  blocks: %s\n", s->blocks_words);
+    if (verbose)
+        gs_str_printf(o, "  (rule: %s)\n", s->blocks_rule);
     if (s->min_speed > 0)
         gs_str_printf(o, "  --min-speed %.2f: %s\n", s->min_speed,
                       s->below_min ? "below it (exit 1)" : "met");
@@ -370,10 +374,10 @@ static void text_failure(const struct gs_check_run *r, int i, const char *what,
                   gs_check_class_words(c->cls), detail);
     if (c->verdict.listed && c->cls != GS_CHECK_REFUSED && c->cls != GS_CHECK_FAULTED &&
         c->cls != GS_CHECK_NOT_RUN && c->cls != GS_CHECK_DID_NOT_FINISH)
-        gs_report_wrong_list(&c->verdict, "    ", o);
+        gs_report_wrong_list(&c->verdict, c->launch.type, "    ", o);
 }
 
-static void text_run(const struct gs_check_run *r, struct gs_str *o)
+static void text_run(const struct gs_check_run *r, int verbose, struct gs_str *o)
 {
     const struct gs_device *d = r->dev;
     char counts[300], name[sizeof d->name * 4], platform[sizeof d->platform * 4],
@@ -399,8 +403,8 @@ static void text_run(const struct gs_check_run *r, struct gs_str *o)
             text_failure(r, i, "smallest case of another class", o);
     }
     text_work(&r->work, o);
-    text_speed(&r->speed, o);
-    gs_counters_text(&r->counters, counters_why(r), o);
+    text_speed(&r->speed, verbose, o);
+    gs_counters_text(&r->counters, counters_why(r), verbose, o);
 }
 
 static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
@@ -408,10 +412,8 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
     int cases = 0;
     for (int i = 0; i < in->nruns; ++i)
         cases += in->runs[i].ncases;
-    for (int i = 0; i < in->nskipped; ++i)
-        gs_str_printf(o, "\nnot run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
     if (gs_check_all_ok(in->runs, in->nruns)) {
-        gs_str_printf(o, "\nverdict: %s: all %d cases right on",
+        gs_str_printf(o, "verdict: %s: all %d cases right on",
                       gs_check_too_slow(in->runs, in->nruns) ? "slow" : "ok", cases);
         for (int i = 0; i < in->nruns; ++i)
             gs_str_printf(o, "%s %s", i ? "," : "", in->runs[i].dev->backend->name);
@@ -436,7 +438,7 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
                               in->runs[i].speed.below_min ? " (below --min-speed)" : "");
         return;
     }
-    gs_str_printf(o, "\nverdict: wrong\n");
+    gs_str_printf(o, "verdict: wrong\n");
     for (int i = 0; i < in->nruns; ++i)
         if (in->runs[i].speed.cls == GS_SPEED_WRONG || in->runs[i].speed.cls == GS_SPEED_IMPOSSIBLE)
             gs_str_printf(o, "  %s: %s\n", in->runs[i].dev->backend->name, in->runs[i].speed.words);
@@ -448,17 +450,30 @@ static void text_verdict(const struct gs_check_report_in *in, struct gs_str *o)
         char shape[64], cell[200];
         launch_label(&c->launch, shape, sizeof shape);
         case_cell(c, cell, sizeof cell);
-        gs_str_printf(o, "  %s: smallest failing case n = %llu under %s: %s\n",
-                      r->dev->backend->name, (unsigned long long)c->launch.n, shape, cell);
+        char detail[700];
+        case_detail(c, detail, sizeof detail);
+        gs_str_printf(o, "  %s: smallest failing case n = %llu under %s: %s\n"
+                         "    cause: %s\n",
+                      r->dev->backend->name, (unsigned long long)c->launch.n, shape, cell, detail);
     }
 }
 
 static void report_text(const struct gs_check_report_in *in, struct gs_str *o)
 {
+    /* The answer first, then the evidence that backs it. */
+    text_verdict(in, o);
+    for (int i = 0; i < in->nskipped; ++i)
+        gs_str_printf(o, "  not run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
+    gs_str_printf(o, "\n");
     text_header(in, o);
     for (int i = 0; i < in->nruns; ++i)
-        text_run(&in->runs[i], o);
-    text_verdict(in, o);
+        text_run(&in->runs[i], in->verbose, o);
+    int ruled = 0; /* a judgement with a rule that --verbose prints */
+    for (int i = 0; i < in->nruns; ++i)
+        ruled |= in->runs[i].speed.measured || in->runs[i].counters.state == GS_CTRS_READ;
+    if (ruled && !in->verbose)
+        gs_str_printf(o, "\n--verbose adds the rule behind each judgement; docs/check.md explains "
+                         "each line.\n");
 }
 
 /* ---- Markdown ------------------------------------------------------------ */
@@ -469,6 +484,7 @@ static void report_md(const struct gs_check_report_in *in, struct gs_str *o)
     gs_user_signature(in->src->dialect, in->src->entry, sig, sizeof sig);
     gs_str_printf(o, "# gridstride check `%s`\n\n- kernel: `%s` (%s)\n- contract: `%s`\n",
                   in->src->path, in->src->entry, gs_dialect_name(in->src->dialect), sig);
+    gs_str_printf(o, "- commit: `%s`\n", gs_build_commit());
     gs_str_printf(o, "- verdict: **%s**\n", gs_check_verdict_name(in->runs, in->nruns));
     for (int i = 0; i < in->nskipped; ++i)
         gs_str_printf(o, "- not run on %s: %s\n", in->skipped[i].backend, in->skipped[i].why);
@@ -519,7 +535,7 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
     char detail[700];
     gs_str_printf(o, "file,entry,backend,device,compiler,G,T,section,n,grid,block,global,class,"
                      "first_wrong,wrong,unwritten,guard_hits,detail,smallest,work_class,"
-                     "work_max,speed_class,speed_ratio,per_block\n");
+                     "work_max,speed_class,speed_ratio,per_block,commit\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_check_run *r = &in->runs[i];
         for (int k = 0; k < r->ncases; ++k) {
@@ -546,8 +562,9 @@ static void report_csv(const struct gs_check_report_in *in, struct gs_str *o)
             gs_str_printf(o, ",%s,", gs_speed_class_name(r->speed.cls));
             if (r->speed.ratio > 0)
                 gs_str_printf(o, "%.4f", r->speed.ratio);
-            gs_str_printf(o, ",%s\n", !r->speed.blocks_judged ? ""
-                                       : r->speed.per_block ? "yes" : "no");
+            gs_str_printf(o, ",%s,", !r->speed.blocks_judged ? ""
+                                     : r->speed.per_block ? "yes" : "no");
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }

@@ -25,8 +25,13 @@ struct gs_check_report_in {
     const char *command;
     const char *date;    /* UTC, ISO 8601, when the runs ended */
     const char *toolkit; /* the compilers and API headers it was built with */
+    int verbose;         /* text: each rule and the speed pass's sizing in full */
 };
 
+/* The text report starts with its answer: the verdict, and for each device
+ * that failed its smallest failing case and the one-line cause; then the
+ * evidence (the cases, the wrong indices with the values found and
+ * expected, the work, the speed, the counters). */
 void gs_report_check(const struct gs_check_report_in *in, enum gs_format f, struct gs_str *out);
 
 /* A run that judged no case: the file refused, bad usage, a compile error

@@ -423,6 +423,7 @@ static void file_lines(const struct cmp *c, struct gs_str *o)
             gs_str_printf(o, "  RECONSTRUCTED, not a gridstride run: %s\n", src->str);
         if (gs_json_str(root, GS_RK(TOOLKIT), "")[0])
             gs_str_printf(o, "  built with %s\n", gs_json_str(root, GS_RK(TOOLKIT), ""));
+        gs_str_printf(o, "  commit %s\n", gs_json_str(root, GS_RK(COMMIT), "not recorded"));
         for (int g = 0; g < c->ngroups; ++g) {
             const struct gs_json *d = c->groups[g].obj;
             uint64_t G = 0, T = 0;
@@ -921,6 +922,10 @@ static void compare_json(const struct cmp *c, const struct gs_compare_options *o
         gs_jw_str(&w, "mode", c->files[f].mode);
         gs_jw_str(&w, "tool", gs_json_str(root, GS_RK(TOOL), ""));
         gs_jw_str(&w, "version", gs_json_str(root, GS_RK(VERSION), ""));
+        if (gs_json_get(root, GS_RK(COMMIT)))
+            gs_jw_str(&w, "commit", gs_json_str(root, GS_RK(COMMIT), ""));
+        else
+            gs_jw_null(&w, "commit");
         gs_jw_str(&w, "date", gs_json_str(root, GS_RK(DATE), ""));
         gs_jw_bool(&w, "reconstructed", gs_json_get(root, GS_RK(RECONSTRUCTED)) != NULL);
         gs_jw_end(&w, "");

@@ -56,7 +56,8 @@ static void table(const struct gs_counters *c, const char *prefix, struct gs_str
     row(o, prefix, "minimum (floats)", c, NULL);
 }
 
-void gs_counters_text(const struct gs_counters *c, const char *fallback, struct gs_str *o)
+void gs_counters_text(const struct gs_counters *c, const char *fallback, int verbose,
+                      struct gs_str *o)
 {
     if (c->state != GS_CTRS_READ) {
         gs_str_printf(o, "  counters: %s\n", gs_counters_line(c, fallback));
@@ -67,7 +68,9 @@ void gs_counters_text(const struct gs_counters *c, const char *fallback, struct 
                   c->source, (unsigned long long)c->n, (unsigned long long)c->grid,
                   (unsigned long long)c->block);
     table(c, "    ", o);
-    gs_str_printf(o, "  counters: %s\n  (rule: %s)\n", c->words, c->rule);
+    gs_str_printf(o, "  counters: %s\n", c->words);
+    if (verbose)
+        gs_str_printf(o, "  (rule: %s)\n", c->rule);
 }
 
 void gs_counters_md(const struct gs_counters *c, const char *fallback, struct gs_str *o)

@@ -13,8 +13,10 @@
 const char *gs_counters_line(const struct gs_counters *c, const char *fallback);
 /* 1 when the counters say something the verdict repeats (a lesson). */
 int gs_counters_lesson(const struct gs_counters *c);
-/* Text: the table (when read) and the `counters:` line, two spaces in. */
-void gs_counters_text(const struct gs_counters *c, const char *fallback, struct gs_str *o);
+/* Text: the table (when read) and the `counters:` line, two spaces in;
+ * verbose: the rule too. */
+void gs_counters_text(const struct gs_counters *c, const char *fallback, int verbose,
+                      struct gs_str *o);
 /* Markdown: `- counters: ...` and, when read, the table. */
 void gs_counters_md(const struct gs_counters *c, const char *fallback, struct gs_str *o);
 /* The JSON `counters` object of one backend's run. */

@@ -129,10 +129,13 @@ static const struct gs_trap_case *next_of_trap(const struct gs_pitfalls_report_i
     return NULL;
 }
 
+static void summary(const struct gs_pitfalls_report_in *in, struct gs_str *o);
+
 static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     char line[900], counts[400], launch[128];
-    int cases, failed, dev, skipped;
+    gs_str_printf(o, "pitfalls: ");
+    summary(in, o);
     gs_str_printf(o, "gridstride %s pitfalls: every trap predicted, then launched where that "
                      "is safe and verified\n\n", in->version);
     for (int i = 0; i < in->nruns; ++i) {
@@ -169,12 +172,20 @@ static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o
         if (header)
             gs_str_printf(o, "   lesson: %s\n", info->lesson);
     }
+    gs_str_printf(o, "\n");
+    summary(in, o);
+}
+
+/* The answer: how many cases agree with the model (the report's first
+ * line, and its last). */
+static void summary(const struct gs_pitfalls_report_in *in, struct gs_str *o)
+{
+    int cases, failed, dev, skipped;
     totals(in, &cases, &failed, &dev, &skipped);
     int recorded = 0;
     for (int i = 0; i < in->nruns; ++i)
         for (int k = 0; k < in->runs[i]->ncases; ++k)
             recorded += in->runs[i]->cases[k].pred.outcome == GS_OUT_UNDEFINED;
-    gs_str_printf(o, "\n");
     if (failed)
         gs_str_printf(o, "PREDICTION FAILED: %d of %d cases disagree with the model\n", failed,
                       cases);
@@ -182,9 +193,8 @@ static void report_text(const struct gs_pitfalls_report_in *in, struct gs_str *o
         gs_str_printf(o, "no case predicted: %d recorded, not predicted (%d skipped here)\n",
                       recorded, skipped);
     else
-        gs_str_printf(o,
-                      "all %d cases agree with the model (%d skipped here, %d recorded, not "
-                      "predicted, %d deviations)\n",
+        /* Within 80 columns: scripts read this line whole. */
+        gs_str_printf(o, "all %d cases agree with the model (%d skipped, %d recorded, %d deviations)\n",
                       cases - recorded, skipped, recorded, dev);
 }
 
@@ -192,8 +202,7 @@ static void report_md(const struct gs_pitfalls_report_in *in, struct gs_str *o)
 {
     char line[900], counts[400], launch[128];
     gs_str_printf(o, "# gridstride %s pitfalls\n\n", in->version);
-    if (in->command)
-        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_md_provenance(o, in->command);
     for (int t = 0; t < GS_TRAPS; ++t) {
         const struct gs_trap_info *info = gs_trap_info((enum gs_trap)t);
         int header = 0, run = 0, k = 0;
@@ -222,7 +231,7 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
     char line[900];
     gs_str_printf(o, "backend,device,trap,case,kernel,n,grid,grid_y,block,global,predicted,"
                      "observed,first_wrong,wrong,writes,predicted_writes,max_writes,"
-                     "count_mismatches,status,detail\n");
+                     "count_mismatches,status,detail,commit\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_pitfalls *p = in->runs[i];
         for (int k = 0; k < p->ncases; ++k) {
@@ -245,7 +254,8 @@ static void report_csv(const struct gs_pitfalls_report_in *in, struct gs_str *o)
                           (unsigned long long)c->counts.max,
                           (unsigned long long)c->counts.mismatched, case_status(c));
             observed_line(c, line, sizeof line);
-            gs_csv_last(o, line);
+            gs_csv_field(o, line);
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gs_device.h"
 
@@ -45,17 +46,38 @@ void gs_probe_line(const struct gs_device *d, char *buf, unsigned size)
     }
 }
 
-void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct gs_str *o)
+/* An element's bits as its type's value, exactly enough to tell two apart. */
+static void element_value(uint64_t bits, enum gs_type type, char *buf, unsigned size)
+{
+    if (type == GS_TYPE_DOUBLE) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        snprintf(buf, size, "%.17g", d);
+    } else {
+        const uint32_t low = (uint32_t)bits;
+        float f;
+        memcpy(&f, &low, sizeof f);
+        snprintf(buf, size, "%.9g", (double)f);
+    }
+}
+
+void gs_report_wrong_list(const struct gs_verdict *v, enum gs_type type, const char *indent,
+                          struct gs_str *o)
 {
     gs_str_printf(o, "%s%12s %10s %8s %6s  %s\n", indent, "index", "block", "thread", "pass",
                   "found");
     for (int w = 0; w < v->listed; ++w) {
         const struct gs_wrong *x = &v->list[w];
+        char found[80] = "unwritten", got[32], want[32];
+        if (!x->unwritten) {
+            element_value(x->got_bits, type, got, sizeof got);
+            element_value(x->want_bits, type, want, sizeof want);
+            snprintf(found, sizeof found, "%s, expected %s", got, want);
+        }
         gs_str_printf(o, "%s%12llu %10llu %8llu %6llu  %s%s\n", indent,
                       (unsigned long long)x->index, (unsigned long long)x->owner.block,
                       (unsigned long long)x->owner.thread, (unsigned long long)x->owner.pass,
-                      x->unwritten ? "unwritten" : "wrong value",
-                      x->owner.launched ? "" : " (no such thread in this launch)");
+                      found, x->owner.launched ? "" : " (no such thread in this launch)");
     }
 }
 
@@ -122,5 +144,112 @@ void gs_report_rate(double v, char *buf, unsigned size)
     else {
         const int d = (int)ceil(-log10(v)) + 2;
         snprintf(buf, size, "%.*f", d > 12 ? 12 : d, v);
+    }
+}
+
+void gs_md_provenance(struct gs_str *o, const char *command)
+{
+    if (command)
+        gs_str_printf(o, "Command: `%s`\n\n", command);
+    gs_str_printf(o, "Commit: `%s`\n\n", gs_build_commit());
+}
+
+/* Columns of s[0, len): UTF-8 continuation bytes take none. */
+static unsigned columns_of(const char *s, size_t len)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < len; ++i)
+        n += ((unsigned char)s[i] & 0xc0u) != 0x80u;
+    return n;
+}
+
+/* Where a continuation of the line goes: under the last column of a row of
+ * columns when that leaves room for words, else two past the indentation. */
+static unsigned hang_of(const char *line, size_t len, unsigned width)
+{
+    size_t indent = 0, last = 0;
+    while (indent < len && line[indent] == ' ')
+        ++indent;
+    for (size_t i = indent; i + 2 < len; ++i)
+        if (line[i] == ' ' && line[i + 1] == ' ' && line[i + 2] != ' ')
+            last = i + 2;
+    const unsigned col = last ? columns_of(line, last) : 0;
+    if (col && col + 30 <= width)
+        return col;
+    const unsigned hang = columns_of(line, indent) + 2;
+    return hang + 30 <= width ? hang : 2;
+}
+
+/* The offset of the first '|' in s[0, len), or -1. */
+static long bar_at(const char *s, size_t len)
+{
+    const char *bar = memchr(s, '|', len);
+    return bar ? (long)(bar - s) : -1;
+}
+
+static void wrap_line(const char *line, size_t len, int table_row, unsigned width,
+                      struct gs_str *out)
+{
+    if (columns_of(line, len) <= width || table_row) {
+        gs_str_printf(out, "%.*s\n", (int)len, line);
+        return;
+    }
+    const unsigned hang = hang_of(line, len, width);
+    size_t at = 0;
+    unsigned lead = 0; /* the indentation of the piece being written */
+    while (at < len) {
+        /* The longest run of words that fits in width - lead columns. */
+        size_t end = at, fit = 0;
+        unsigned cols = lead;
+        while (end < len) {
+            size_t word = end;
+            while (word < len && line[word] == ' ')
+                ++word;
+            size_t stop = word;
+            while (stop < len && line[stop] != ' ')
+                ++stop;
+            cols += columns_of(line + end, stop - end);
+            if (cols > width && fit)
+                break;
+            fit = stop;
+            end = stop;
+            if (cols > width) /* one word wider than the width: whole */
+                break;
+        }
+        gs_str_printf(out, "%*s%.*s\n", (int)lead, "", (int)(fit - at), line + at);
+        at = fit;
+        while (at < len && line[at] == ' ')
+            ++at;
+        lead = hang;
+    }
+}
+
+void gs_text_wrap(const char *text, unsigned width, struct gs_str *out)
+{
+    const char *s = text ? text : "";
+    long prev_bar = -1; /* where the line above has its first '|' */
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        const size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        /* A table row: its first '|' where the line above or below has one
+         * ("a | b" in a line of prose has no such neighbour). */
+        const long bar = bar_at(s, len);
+        long next_bar = -1;
+        if (nl) {
+            const char *nn = strchr(nl + 1, '\n');
+            next_bar = bar_at(nl + 1, nn ? (size_t)(nn - nl - 1) : strlen(nl + 1));
+        }
+        const int table_row = bar >= 0 && (bar == prev_bar || bar == next_bar);
+        prev_bar = bar;
+        if (width)
+            wrap_line(s, len, table_row, width, out);
+        else
+            gs_str_printf(out, "%.*s\n", (int)len, s);
+        if (!nl) { /* a last line without its newline keeps none */
+            out->len -= 1;
+            out->data[out->len] = '\0';
+            break;
+        }
+        s = nl + 1;
     }
 }

@@ -36,12 +36,30 @@ void gs_device_label(const struct gs_device *d, int qualify, char *buf, unsigned
         return buf;                                                                            \
     }
 
+/* Every text report at a width: each line of `text` longer than `width`
+ * columns (UTF-8 characters) is wrapped at spaces, its continuation lines
+ * indented two past the line's own indentation, or, in a row of columns
+ * (runs of two spaces), under its last column, so that the columns stay
+ * readable. A row of a table drawn with '|' (its first '|' where the line
+ * above or below has one) is kept whole: its report splits the table where
+ * it can (the table, bandwidth). So is a word longer than the width (a
+ * path). width 0: the text as it is. */
+void gs_text_wrap(const char *text, unsigned width, struct gs_str *out);
+
+/* A Markdown report's provenance, under its title: "Command: `...`" (when
+ * command is not NULL) and "Commit: `...`" (gs_build_commit), each a
+ * paragraph. */
+void gs_md_provenance(struct gs_str *o, const char *command);
+
 /* The grid probe's answer for d in one line (or why it was not probed). */
 void gs_probe_line(const struct gs_device *d, char *buf, unsigned size);
 
 /* The first wrong indices of a verdict with the block, thread and pass that
- * should have written each: the course harness's listing, one line each. */
-void gs_report_wrong_list(const struct gs_verdict *v, const char *indent, struct gs_str *o);
+ * should have written each: the course harness's listing, one line each,
+ * with what the element held: "unwritten" (still the poison), or the value
+ * found and the value expected, in the launch's element type. */
+void gs_report_wrong_list(const struct gs_verdict *v, enum gs_type type, const char *indent,
+                          struct gs_str *o);
 
 /* "first_wrong_indices": [{index, block, thread, pass, launched,
  * unwritten}, ...] of a verdict. */

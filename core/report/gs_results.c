@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "gs_commit.h" /* GS_COMMIT, generated at build time */
+
 const struct gs_results_member_info gs_results_members[GS_RESULTS_NMEMBERS] = {
 #define GS_RESULTS_ENTRY(name, object, key, type, required)                                    \
     [GS_RM_##name] = {GS_RO_##object, key, GS_RT_##type, required},
@@ -61,6 +63,11 @@ int gs_results_check(const struct gs_json *obj, unsigned objects, const char *wh
     return GS_OK;
 }
 
+const char *gs_build_commit(void)
+{
+    return GS_COMMIT;
+}
+
 void gs_results_header(struct gs_jw *w, const char *mode, const struct gs_run_info *run)
 {
     gs_report_header(w, GS_RESULTS_SCHEMA, GS_RESULTS_SCHEMA_VERSION, mode, run);
@@ -77,6 +84,7 @@ void gs_report_header(struct gs_jw *w, const char *schema, int version, const ch
     gs_jw_space(w, "\n  ");
     gs_jw_str(w, GS_RK(TOOL), "gridstride");
     gs_jw_str(w, GS_RK(VERSION), run->version);
+    gs_jw_str(w, GS_RK(COMMIT), gs_build_commit());
     gs_jw_str(w, GS_RK(DATE), run->date);
     gs_jw_space(w, "\n  ");
     gs_jw_str(w, GS_RK(TOOLKIT), run->toolkit);

@@ -49,6 +49,7 @@ enum gs_results_type {
     X(MODE, HEADER, "mode", STRING, 1) /* table, bandwidth, bandwidth-sweep, bandwidth-spread */ \
     X(TOOL, HEADER, "tool", STRING, 0)                                                         \
     X(VERSION, HEADER, "version", STRING, 0)                                                   \
+    X(COMMIT, HEADER, "commit", STRING, 0) /* absent in files before it was written */        \
     X(DATE, HEADER, "date", STRING, 0)                                                         \
     X(TOOLKIT, HEADER, "toolkit", STRING, 0)                                                   \
     X(COMMAND, HEADER, "command", STRING, 0)                                                   \
@@ -121,6 +122,12 @@ struct gs_run_info {
     const char *date;    /* UTC, ISO 8601: "2026-11-30T09:20:00Z" */
     const char *toolkit; /* the compilers and API headers it was built with */
 };
+
+/* The commit this build was made from, as --version prints it: 12 hex
+ * digits, with "-modified" when the tree had uncommitted changes, or
+ * "unknown (not a git checkout)". Every results file carries it ("commit"
+ * in JSON, a last column "commit" in CSV, a "Commit:" line in Markdown). */
+const char *gs_build_commit(void);
 
 /* Opens the file's object and writes the header members, on lines
  * indented by two spaces; the caller continues with its own members and

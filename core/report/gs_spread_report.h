@@ -17,6 +17,7 @@ struct gs_spread_report_in {
     const char *command;
     const char *date;    /* UTC, ISO 8601; JSON only */
     const char *toolkit; /* JSON only */
+    unsigned width;      /* text: the columns it is written to (0: any) */
 };
 
 /* GS_FMT_JSON, or text for any other format. */

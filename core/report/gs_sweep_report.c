@@ -222,8 +222,7 @@ static void md_table(const struct gs_sweep_report_in *in, int i, struct gs_str *
 static void report_md(const struct gs_sweep_report_in *in, struct gs_str *o)
 {
     gs_str_printf(o, "# gridstride bandwidth --sweep\n\n");
-    if (in->command)
-        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_md_provenance(o, in->command);
     gs_str_printf(o, "```text\n");
     header_lines(in, o, "");
     for (int i = 0; i < in->nruns; ++i)
@@ -243,7 +242,7 @@ static void report_csv(const struct gs_sweep_report_in *in, struct gs_str *o)
 {
     gs_str_printf(o, "backend,device,device_id,api_version,driver_version,compute_units,block,G,"
                      "reps,warmup,variant,kernel,n,grid,verified,median_us,min_us,max_us,mean_us,"
-                     "stddev_us,gbps,crossover_n\n");
+                     "stddev_us,gbps,crossover_n,commit\n");
     for (int i = 0; i < in->nruns; ++i) {
         const struct gs_sweep *s = in->runs[i];
         const struct gs_device *d = s->dev;
@@ -259,15 +258,17 @@ static void report_csv(const struct gs_sweep_report_in *in, struct gs_str *o)
                 gs_str_printf(o, "%u,%u,%llu,%u,%u,", d->compute_units, s->block,
                               (unsigned long long)s->grid, s->reps, s->warmup);
                 gs_csv_field(o, gs_sweep_variant_id((enum gs_sweep_variant)v));
-                gs_str_printf(o, "\"%s\",%llu,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,",
-                              gs_kernel_info(p->launch.kernel)->name,
+                gs_str_printf(o, "\"%s\",%llu,%llu,%d,", gs_kernel_info(p->launch.kernel)->name,
                               (unsigned long long)s->n[k], (unsigned long long)p->launch.grid,
-                              p->verified, p->med_us, p->min_us, p->max_us, p->mean_us, p->sd_us,
-                              p->gbps);
+                              p->verified);
+                const double t[] = {p->med_us, p->min_us, p->max_us, p->mean_us, p->sd_us};
+                for (int m = 0; m < 5; ++m) /* none for a point that was not verified */
+                    gs_csv_number(o, p->verified, 4, t[m]);
+                gs_csv_number(o, p->verified, 3, p->gbps);
                 if (x.kind == GS_XO_FOUND)
-                    gs_str_printf(o, "%llu\n", (unsigned long long)s->n[x.index]);
-                else
-                    gs_str_printf(o, "\n");
+                    gs_str_printf(o, "%llu", (unsigned long long)s->n[x.index]);
+                gs_str_printf(o, ",");
+                gs_csv_last(o, gs_build_commit());
             }
         }
     }

@@ -15,6 +15,7 @@ struct gs_sweep_report_in {
     const char *command;
     const char *date;    /* UTC, ISO 8601; JSON only */
     const char *toolkit; /* what the suite was built with; JSON only */
+    unsigned width;      /* text: the columns it is written to (0: any) */
 };
 
 void gs_sweep_report(const struct gs_sweep_report_in *in, enum gs_format f, struct gs_str *out);

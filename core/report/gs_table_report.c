@@ -279,7 +279,7 @@ static void text_diagnoses(const struct gs_table_report_in *in, struct gs_str *o
                           dev_label(in, i, name, sizeof name), gs_column_letter(c->column),
                           (unsigned long long)v->n, shape, (unsigned long long)v->wrong,
                           (unsigned long long)v->n, (unsigned long long)v->first_wrong, diag);
-            gs_report_wrong_list(v, "    ", o);
+            gs_report_wrong_list(v, c->launch.type, "    ", o);
         }
     }
 }
@@ -376,8 +376,25 @@ static void text_verdict(const struct gs_table_report_in *in, struct gs_str *o)
     }
 }
 
+/* The answer first: did every case hold its prediction, and where. */
+static void summary_line(const struct gs_table_report_in *in, struct gs_str *o)
+{
+    char name[64];
+    int failed;
+    const int total = total_cases(in, &failed);
+    if (failed)
+        gs_str_printf(o, "table: PREDICTION FAILED: %d of %d cases disagree with the model, on",
+                      failed, total);
+    else
+        gs_str_printf(o, "table: %d of %d cases held their prediction, on", total, total);
+    for (int i = 0; i < in->ntables; ++i)
+        gs_str_printf(o, "%s %s", i ? "," : "", dev_label(in, i, name, sizeof name));
+    gs_str_printf(o, "\n");
+}
+
 static void report_text(const struct gs_table_report_in *in, struct gs_str *o)
 {
+    summary_line(in, o);
     gs_str_printf(o, "gridstride %s: every result predicted, then launched and verified\n\n",
                   in->version);
     text_devices(in, o);
@@ -411,8 +428,7 @@ static void report_md(const struct gs_table_report_in *in, struct gs_str *o)
     const struct gs_table_plan *p = in->plan;
     char cell[48], shape[64], name[64];
     gs_str_printf(o, "# gridstride %s\n\n", in->version);
-    if (in->command)
-        gs_str_printf(o, "Command: `%s`\n\n", in->command);
+    gs_md_provenance(o, in->command);
     gs_str_printf(o, "| backend | device | id | platform | API | driver | compute units | block | G | T | grid rule |\n"
                      "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < in->ntables; ++i) {
@@ -512,7 +528,7 @@ static void report_csv(const struct gs_table_report_in *in, struct gs_str *o)
     gs_str_printf(o, "backend,device,device_id,platform,api_version,driver_version,compute_units,"
                      "block,G,T,section,column,kernel,n,grid,local,global,param,predicted,"
                      "predicted_first_wrong,observed,first_wrong,wrong,unwritten,guard_hits,"
-                     "api_error,api_code,api_message,diagnosis,held,deviation,asked_grid,asked_block\n");
+                     "api_error,api_code,api_message,diagnosis,held,deviation,asked_grid,asked_block,commit\n");
     for (int i = 0; i < in->ntables; ++i) {
         const struct gs_table *t = in->tables[i];
         const struct gs_device *d = t->dev;
@@ -543,8 +559,9 @@ static void report_csv(const struct gs_table_report_in *in, struct gs_str *o)
             gs_csv_field(o, c->got.accepted ? "" : c->got.api_message);
             gs_diagnosis(v, diag, sizeof diag);
             gs_csv_field(o, diag);
-            gs_str_printf(o, "%d,%d,%llu,%llu\n", c->held, c->deviation,
+            gs_str_printf(o, "%d,%d,%llu,%llu,", c->held, c->deviation,
                           (unsigned long long)l->asked_grid, (unsigned long long)l->asked_block);
+            gs_csv_last(o, gs_build_commit());
         }
     }
 }

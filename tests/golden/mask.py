@@ -18,8 +18,9 @@ statuses, JSON member names and their order, layout) stays compared:
            appear only once a run has taken a second (deleted); the host's
            and PoCL's free memory in the pitfalls' "skipped" lines (<MEM>)
   build    the gridstride version (<VERSION>) and toolkit string
-           (<TOOLKIT>), both given by CMake; the host C compiler's
-           `cc --version` line (<CC-VERSION>)
+           (<TOOLKIT>), both given by CMake; the commit the build was made
+           from, in --version, the results files and compare (<COMMIT>);
+           the host C compiler's `cc --version` line (<CC-VERSION>)
   paths    the source tree (<SRC>) and the test's work folder (<WORK>)
   machine  compute units (<N>), memory sizes of --list (<MEM>), and PoCL's
            details: its device name, which is the CPU's (<OPENCL-DEVICE>,
@@ -88,6 +89,9 @@ BW_REFERENCES = re.compile(r"(references: the API's copy )[\d.]+( GB/s; the best
                            r'"[^"]*" [\d.]+ GB/s \([\d.]+% of the copy\)')
 BW_BEST_LAUNCH = re.compile(r'(best launch of \S+: )"[^"]*", <<<\d+, \d+>>>, [\d.]+ trips a '
                             r"thread, [\d.]+ GB/s \([\d.]+% of the copy\)")
+# The bandwidth report's first line: each API's fastest GB/s.
+BW_SUMMARY = re.compile(r"^(bandwidth: .*; fastest:.*)$")
+GBPS = re.compile(r"\d+\.\d+( GB/s)")
 BW_RATIO = re.compile(r"= [\d.]+ \([\d.]+x (?:faster|slower)\)")
 # The sweep's crossover sentences (but not "no crossover computed", which
 # says a point was wrong): which form a sentence takes depends on timings.
@@ -122,6 +126,12 @@ HSTR = re.compile(r"(PoCL HSTR: )[A-Za-z0-9_.+-]+")
 CC_VERSION = re.compile(r"( -std=c11 -O2 )\[[^\]\n]*\]")
 # --version: the commit the build was configured from, and its build type.
 VERSION_COMMIT = re.compile(r"^(commit: )\S+", re.M)
+# The commit in results files: JSON's "commit", Markdown's "Commit:" line
+# (check's "- commit:"), compare's "  commit ..." line of each file; CSV's
+# column by name (CSV_MASKED). A file without one ("not recorded", null) stays.
+COMMIT = r"(?:[0-9a-f]{7,40}(?:-modified)?|unknown \(not a git checkout\))"
+COMMIT_JSON = re.compile(r'("commit": )"%s"' % COMMIT)
+COMMIT_TEXT = re.compile(r"^(Commit: `|- commit: `|  commit )%s" % COMMIT)
 VERSION_BUILD_TYPE = re.compile(r"^(build type: )\S+", re.M)
 
 # --- tables in CSV and Markdown: columns by header name ----------------------
@@ -132,7 +142,7 @@ CSV_MASKED = {
     "min_ms": T, "median_ms": T, "max_ms": T, "mean_ms": T, "stddev_ms": T,
     "min_us": T, "median_us": T, "max_us": T, "mean_us": T, "stddev_us": T,
     "gbps": T, "pct_of_copy": T, "pct_of_best": T, "pct_of_peak": T, "best_variant": T,
-    "crossover": T, "crossover_n": T,
+    "crossover": T, "crossover_n": T, "commit": "<COMMIT>",
 }
 MD_RULE = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
@@ -279,6 +289,8 @@ class Masker:
         s = CC_VERSION.sub(r"\1[<CC-VERSION>]", s)
         s = VERSION_COMMIT.sub(r"\1<COMMIT>", s)
         s = VERSION_BUILD_TYPE.sub(r"\1<BUILD-TYPE>", s)
+        s = COMMIT_JSON.sub(r'\1"<COMMIT>"', s)
+        s = COMMIT_TEXT.sub(r"\1<COMMIT>", s)
         s = CU_TEXT.sub(r"<N>\1", s)
         s = CU_JSON.sub(r"\1<N>", s)
         s = LIST_MEMORY.sub(r"\1<MEM>\2<MEM>\3", s)
@@ -294,6 +306,7 @@ class Masker:
         s = BW_REFERENCES.sub(r'\1%s\2"%s" %s GB/s (%s%% of the copy)' % (T, T, T, T), s)
         s = BW_BEST_LAUNCH.sub(r'\1"%s", <<<%s, %s>>>, %s trips a thread, %s GB/s (%s%% of the copy)'
                                % ((T,) * 6), s)
+        s = BW_SUMMARY.sub(lambda m: GBPS.sub(T + r"\1", m.group(1)), s)
         s = BW_RATIO.sub("= %s (%sx faster or slower)" % (T, T), s)
         for r in SWEEP_SENTENCE:
             s = r.sub(r"\1\2: %s (the crossover sentence, from timings)" % T, s)
