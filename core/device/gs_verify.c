@@ -819,8 +819,9 @@ void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
     if (v->diag & GS_DIAG_SHORT_GRID) {
         snprintf(part, sizeof part,
                  "short grid: every wrong index is >= T = %llu; the launch processed the first "
-                 "%llu elements only (use a grid-stride loop, or more blocks)",
-                 (unsigned long long)v->threads, (unsigned long long)v->threads);
+                 "%llu element%s only (use a grid-stride loop, or more blocks)",
+                 (unsigned long long)v->threads, (unsigned long long)v->threads,
+                 v->threads == 1 ? "" : "s");
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_INDEX_WRAP) {

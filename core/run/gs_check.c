@@ -377,7 +377,7 @@ static const struct {
     enum gs_dialect dialect;
     const char *name;
 } dialects[] = {
-    {".gs", GS_DIALECT_PORTABLE, "the portable dialect (kernels/' GS_* macros)"},
+    {".gs", GS_DIALECT_PORTABLE, "the portable dialect (the GS_* macros of kernels/gs_kernels.h)"},
     {".cl", GS_DIALECT_OPENCL, "OpenCL C"},
     {".cu", GS_DIALECT_CUDA, "CUDA C++"},
 };
