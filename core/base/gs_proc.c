@@ -442,6 +442,15 @@ static void ll_confine(int dir_fd, const char *exe, const char *cc, int icd_fd, 
     close(rs);
 }
 
+/* The folders' descriptors a spawn opened for its child (-1: not opened). */
+static void close_folders(int dir_fd, int icd_fd, int cache_fd)
+{
+    const int fds[] = {dir_fd, icd_fd, cache_fd};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; ++i)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
 /* The C compiler the grader named (GRIDSTRIDE_CC, else CC: its first word,
  * when it is an absolute path), which a confined worker may read and run
  * wherever it is; "" when none is named so (the compiler is then looked for
@@ -585,12 +594,7 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
         close(sv[1]);
         close(po[0]);
         close(po[1]);
-        if (dir_fd >= 0)
-            close(dir_fd);
-        if (icd_fd >= 0)
-            close(icd_fd);
-        if (cache_fd >= 0)
-            close(cache_fd);
+        close_folders(dir_fd, icd_fd, cache_fd);
         return gs_err_set(e, GS_NOMEM, "starting a worker: %s", strerror(err));
     }
     const pid_t parent = getpid();
@@ -600,12 +604,7 @@ int gs_proc_spawn(const char *exe, char *const argv[], int shm_fd, const struct 
                     cache_fd);
     const int err = errno;
     child_env_free(&ce);
-    if (dir_fd >= 0)
-        close(dir_fd);
-    if (icd_fd >= 0)
-        close(icd_fd);
-    if (cache_fd >= 0)
-        close(cache_fd);
+    close_folders(dir_fd, icd_fd, cache_fd);
     close(sv[1]);
     close(po[1]);
     if (pid < 0) {
