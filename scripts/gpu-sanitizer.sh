@@ -55,7 +55,7 @@ run cmake --build "$build" -j "$(nproc)" || { tail -40 "$log"; exit 1; }
 # zero-block launch included) and the bandwidth mode at a small size.
 g="$build/gridstride"
 run_names=(table bandwidth)
-run_table=("$g" --backend cuda)
+run_table=("$g" --backend cuda --width 1000)
 run_bandwidth=("$g" bandwidth --backend cuda --bytes 16MiB --reps 5 --quiet)
 tools=(memcheck initcheck racecheck synccheck)
 

@@ -845,16 +845,18 @@ void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
     if (v->diag & GS_DIAG_ACCUMULATES) {
         snprintf(part, sizeof part,
                  "accumulates into out (+=): on a second run with out poisoned by a finite "
-                 "value, %llu elements read that value + a[i] + b[i], the first at %llu: out is "
-                 "not zero and not yours to read; write out[i] = a[i] + b[i]",
-                 (unsigned long long)v->accumulated, (unsigned long long)v->first_accumulated);
+                 "value, %llu element%s read that value + a[i] + b[i], the first at %llu: out "
+                 "is not zero and not yours to read; write out[i] = a[i] + b[i]",
+                 (unsigned long long)v->accumulated, v->accumulated == 1 ? "" : "s",
+                 (unsigned long long)v->first_accumulated);
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_BEFORE_START) {
         snprintf(part, sizeof part,
-                 "wrote before the start: %llu guard elements before out[0] overwritten, the "
+                 "wrote before the start: %llu guard element%s before out[0] overwritten, the "
                  "nearest at index -%llu",
-                 (unsigned long long)v->front_hits, (unsigned long long)v->front_nearest);
+                 (unsigned long long)v->front_hits, v->front_hits == 1 ? "" : "s",
+                 (unsigned long long)v->front_nearest);
         append(buf, size, part);
     }
     if (v->diag & GS_DIAG_HOLES) {
@@ -869,8 +871,9 @@ void gs_diagnosis(const struct gs_verdict *v, char *buf, unsigned size)
     }
     if (v->diag & GS_DIAG_PAST_END) {
         snprintf(part, sizeof part,
-                 "wrote past the end: %llu guard elements overwritten, the first at n + %llu",
-                 (unsigned long long)v->guard_hits, (unsigned long long)v->first_guard);
+                 "wrote past the end: %llu guard element%s overwritten, the first at n + %llu",
+                 (unsigned long long)v->guard_hits, v->guard_hits == 1 ? "" : "s",
+                 (unsigned long long)v->first_guard);
         append(buf, size, part);
     }
 }
