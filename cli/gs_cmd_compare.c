@@ -72,7 +72,7 @@ static int compare_plan(struct gs_job *j, struct gs_err *e)
         return rc;
     gs_utc_now(j->date, sizeof j->date);
     struct gs_compare_options opt = {cli->tolerance, 0, GS_VERSION_STRING, j->command,
-                                     j->date, GS_TOOLKIT};
+                                     j->date, GS_TOOLKIT, gs_job_width(j)};
     int status = gs_compare_run(c->files, cli->nfiles, &opt, &c->text, &c->verdict, e);
     opt.json = 1;
     if (status == GS_OK && (cli->format == GS_FMT_JSON || cli->json))

@@ -281,7 +281,7 @@ static struct gs_compare_verdict verdict_of(const char *a, const char *b, double
     struct gs_compare_file f[2];
     struct gs_compare_verdict v = {-1, -1, -1, -1, -1};
     struct gs_err e = {0};
-    const struct gs_compare_options opt = {tolerance, 0, NULL, NULL, NULL, NULL};
+    const struct gs_compare_options opt = {tolerance, 0, NULL, NULL, NULL, NULL, 0};
     gs_str_free(&report);
     memset(&report, 0, sizeof report);
     if (gs_compare_load(a, &f[0], &e) != GS_OK)

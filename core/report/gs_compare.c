@@ -204,6 +204,8 @@ struct cmp {
     struct gs_str differences; /* JSON elements of the differing rows */
     struct gs_str changes;     /* JSON elements of the cells changed on the same device */
     struct gs_str slow_rows;   /* JSON elements of the slow rows */
+    unsigned width;            /* gs_compare_options.width */
+    int g0, g1;                /* the column groups a table prints now: [g0, g1) */
 };
 
 static int section_index(const char *section)
@@ -491,12 +493,12 @@ static void table_header(const struct cmp *c, const char *lead, const char *cols
 {
     char title[600];
     gs_str_printf(o, "%-24s", "");
-    for (int g = 0; g < c->ngroups; ++g) {
+    for (int g = c->g0; g < c->g1; ++g) {
         group_title(c, g, title, sizeof title);
         gs_str_printf(o, " | %-*s", group_width(c, g, cols), title);
     }
     gs_str_printf(o, " |\n%-24s", lead);
-    for (int g = 0; g < c->ngroups; ++g) {
+    for (int g = c->g0; g < c->g1; ++g) {
         gs_str_printf(o, " | %*s", group_width(c, g, cols) - (int)strlen(cols) * CELL, "");
         for (const char *l = cols; *l; ++l)
             gs_str_printf(o, "%*c", CELL, *l);
@@ -529,7 +531,7 @@ static void table_row(struct cmp *c, int r, const char *cols, struct gs_str *o, 
             differs[nd++] = *l;
     }
     differs[nd] = '\0';
-    for (int g = 0; g < c->ngroups; ++g) {
+    for (int g = c->g0; g < c->g1; ++g) {
         gs_str_printf(o, " | %*s", group_width(c, g, cols) - (int)strlen(cols) * CELL, "");
         for (const char *l = cols; *l; ++l) {
             const struct gs_json *it = find_item(c, g, r, *l);
@@ -539,6 +541,18 @@ static void table_row(struct cmp *c, int r, const char *cols, struct gs_str *o, 
         }
     }
     gs_str_printf(o, " |%s%s\n", nd ? " differs: " : "", differs);
+}
+
+/* The end of the run of column groups from g0 that fits c->width beside
+ * the row labels (at least one group). */
+static int groups_that_fit(const struct cmp *c, int g0, const char *cols)
+{
+    int used = 24, g = g0;
+    do
+        used += 3 + group_width(c, g, cols);
+    while (++g < c->ngroups &&
+           (!c->width || used + 3 + group_width(c, g, cols) + 2 + 9 + 4 <= (int)c->width));
+    return g;
 }
 
 static void row_label(const struct row *r, char *buf, unsigned size)
@@ -601,17 +615,27 @@ static void table_section(struct cmp *c, const char *section, const char *title,
     if (!cols[0])
         return;
     gs_str_printf(o, "\n%s\n", title);
-    table_header(c, lead, cols, o);
-    for (int i = 0; i < c->nrows; ++i) {
-        const struct row *r = &c->rows[i];
-        if (!r->section || strcmp(r->section, section) != 0)
-            continue;
-        row_label(r, label, sizeof label);
-        gs_str_printf(o, "%-24s", label);
-        table_row(c, i, cols, o, differs);
-        c->differ += differs[0] != '\0';
-        for (const char *d = differs; *d; ++d)
-            differ_line(c, i, *d, r->key ? r->key : label + strspn(label, " "), flagged);
+    /* The files' groups side by side while they fit the width, else in runs
+     * of groups one under the other; a row's differences are over every
+     * group, and counted and listed once (with the first run). */
+    for (c->g0 = 0; c->g0 < c->ngroups; c->g0 = c->g1) {
+        c->g1 = groups_that_fit(c, c->g0, cols);
+        if (c->g0)
+            gs_str_printf(o, "\n");
+        table_header(c, lead, cols, o);
+        for (int i = 0; i < c->nrows; ++i) {
+            const struct row *r = &c->rows[i];
+            if (!r->section || strcmp(r->section, section) != 0)
+                continue;
+            row_label(r, label, sizeof label);
+            gs_str_printf(o, "%-24s", label);
+            table_row(c, i, cols, o, differs);
+            if (c->g0)
+                continue;
+            c->differ += differs[0] != '\0';
+            for (const char *d = differs; *d; ++d)
+                differ_line(c, i, *d, r->key ? r->key : label + strspn(label, " "), flagged);
+        }
     }
 }
 
@@ -739,23 +763,42 @@ static void compare_tables(struct cmp *c, struct gs_str *o)
 
 #define BW_GROUP 22 /* "GB/s" and "vs 1": the narrowest a group is */
 
+/* The widest a bandwidth group may be: one beside the variants within the
+ * width (its title is clipped there; the file lines above give it whole). */
+static int bw_most(const struct cmp *c)
+{
+    const int most = (int)c->width - 40 - 3 - 2;
+    return !c->width ? 600 : most > BW_GROUP ? most : BW_GROUP;
+}
+
 static int bw_width(const struct cmp *c, int g)
 {
     char title[600];
     group_title(c, g, title, sizeof title);
-    return (int)strlen(title) > BW_GROUP ? (int)strlen(title) : BW_GROUP;
+    int w = (int)strlen(title) > BW_GROUP ? (int)strlen(title) : BW_GROUP;
+    return w < bw_most(c) ? w : bw_most(c);
+}
+
+/* The end of the run of groups from g0 that fits the width (at least one). */
+static int bw_groups_that_fit(const struct cmp *c, int g0)
+{
+    int used = 40, g = g0;
+    do
+        used += 3 + bw_width(c, g);
+    while (++g < c->ngroups && (!c->width || used + 3 + bw_width(c, g) + 2 <= (int)c->width));
+    return g;
 }
 
 static void bandwidth_header(const struct cmp *c, struct gs_str *o)
 {
     char title[600];
     gs_str_printf(o, "\n%-40s", "");
-    for (int g = 0; g < c->ngroups; ++g) {
+    for (int g = c->g0; g < c->g1; ++g) {
         group_title(c, g, title, sizeof title);
-        gs_str_printf(o, " | %-*s", bw_width(c, g), title);
+        gs_str_printf(o, " | %-*.*s", bw_width(c, g), bw_width(c, g), title);
     }
     gs_str_printf(o, " |\n%-40s", "variant");
-    for (int g = 0; g < c->ngroups; ++g)
+    for (int g = c->g0; g < c->g1; ++g)
         gs_str_printf(o, " | %*s%10s %11s", bw_width(c, g) - BW_GROUP, "", "GB/s",
                       g ? "vs 1" : "");
     gs_str_printf(o, " |\n");
@@ -800,6 +843,7 @@ static void bandwidth_row(struct cmp *c, int ri, struct gs_str *o, struct gs_str
     const struct row *r = &c->rows[ri];
     double base = 0, gbps;
     int verified = 0, wrong = 0;
+    const int first = c->g0 == 0; /* the run of groups that counts and flags */
     gs_str_printf(o, "%-40.40s", r->key);
     for (int g = 0; g < c->ngroups; ++g) {
         const struct gs_json *it = find_item(c, g, ri, 0);
@@ -808,6 +852,11 @@ static void bandwidth_row(struct cmp *c, int ri, struct gs_str *o, struct gs_str
         const int pad = bw_width(c, g) - BW_GROUP;
         verified += ok;
         wrong += it && !ok;
+        if (g < c->g0 || g >= c->g1) {
+            if (ok && g == 0)
+                base = gbps;
+            continue;
+        }
         if (!it)
             gs_str_printf(o, " | %*s%10s %11s", pad, "", "-", "");
         else if (!ok)
@@ -831,6 +880,8 @@ static void bandwidth_row(struct cmp *c, int ri, struct gs_str *o, struct gs_str
     }
     const int differs = verified && wrong;
     gs_str_printf(o, " |%s\n", differs ? " differs: verified on one run, wrong on another" : "");
+    if (!first)
+        return;
     if (wrong) {
         gs_str_printf(flagged, "  %s: WRONG on", r->key);
         for (int g = 0, n = 0; g < c->ngroups; ++g) {
@@ -856,9 +907,12 @@ static void compare_bandwidth(struct cmp *c, struct gs_str *o)
         same_n &= gs_json_u64(c->groups[g].obj, GS_RK(RUN_N), &n) && n == n0;
         same_type &= strcmp(gs_json_str(c->groups[g].obj, GS_RK(RUN_TYPE), "float"), type0) == 0;
     }
-    bandwidth_header(c, o);
-    for (int i = 0; i < c->nrows; ++i)
-        bandwidth_row(c, i, o, &flagged, &slow);
+    for (c->g0 = 0; c->g0 < c->ngroups; c->g0 = c->g1) {
+        c->g1 = bw_groups_that_fit(c, c->g0);
+        bandwidth_header(c, o);
+        for (int i = 0; i < c->nrows; ++i)
+            bandwidth_row(c, i, o, &flagged, &slow);
+    }
     gs_str_printf(o, "\nvs 1 = GB/s of that run / GB/s of run 1 on the same variant\n");
     if (!same_n)
         gs_str_printf(o, "the runs moved different sizes (n per buffer differs): a ratio "
@@ -976,6 +1030,7 @@ int gs_compare_run(const struct gs_compare_file *files, int nfiles,
     c->files = files;
     c->nfiles = nfiles;
     c->tolerance = opt && opt->tolerance > 0 ? opt->tolerance : GS_COMPARE_TOLERANCE;
+    c->width = opt && !opt->json ? opt->width : 0;
     int rc = GS_OK;
     for (int f = 1; f < nfiles && rc == GS_OK; ++f)
         if (strcmp(files[f].mode, files[0].mode) != 0)

@@ -38,6 +38,9 @@ struct gs_compare_options {
     double tolerance; /* 0: GS_COMPARE_TOLERANCE */
     int json;         /* the report as JSON (docs/schema/compare.schema.json), not text */
     const char *version, *command, *date, *toolkit; /* the JSON's header */
+    unsigned width; /* text: the columns a line may take; the files' column groups go
+                       side by side while they fit, else in as many runs as it takes
+                       (0: all side by side) */
 };
 
 /* What the comparison found. As a CI gate it fails (exit 1) on not_held,
