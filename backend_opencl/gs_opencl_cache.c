@@ -205,9 +205,12 @@ int ocl_build(struct ocl_device *d, const char *src, const char *options, cl_pro
             const uint64_t h = fnv1a(14695981039346656037ull, head, head_len);
             snprintf(path, sizeof path, "%s/%016llx.bin", dir, (unsigned long long)h);
             if ((*out = load_entry(d, path, head, head_len, options))) {
-                /* An entry of an older gridstride, whose folders were 0700:
-                 * opened to check's workers (make_folder) by its owner. */
-                if (!gs_proc_in_worker() && make_folder(dir) == 0)
+                /* An entry of an older gridstride (0600, in folders of 0700):
+                 * opened to check's workers by its owner, once; a hit on an
+                 * entry others can read costs one stat. */
+                struct stat entry;
+                if (!gs_proc_in_worker() && stat(path, &entry) == 0 &&
+                    (entry.st_mode & 0044) != 0044 && make_folder(dir) == 0)
                     chmod(path, 0644);
                 free(head);
                 return GS_OK;

@@ -223,15 +223,21 @@ static void fill_bits(void *dst, uint64_t words, uint32_t bits)
         memcpy(p + 4 * i, &bits, sizeof bits);
 }
 
+/* The guard's bits into buf's front, from a staging area. */
+static int write_front_guard(struct gs_workspace *w, struct gs_buf *buf, struct gs_err *e)
+{
+    fill_bits(w->stage[0], GS_FRONT_ELEMS * (w->elem / 4), GS_GUARD_BITS);
+    return gs_dev_front_write(w->dev, buf, w->stage[0], e);
+}
+
 /* The inputs' fronts hold the guard's bits too: never read uninitialized,
  * and an API copy from a's allocation start to out's (gs_dev_copy) leaves
  * out's front guard intact. */
 static int guard_fronts(struct gs_workspace *w, struct gs_err *e)
 {
-    fill_bits(w->stage[0], GS_FRONT_ELEMS * (w->elem / 4), GS_GUARD_BITS);
-    int rc = gs_dev_front_write(w->dev, w->da, w->stage[0], e);
+    int rc = write_front_guard(w, w->da, e);
     if (rc == GS_OK)
-        rc = gs_dev_front_write(w->dev, w->db, w->stage[0], e);
+        rc = write_front_guard(w, w->db, e);
     return rc;
 }
 
@@ -397,8 +403,7 @@ static int prove_fill(struct gs_workspace *w, uint64_t n, uint32_t pattern, stru
 static int poison_front(struct gs_workspace *w, struct gs_err *e)
 {
     const uint64_t words = GS_FRONT_ELEMS * (w->elem / 4);
-    fill_bits(w->stage[0], words, GS_GUARD_BITS);
-    int rc = gs_dev_front_write(w->dev, w->dout, w->stage[0], e);
+    int rc = write_front_guard(w, w->dout, e);
     if (rc != GS_OK)
         return rc;
     rc = gs_dev_front_read(w->dev, w->dout, w->stage[1], e);
